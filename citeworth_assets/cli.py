@@ -1,0 +1,105 @@
+"""The ``citeworth`` command line: generate a sample dump, build the whole graph without the UI."""
+
+import time
+from pathlib import Path
+
+import click
+
+from citeworth_assets.lib.settings import SettingError, Settings
+
+QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+def _settings(dumps: str | None, data: str | None, need_dumps: bool) -> Settings:
+    settings = Settings.resolve(dumps, data)
+    try:
+        if need_dumps:
+            settings.require_dumps()
+        settings.require_data()
+    except SettingError as error:
+        raise click.UsageError(str(error)) from error
+    return settings
+
+
+@click.group()
+def main() -> None:
+    """citeworth: scholarly dumps into research datasets, as a Dagster asset graph over a DuckDB warehouse."""
+
+
+@main.command("generate-sample")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write the dump into.")
+@click.option("--papers", default=1000, show_default=True, type=click.IntRange(min=1))
+@click.option("--shards", default=2, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=0, show_default=True, type=int)
+def generate_sample(out: str, papers: int, shards: int, seed: int) -> None:
+    """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed)."""
+    from citeworth_assets.lib.sample_dump import generate_sample_dump
+
+    started = time.perf_counter()
+    summary = generate_sample_dump(Path(out), papers=papers, shards=shards, seed=seed)
+    click.echo(f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
+    click.echo(f"summary: {summary}")
+
+
+def _materialized(result, key: str, field: str):
+    for event in result.get_asset_materialization_events():
+        materialization = event.step_materialization_data.materialization
+        if materialization.asset_key.to_user_string() == key and field in materialization.metadata:
+            return materialization.metadata[field].value
+    return None
+
+
+@main.command()
+@click.option("--dumps", help="Dump root (overrides CITEWORTH_DUMPS).")
+@click.option("--data", help="Data root for lake, warehouse and MLflow store (overrides CITEWORTH_DATA).")
+def build(dumps: str | None, data: str | None) -> None:
+    """Discover the shards under the dump root and materialize the whole graph in-process."""
+    from citeworth_assets.definitions import build_definitions, s2orc_shards
+    from citeworth_assets.instance import dagster_instance
+    from citeworth_assets.lib.shards import discover_shards
+    from citeworth_assets.resources import CiteworthSettings
+
+    settings = _settings(dumps, data, need_dumps=True)
+    shards = discover_shards(settings.dumps)
+    if not shards:
+        raise click.ClickException(
+            f"no S2ORC shards under {settings.dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
+            "with a matching pdf_parses file; check --dumps / CITEWORTH_DUMPS)"
+        )
+    instance = dagster_instance(settings)
+    defs = build_definitions(CiteworthSettings(dumps=str(settings.dumps), data=str(settings.data)))
+    known = set(instance.get_dynamic_partitions(s2orc_shards.name))
+    instance.add_dynamic_partitions(s2orc_shards.name, [s.key for s in shards if s.key not in known])
+
+    failed = []
+    shard_job = defs.resolve_job_def("s2orc_shard_job")
+    click.echo(f"building {len(shards)} shards from {settings.dumps} into {settings.data}")
+    for number, shard in enumerate(shards, 1):
+        started = time.perf_counter()
+        result = shard_job.execute_in_process(
+            partition_key=shard.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
+        if not result.success:
+            failed.append(shard.key)
+            click.echo(f"[{number}/{len(shards)}] {shard.key}: FAILED (run {result.run_id})", err=True)
+            continue
+        click.echo(
+            f"[{number}/{len(shards)}] {shard.key}: {_materialized(result, 's2orc_papers', 'papers')} papers, "
+            f"{_materialized(result, 's2orc_candidate_papers', 'candidates')} candidates, "
+            f"{_materialized(result, 's2orc_paragraphs', 'paragraphs')} paragraphs, "
+            f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
+            f" read issues ({time.perf_counter() - started:.1f} s)"
+        )
+    result = defs.resolve_job_def("warehouse_job").execute_in_process(
+        instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
+    click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED'} ({settings.warehouse})")
+    if not result.success:
+        failed.append("warehouse")
+    click.echo(
+        f"\nlake:      {settings.lake}\nwarehouse: duckdb -readonly {settings.warehouse}\n"
+        f"UI:        DAGSTER_HOME={instance.root_directory} CITEWORTH_DUMPS={settings.dumps} "
+        f"CITEWORTH_DATA={settings.data} dagster dev -w workspace.yaml"
+    )
+    if failed:
+        raise click.ClickException(f"failed: {', '.join(failed)}")

@@ -1,0 +1,36 @@
+"""The one Definitions object of the citeworth code location (``dagster dev -w workspace.yaml``)."""
+
+
+import dagster as dg
+
+from citeworth_assets.defs.s2orc.assets import shard_assets
+from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor, s2orc_shard_job
+from citeworth_assets.defs.warehouse.assets import (
+    build_sql_model_assets,
+    s2orc_filter_accounts_for_every_paper,
+    s2orc_warehouse_views,
+)
+from citeworth_assets.resources import CiteworthSettings
+
+warehouse_job = dg.define_asset_job(
+    "warehouse_job",
+    selection=dg.AssetSelection.groups("warehouse", "analytics"),
+    description="Refresh the warehouse views and the analysts' SQL models.",
+)
+
+
+def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
+    """The code location, with settings from the environment unless given (the CLI passes its flags)."""
+    return dg.Definitions(
+        assets=[*shard_assets, s2orc_warehouse_views, *build_sql_model_assets()],
+        asset_checks=[s2orc_filter_accounts_for_every_paper],
+        jobs=[s2orc_shard_job, warehouse_job],
+        sensors=[s2orc_dump_sensor],
+        resources={"citeworth": settings or CiteworthSettings.from_env()},
+    )
+
+
+defs = build_definitions()
+
+__all__ = ["defs", "build_definitions", "s2orc_shards"]

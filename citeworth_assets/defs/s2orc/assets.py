@@ -1,0 +1,179 @@
+"""S2ORC ingestion, one partition per shard: papers, the candidate filter and body-text paragraphs."""
+
+
+import time
+
+import dagster as dg
+import pyarrow as pa
+
+from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.candidate_filter import CRITERION_NAMES, first_failed_criterion
+from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc import (
+    PAPER_SCHEMA,
+    PARAGRAPH_SCHEMA,
+    PROVENANCE,
+    READ_ISSUE_SCHEMA,
+    ShardSource,
+    read_metadata,
+    read_paragraphs,
+)
+from citeworth_assets.lib.shards import find_shard
+from citeworth_assets.resources import CiteworthSettings
+
+REJECTION_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("title", pa.string()),
+        ("mag_field_of_study", pa.list_(pa.string())),
+        ("failed_criterion", pa.string()),
+        *PROVENANCE,
+    ]
+)
+SHOWN_ISSUES = 20
+
+
+def _write_issues(settings, table: str, source: ShardSource, log: IssueLog) -> dict:
+    """Store the read issues of a shard in the lake; metadata that counts them and shows the first few."""
+    lake.write_partition(settings.lake, table, READ_ISSUE_SCHEMA, map(source.issue_row, log.issues), source.shard)
+    shown = "\n".join(f"- `{issue}`" for issue in log.issues[:SHOWN_ISSUES]) or "none"
+    return {
+        "read_issues": log.total,
+        "read_issues_by_kind": dg.MetadataValue.json(log.counts),
+        "first_read_issues": dg.MetadataValue.md(shown),
+    }
+
+
+@dg.asset(
+    partitions_def=s2orc_shards,
+    group_name="s2orc",
+    kinds={"parquet"},
+    description="S2ORC metadata rows of a shard, typed, with provenance (release, shard, file, line).",
+)
+def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    shard = find_shard(settings.require_dumps(), context.partition_key)
+    source = ShardSource(shard.release, shard.key, shard.metadata)
+    log = IssueLog()
+    started = time.perf_counter()
+    rows = lake.write_partition(settings.lake, "s2orc_papers", PAPER_SCHEMA, read_metadata(source, log), shard.key)
+    seconds = time.perf_counter() - started
+    if log.total:
+        context.log.warning(f"{shard.metadata}: {log.total} read issues {log.counts}")
+    return dg.MaterializeResult(
+        metadata={
+            "papers": rows,
+            "source_file": str(shard.metadata),
+            "source_mb": round(shard.metadata.stat().st_size / 1e6, 2),
+            "papers_per_second": round(rows / seconds, 1) if seconds else None,
+            **_write_issues(settings, "s2orc_metadata_issues", source, log),
+        }
+    )
+
+
+@dg.multi_asset(
+    specs=[
+        dg.AssetSpec(
+            "s2orc_candidate_papers",
+            deps=[s2orc_papers],
+            group_name="s2orc",
+            kinds={"parquet"},
+            description="Papers that pass the CiteWorth candidate filter (seeds/001 §3.1).",
+        ),
+        dg.AssetSpec(
+            "s2orc_paper_rejections",
+            deps=[s2orc_papers],
+            group_name="s2orc",
+            kinds={"parquet"},
+            description="Papers the candidate filter rejects, with the first criterion each fails.",
+        ),
+    ],
+    check_specs=[
+        dg.AssetCheckSpec(
+            "candidates_and_rejections_add_up",
+            asset="s2orc_candidate_papers",
+            description="Every paper of the shard is either a candidate or a rejection, once.",
+        )
+    ],
+    partitions_def=s2orc_shards,
+)
+def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+    settings, key = citeworth.settings, context.partition_key
+    reasons = dict.fromkeys(CRITERION_NAMES, 0)
+    papers = 0
+    with (
+        lake.PartitionWriter(settings.lake, "s2orc_candidate_papers", PAPER_SCHEMA, key) as candidates,
+        lake.PartitionWriter(settings.lake, "s2orc_paper_rejections", REJECTION_SCHEMA, key) as rejections,
+    ):
+        for paper in lake.iter_partition_rows(settings.lake, "s2orc_papers", key):
+            papers += 1
+            failed = first_failed_criterion(paper)
+            if failed is None:
+                candidates.write(paper)
+            else:
+                reasons[failed] += 1
+                rejections.write({**paper, "failed_criterion": failed})
+    yield dg.MaterializeResult(
+        asset_key="s2orc_candidate_papers",
+        metadata={"candidates": candidates.rows_written, "papers": papers},
+    )
+    yield dg.MaterializeResult(
+        asset_key="s2orc_paper_rejections",
+        metadata={"rejections": rejections.rows_written, "by_criterion": dg.MetadataValue.json(reasons)},
+    )
+    yield dg.AssetCheckResult(
+        check_name="candidates_and_rejections_add_up",
+        asset_key="s2orc_candidate_papers",
+        passed=candidates.rows_written + rejections.rows_written == papers,
+        metadata={"papers": papers, "candidates": candidates.rows_written, "rejections": rejections.rows_written},
+    )
+
+
+@dg.asset(
+    partitions_def=s2orc_shards,
+    group_name="s2orc",
+    kinds={"parquet"},
+    deps=["s2orc_candidate_papers"],
+    description=(
+        "Body-text paragraphs of the shard's candidate papers: section, text, citation spans (with the linked "
+        "paper of each span's bibliography entry) and reference spans, with provenance down to the pdf_parses line."
+    ),
+)
+def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    shard = find_shard(settings.require_dumps(), context.partition_key)
+    candidate_ids = set(
+        lake.read_partition(settings.lake, "s2orc_candidate_papers", shard.key, ["paper_id"])
+        .column("paper_id")
+        .to_pylist()
+    )
+    source = ShardSource(shard.release, shard.key, shard.pdf_parses)
+    log = IssueLog()
+    found: set[str] = set()
+
+    def paragraphs():
+        for row in read_paragraphs(source, log, candidate_ids):
+            found.add(row["paper_id"])
+            yield row
+
+    started = time.perf_counter()
+    rows = lake.write_partition(settings.lake, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs(), shard.key)
+    seconds = time.perf_counter() - started
+    missing = len(candidate_ids - found)
+    if missing:
+        context.log.warning(f"{missing} candidate papers have no body-text paragraphs in {shard.pdf_parses}")
+    return dg.MaterializeResult(
+        metadata={
+            "paragraphs": rows,
+            "papers_with_paragraphs": len(found),
+            "candidates_without_paragraphs": missing,
+            "source_file": str(shard.pdf_parses),
+            "source_mb": round(shard.pdf_parses.stat().st_size / 1e6, 2),
+            "paragraphs_per_second": round(rows / seconds, 1) if seconds else None,
+            **_write_issues(settings, "s2orc_pdf_parse_issues", source, log),
+        }
+    )
+
+
+shard_assets = [s2orc_papers, s2orc_candidate_filter, s2orc_paragraphs]

@@ -1,0 +1,51 @@
+"""Watches the dump root and turns each new or replaced S2ORC shard into a partition and a run."""
+
+
+import json
+
+import dagster as dg
+
+from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.lib.settings import SettingError
+from citeworth_assets.lib.shards import discover_shards
+from citeworth_assets.resources import CiteworthSettings
+
+s2orc_shard_job = dg.define_asset_job(
+    "s2orc_shard_job",
+    selection=dg.AssetSelection.groups("s2orc"),
+    description="Ingest one S2ORC shard: papers, candidate filter, paragraphs.",
+)
+
+
+@dg.sensor(job=s2orc_shard_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING)
+def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
+    """Adds a partition and requests a run for every shard whose two files are present and settled.
+
+    The cursor maps partition keys to the size and modification time of both files, so a shard is
+    run once, and again only when its files are replaced. Release folders are rescanned on every
+    evaluation, so a new release is picked up like a new shard. Only directory listings and stats.
+    """
+    try:
+        dumps = citeworth.settings.require_dumps()
+    except SettingError as error:
+        return dg.SkipReason(str(error))
+    seen: dict = json.loads(context.cursor) if context.cursor else {}
+    known = set(context.instance.get_dynamic_partitions(s2orc_shards.name))
+    new_keys, run_requests = [], []
+    for shard in discover_shards(dumps, settle_seconds=citeworth.shard_settle_seconds):
+        signature = shard.signature()
+        if seen.get(shard.key) == signature:
+            continue
+        seen[shard.key] = signature
+        if shard.key not in known:
+            new_keys.append(shard.key)
+        run_requests.append(
+            dg.RunRequest(partition_key=shard.key, run_key=f"{shard.key}:{':'.join(map(str, signature))}")
+        )
+    if not run_requests:
+        return dg.SkipReason(f"no new or changed shards under {dumps}")
+    return dg.SensorResult(
+        run_requests=run_requests,
+        dynamic_partitions_requests=[s2orc_shards.build_add_request(new_keys)] if new_keys else [],
+        cursor=json.dumps(seen, sort_keys=True),
+    )

@@ -1,0 +1,196 @@
+"""Streaming JSON-lines reading that survives damaged dumps.
+
+Dumps arrive gzipped (possibly as several concatenated gzip members) or plain. Reading never holds a
+whole file: compressed bytes are fed to zlib in chunks and split into lines as they come. Damage is
+reported as :class:`ReadIssue` rows (file, line, byte offset, kind) and reading goes on:
+
+* a corrupt gzip member: the bytes decoded before the damage are kept, the line it cut is reported,
+  and reading resumes at the next gzip member header, if there is one;
+* a truncated file (the gzip stream or the last line ends early): the partial line is reported;
+* a line that is not valid JSON, or not a JSON object: reported and skipped.
+
+Line numbers are 1-based and count the lines of the decompressed stream as read, so after a corrupt
+region they count from where decoding resumed. ``byte_offset`` is the line's offset in the
+decompressed stream.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import orjson
+
+GZIP_MAGIC = b"\x1f\x8b\x08"
+CHUNK_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class ReadIssue:
+    """One problem met while reading a dump file; it names the file and the line."""
+
+    file: str
+    line: int | None
+    byte_offset: int | None
+    kind: str
+    message: str
+    paper_id: str | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        who = f" (paper {self.paper_id})" if self.paper_id else ""
+        return f"{where}{who}: {self.kind}: {self.message}"
+
+
+@dataclass
+class IssueLog:
+    """Collects issues and counts them by kind; keeps at most ``keep`` of them in full."""
+
+    keep: int = 100_000
+    issues: list[ReadIssue] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, issue: ReadIssue) -> None:
+        self.counts[issue.kind] = self.counts.get(issue.kind, 0) + 1
+        if len(self.issues) < self.keep:
+            self.issues.append(issue)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+@dataclass(frozen=True)
+class JsonLine:
+    number: int
+    byte_offset: int
+    record: dict
+
+
+class _Damage:
+    """A marker in the decompressed stream: the bytes before it and after it do not join up."""
+
+    def __init__(self, kind: str, message: str):
+        self.kind = kind
+        self.message = message
+
+
+def _is_gzip(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(2) == GZIP_MAGIC[:2]
+
+
+def _plain_chunks(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        while chunk := f.read(CHUNK_BYTES):
+            yield chunk
+
+
+def _find_member(f, start: int) -> int | None:
+    """Offset of the next gzip member header at or after ``start``, or None."""
+    f.seek(start)
+    position, tail = start, b""
+    while chunk := f.read(CHUNK_BYTES):
+        window = tail + chunk
+        found = window.find(GZIP_MAGIC)
+        if found >= 0:
+            return position - len(tail) + found
+        tail = window[-(len(GZIP_MAGIC) - 1) :]
+        position += len(chunk)
+    return None
+
+
+def _gzip_chunks(path: Path) -> Iterator[bytes | _Damage]:
+    """Decompressed bytes of every gzip member, with :class:`_Damage` markers where decoding broke."""
+    with open(path, "rb") as f:
+        member_start = 0
+        decoder = zlib.decompressobj(wbits=31)
+        consumed = 0  # compressed bytes fed to the current decoder
+        started = False  # the current member produced or consumed input
+        while True:
+            raw = f.read(CHUNK_BYTES)
+            if not raw:
+                if started and not decoder.eof:
+                    yield _Damage("truncated_gzip", f"gzip stream ends early (member at byte {member_start})")
+                return
+            pending = raw
+            while pending:
+                try:
+                    out = decoder.decompress(pending)
+                except zlib.error as error:
+                    yield _Damage("corrupt_gzip", f"gzip member at byte {member_start} is corrupt: {error}")
+                    next_member = _find_member(f, member_start + 1)
+                    if next_member is None:
+                        return
+                    member_start, consumed, started = next_member, 0, False
+                    decoder = zlib.decompressobj(wbits=31)
+                    f.seek(next_member)
+                    pending = b""
+                    break
+                started = True
+                if out:
+                    yield out
+                if decoder.eof:
+                    leftover = decoder.unused_data
+                    consumed += len(pending) - len(leftover)
+                    member_start += consumed
+                    consumed = 0
+                    decoder = zlib.decompressobj(wbits=31)
+                    started = False
+                    if leftover and not leftover.startswith(GZIP_MAGIC[:2]):
+                        if leftover.strip(b"\x00"):
+                            yield _Damage("trailing_garbage", f"bytes after the gzip member ending at {member_start}")
+                        # zero padding after the last member is common and harmless
+                        next_member = _find_member(f, member_start + 1)
+                        if next_member is None:
+                            return
+                        member_start = next_member
+                        f.seek(next_member)
+                        leftover = b""
+                    pending = leftover
+                else:
+                    consumed += len(pending)
+                    pending = b""
+
+
+def iter_raw_lines(path: str | Path, log: IssueLog) -> Iterator[tuple[int, int, bytes, bool]]:
+    """(line number, byte offset, line bytes, ended by a newline) of a gzipped or plain file, streaming."""
+    path = Path(path)
+    chunks = _gzip_chunks(path) if _is_gzip(path) else _plain_chunks(path)
+    number, offset, partial = 0, 0, b""
+    for chunk in chunks:
+        if isinstance(chunk, _Damage):
+            number += 1
+            log.add(ReadIssue(str(path), number, offset, chunk.kind, chunk.message))
+            offset += len(partial)
+            partial = b""
+            continue
+        lines = (partial + chunk).split(b"\n")
+        partial = lines.pop()
+        for line in lines:
+            number += 1
+            yield number, offset, line, True
+            offset += len(line) + 1
+    if partial.strip():
+        number += 1
+        yield number, offset, partial, False
+
+
+def iter_json_lines(path: str | Path, log: IssueLog) -> Iterator[JsonLine]:
+    """JSON objects of a JSON-lines file; bad lines are logged and skipped, blank lines ignored."""
+    path = Path(path)
+    for number, offset, line, complete in iter_raw_lines(path, log):
+        if not line.strip():
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            kind = "invalid_json" if complete else "truncated_line"
+            log.add(ReadIssue(str(path), number, offset, kind, f"{error} ({len(line)} bytes)"))
+            continue
+        if not isinstance(record, dict):
+            log.add(ReadIssue(str(path), number, offset, "not_an_object", f"a JSON {type(record).__name__}"))
+            continue
+        yield JsonLine(number, offset, record)

@@ -1,0 +1,316 @@
+"""S2ORC 20200705v1 records: the lake schemas and streaming readers for ``metadata`` and ``pdf_parses`` shards.
+
+The readers turn raw records into typed rows with provenance. They repair what can be repaired and
+report it (a ``null`` where a list belongs becomes an empty list; a citation span whose offsets fall
+outside its paragraph is dropped and counted on the paragraph), and skip only what cannot be read at
+all (a line that is not JSON, a record without ``paper_id``). Nothing is silently lost: every repair
+and every skip is a :class:`~citeworth_assets.lib.jsonl.ReadIssue`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pyarrow as pa
+
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+
+AUTHOR = pa.struct(
+    [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
+)
+CITATION_SPAN = pa.struct(
+    [
+        ("start", pa.int32()),
+        ("end", pa.int32()),
+        ("text", pa.string()),
+        ("ref_id", pa.string()),
+        ("linked_paper_id", pa.string()),
+    ]
+)
+REFERENCE_SPAN = pa.struct(
+    [("start", pa.int32()), ("end", pa.int32()), ("text", pa.string()), ("ref_id", pa.string())]
+)
+PROVENANCE = [
+    ("release", pa.string()),
+    ("shard", pa.string()),
+    ("source_file", pa.string()),
+    ("line", pa.int64()),
+    ("byte_offset", pa.int64()),
+]
+
+STRING_FIELDS = (
+    "title", "abstract", "arxiv_id", "acl_id", "pmc_id", "pubmed_id", "doi", "venue", "journal", "mag_id", "s2_url",
+)  # fmt: skip
+LIST_FIELDS = ("mag_field_of_study", "outbound_citations", "inbound_citations")
+FLAG_FIELDS = ("has_outbound_citations", "has_inbound_citations", "has_pdf_parse")
+# Present in the release only for papers that have a PDF parse; absent means false.
+PDF_FLAG_FIELDS = (
+    "has_pdf_body_text",
+    "has_pdf_parsed_abstract",
+    "has_pdf_parsed_body_text",
+    "has_pdf_parsed_bib_entries",
+    "has_pdf_parsed_ref_entries",
+)
+# mag_field_of_study is null for papers without MAG categories in the real release; not a defect.
+NULLABLE_LISTS = ("mag_field_of_study",)
+
+PAPER_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("title", pa.string()),
+        ("authors", pa.list_(AUTHOR)),
+        ("abstract", pa.string()),
+        ("year", pa.int32()),
+        *[(name, pa.string()) for name in STRING_FIELDS[2:10]],
+        ("mag_field_of_study", pa.list_(pa.string())),
+        ("outbound_citations", pa.list_(pa.string())),
+        ("inbound_citations", pa.list_(pa.string())),
+        *[(name, pa.bool_()) for name in FLAG_FIELDS + PDF_FLAG_FIELDS],
+        ("s2_url", pa.string()),
+        *PROVENANCE,
+    ]
+)
+
+PARAGRAPH_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("section", pa.string()),
+        ("text", pa.string()),
+        ("cite_spans", pa.list_(CITATION_SPAN)),
+        ("ref_spans", pa.list_(REFERENCE_SPAN)),
+        ("invalid_span_count", pa.int32()),
+        *PROVENANCE,
+    ]
+)
+
+READ_ISSUE_SCHEMA = pa.schema(
+    [
+        ("release", pa.string()),
+        ("shard", pa.string()),
+        ("file", pa.string()),
+        ("line", pa.int64()),
+        ("byte_offset", pa.int64()),
+        ("kind", pa.string()),
+        ("message", pa.string()),
+        ("paper_id", pa.string()),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class ShardSource:
+    """Where rows come from: the release, the shard's partition key and the file read."""
+
+    release: str
+    shard: str
+    path: Path
+
+    def provenance(self, line: int, byte_offset: int) -> dict:
+        return {
+            "release": self.release,
+            "shard": self.shard,
+            "source_file": self.path.name,
+            "line": line,
+            "byte_offset": byte_offset,
+        }
+
+    def issue_row(self, issue: ReadIssue) -> dict:
+        return {"release": self.release, "shard": self.shard, **vars(issue), "file": Path(issue.file).name}
+
+
+class _Reporter:
+    """Reports issues of one record, naming its file, line and paper."""
+
+    def __init__(self, log: IssueLog, path: Path, line: int, offset: int, paper_id: str | None):
+        self.log, self.path, self.line, self.offset, self.paper_id = log, str(path), line, offset, paper_id
+
+    def __call__(self, kind: str, message: str) -> None:
+        self.log.add(ReadIssue(self.path, self.line, self.offset, kind, message, self.paper_id))
+
+
+def _text(value, name: str, report: _Reporter) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    report("bad_type", f"field {name!r} holds a {type(value).__name__}, expected a string")
+    return None
+
+
+def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> list[str] | None:
+    if value is None:
+        if not nullable:
+            report("null_list", f"field {name!r} is null where a list is expected")
+            return []
+        return None
+    if not isinstance(value, list):
+        report("bad_type", f"field {name!r} holds a {type(value).__name__}, expected a list")
+        return []
+    return [item if isinstance(item, str) else str(item) for item in value if item is not None]
+
+
+def _year(value, report: _Reporter) -> int | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    report("bad_type", f"field 'year' holds {value!r}, expected an integer")
+    return None
+
+
+def _authors(value, report: _Reporter) -> list[dict]:
+    if value is None:
+        report("null_list", "field 'authors' is null where a list is expected")
+        return []
+    if not isinstance(value, list):
+        report("bad_type", f"field 'authors' holds a {type(value).__name__}, expected a list")
+        return []
+    authors = []
+    for author in value:
+        if not isinstance(author, dict):
+            report("bad_type", "an author is not an object")
+            continue
+        middle = author.get("middle") or []
+        authors.append(
+            {
+                "first": author.get("first") or "",
+                "middle": [m for m in middle if isinstance(m, str)] if isinstance(middle, list) else [],
+                "last": author.get("last") or "",
+                "suffix": author.get("suffix") or "",
+            }
+        )
+    return authors
+
+
+def metadata_row(record: dict, report: _Reporter) -> dict:
+    """A typed ``s2orc_papers`` row (without provenance) from a raw metadata record."""
+    row: dict = {"paper_id": report.paper_id}
+    for name in STRING_FIELDS:
+        if name not in record:
+            report("missing_field", f"field {name!r} is missing")
+        row[name] = _text(record.get(name), name, report)
+    row["authors"] = _authors(record.get("authors"), report) if "authors" in record else []
+    if "authors" not in record:
+        report("missing_field", "field 'authors' is missing")
+    if "year" not in record:
+        report("missing_field", "field 'year' is missing")
+    row["year"] = _year(record.get("year"), report)
+    for name in LIST_FIELDS:
+        if name not in record:
+            report("missing_field", f"field {name!r} is missing")
+            row[name] = None if name in NULLABLE_LISTS else []
+        else:
+            row[name] = _text_list(record[name], name, report, nullable=name in NULLABLE_LISTS)
+    for name in FLAG_FIELDS:
+        if name not in record:
+            report("missing_field", f"field {name!r} is missing")
+        row[name] = bool(record.get(name))
+    for name in PDF_FLAG_FIELDS:
+        if name not in record and row["has_pdf_parse"]:
+            report("missing_field", f"field {name!r} is missing although has_pdf_parse is true")
+        row[name] = bool(record.get(name))
+    return row
+
+
+def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, where: str) -> tuple[list[dict], int]:
+    """Valid spans of a paragraph and the number dropped for bad offsets."""
+    if raw is None:
+        report("null_list", f"{where}: spans are null where a list is expected")
+        return [], 0
+    if not isinstance(raw, list):
+        report("bad_type", f"{where}: spans hold a {type(raw).__name__}, expected a list")
+        return [], 0
+    spans, invalid = [], 0
+    for span in raw:
+        start, end = (span.get("start"), span.get("end")) if isinstance(span, dict) else (None, None)
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+            invalid += 1
+            report("span_out_of_range", f"{where}: span {span!r} lies outside its paragraph of {len(text)} chars")
+            continue
+        span_text = span.get("text", span.get("mention"))
+        ref_id = span.get("ref_id")
+        row = {"start": start, "end": end, "text": span_text if isinstance(span_text, str) else text[start:end]}
+        row["ref_id"] = ref_id if isinstance(ref_id, str) else None
+        if bib_links is not None:
+            row["linked_paper_id"] = bib_links.get(ref_id)
+        spans.append(row)
+    return spans, invalid
+
+
+def _bib_links(bib_entries, report: _Reporter) -> dict:
+    """Bibliography entry id -> linked S2ORC paper id (only entries that are linked)."""
+    if bib_entries is None:
+        report("null_list", "field 'bib_entries' is null where an object is expected")
+        return {}
+    if not isinstance(bib_entries, dict):
+        report("bad_type", f"field 'bib_entries' holds a {type(bib_entries).__name__}, expected an object")
+        return {}
+    links = {}
+    for ref_id, entry in bib_entries.items():
+        link = entry.get("link") if isinstance(entry, dict) else None
+        if link is not None:
+            links[ref_id] = str(link)
+    return links
+
+
+def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
+    """``s2orc_paragraphs`` rows (without provenance) for the body text of a pdf_parses record."""
+    links = _bib_links(record.get("bib_entries"), report)
+    body = record.get("body_text")
+    if body is None:
+        report("null_list" if "body_text" in record else "missing_field", "field 'body_text' has no paragraphs list")
+        return
+    if not isinstance(body, list):
+        report("bad_type", f"field 'body_text' holds a {type(body).__name__}, expected a list")
+        return
+    for index, paragraph in enumerate(body):
+        where = f"body_text[{index}]"
+        if not isinstance(paragraph, dict) or not isinstance(paragraph.get("text"), str):
+            report("bad_paragraph", f"{where} has no text")
+            continue
+        text = paragraph["text"]
+        section = paragraph.get("section")
+        cite_spans, bad_cites = _spans(paragraph.get("cite_spans", []), text, links, report, f"{where}.cite_spans")
+        ref_spans, bad_refs = _spans(paragraph.get("ref_spans", []), text, None, report, f"{where}.ref_spans")
+        yield {
+            "paper_id": report.paper_id,
+            "paragraph_index": index,
+            "section": section if isinstance(section, str) else "",
+            "text": text,
+            "cite_spans": cite_spans,
+            "ref_spans": ref_spans,
+            "invalid_span_count": bad_cites + bad_refs,
+        }
+
+
+def _records(source: ShardSource, log: IssueLog) -> Iterator[tuple[dict, _Reporter]]:
+    for line in iter_json_lines(source.path, log):
+        paper_id = line.record.get("paper_id")
+        report = _Reporter(log, source.path, line.number, line.byte_offset, None)
+        if paper_id in (None, ""):
+            report("missing_field", "record has no paper_id; skipped")
+            continue
+        report.paper_id = str(paper_id)
+        yield line, report
+
+
+def read_metadata(source: ShardSource, log: IssueLog) -> Iterator[dict]:
+    """Stream typed paper rows with provenance from a metadata shard."""
+    for line, report in _records(source, log):
+        row = metadata_row(line.record, report)
+        row.update(source.provenance(line.number, line.byte_offset))
+        yield row
+
+
+def read_paragraphs(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[dict]:
+    """Stream body-text paragraph rows with provenance from a pdf_parses shard, for ``paper_ids`` if given."""
+    for line, report in _records(source, log):
+        if paper_ids is not None and report.paper_id not in paper_ids:
+            continue
+        provenance = source.provenance(line.number, line.byte_offset)
+        for row in paragraph_rows(line.record, report):
+            row.update(provenance)
+            yield row

@@ -1,0 +1,95 @@
+"""Finding S2ORC shards in a dump root.
+
+The 20200705v1 release lays a shard out as two files with the same index::
+
+    <dumps>/<release>/full/metadata/metadata_<i>.jsonl.gz
+    <dumps>/<release>/full/pdf_parses/pdf_parses_<i>.jsonl.gz
+
+A shard is ready when both files exist and neither is still being written. Downloads and copies
+either write under a temporary name (``.tmp``, ``.part``, ...; ignored here, since the name does not
+match) or grow the final file in place; a file whose modification time is younger than
+``settle_seconds`` is taken to be still growing. Discovery only lists directories and stats files,
+so it stays fast on a dump of thousands of shards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SHARD_FILE = re.compile(r"^(metadata|pdf_parses)_(\d+)\.jsonl(\.gz)?$")
+PARTITION_KEY = re.compile(r"^[a-z0-9_]+$")
+
+
+def partition_key(release: str, index: int) -> str:
+    """A Dagster partition key for a shard: lower-case letters, digits and underscores only."""
+    return f"{re.sub(r'[^a-z0-9]+', '_', release.lower()).strip('_')}_{index}"
+
+
+@dataclass(frozen=True)
+class Shard:
+    release: str
+    index: int
+    metadata: Path
+    pdf_parses: Path
+
+    @property
+    def key(self) -> str:
+        return partition_key(self.release, self.index)
+
+    def signature(self) -> list[int]:
+        """Sizes and modification times of both files: a change means the shard was replaced."""
+        a, b = self.metadata.stat(), self.pdf_parses.stat()
+        return [a.st_size, int(a.st_mtime), b.st_size, int(b.st_mtime)]
+
+
+def _shard_files(folder: Path, kind: str) -> dict[int, os.DirEntry]:
+    files = {}
+    if not folder.is_dir():
+        return files
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            match = SHARD_FILE.match(entry.name)
+            if match and match.group(1) == kind and entry.is_file():
+                index = int(match.group(2))
+                # Prefer the gzipped file when both forms of a shard are present.
+                if index not in files or entry.name.endswith(".gz"):
+                    files[index] = entry
+    return files
+
+
+def _settled(entry: os.DirEntry, now: float, settle_seconds: float) -> bool:
+    stat = entry.stat()
+    return stat.st_size > 0 and now - stat.st_mtime >= settle_seconds
+
+
+def discover_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[Shard]:
+    """Ready shards under every release folder of ``dumps``, ordered by release and index."""
+    now = time.time() if now is None else now
+    shards = []
+    if not dumps.is_dir():
+        return shards
+    with os.scandir(dumps) as releases:
+        release_dirs = sorted(entry.name for entry in releases if entry.is_dir() and not entry.name.startswith("."))
+    for release in release_dirs:
+        full = dumps / release / "full"
+        metadata = _shard_files(full / "metadata", "metadata")
+        parses = _shard_files(full / "pdf_parses", "pdf_parses")
+        for index in sorted(metadata.keys() & parses.keys()):
+            if _settled(metadata[index], now, settle_seconds) and _settled(parses[index], now, settle_seconds):
+                shards.append(Shard(release, index, Path(metadata[index].path), Path(parses[index].path)))
+    return shards
+
+
+def find_shard(dumps: Path, key: str) -> Shard:
+    """The shard of a partition key; a clear error when it is not in the dump root."""
+    for shard in discover_shards(dumps):
+        if shard.key == key:
+            return shard
+    raise FileNotFoundError(
+        f"shard {key!r} not found under dump root {dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
+        "and <release>/full/pdf_parses/pdf_parses_<i>.jsonl.gz; check CITEWORTH_DUMPS / --dumps)"
+    )

@@ -1,0 +1,108 @@
+"""The DuckDB warehouse: views over the lake and small tables, one schema per domain.
+
+DuckDB lets one process write a database file, and a writer cannot open it while another process
+holds it, even read-only. So that an analyst can keep ``warehouse.duckdb`` open while the platform
+runs, writes are copy-on-write: the writer works on a private copy and atomically renames it over the
+warehouse. Open read-only connections keep reading the version they opened (the old file stays alive
+until they close it) and see the new views on their next connection. Writers are serialised by a
+lock file beside the warehouse (and by the Dagster ``warehouse`` pool), so no update is lost.
+Since the lake is the source of truth and views read it directly, new partitions show up in the
+views without rewriting the warehouse.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+import pyarrow as pa
+
+from citeworth_assets.lib.lake import has_data, table_glob
+
+
+@contextmanager
+def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-write connection to a private copy of the warehouse, published when the block succeeds."""
+    warehouse.parent.mkdir(parents=True, exist_ok=True)
+    with open(warehouse.with_name(warehouse.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        draft = warehouse.with_name(f".{warehouse.name}.{uuid.uuid4().hex}.draft")
+        if warehouse.exists():
+            shutil.copyfile(warehouse, draft)
+        try:
+            connection = duckdb.connect(str(draft))
+            try:
+                yield connection
+                connection.execute("CHECKPOINT")
+            finally:
+                connection.close()
+            os.replace(draft, warehouse)
+        finally:
+            for leftover in (draft, draft.with_name(draft.name + ".wal")):
+                leftover.unlink(missing_ok=True)
+
+
+def reading(warehouse: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection, as an analyst would open it."""
+    if not warehouse.exists():
+        raise FileNotFoundError(f"warehouse {warehouse} does not exist yet; materialize the graph first")
+    return duckdb.connect(str(warehouse), read_only=True)
+
+
+def _drop_relation(connection: duckdb.DuckDBPyConnection, name: str) -> None:
+    schema, table = name.split(".")
+    kinds = connection.execute(
+        "SELECT table_type FROM information_schema.tables WHERE table_schema = ? AND table_name = ?", [schema, table]
+    ).fetchall()
+    for (kind,) in kinds:
+        connection.execute(f"DROP {'VIEW' if kind == 'VIEW' else 'TABLE'} {name}")
+
+
+def _ensure_schema(connection: duckdb.DuckDBPyConnection, name: str) -> None:
+    connection.execute(f"CREATE SCHEMA IF NOT EXISTS {name.split('.')[0]}")
+
+
+def create_lake_view(
+    connection: duckdb.DuckDBPyConnection, name: str, lake: Path, table: str, schema: pa.Schema
+) -> None:
+    """``name`` (``schema.view``) as a view over every partition of a lake table.
+
+    A table with no partitions yet gets an empty relation with the table's columns, so queries and
+    models that select from it work before the first shard arrives.
+    """
+    _ensure_schema(connection, name)
+    _drop_relation(connection, name)
+    if has_data(lake, table):
+        path = table_glob(lake, table).replace("'", "''")
+        connection.execute(
+            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}', union_by_name = true, hive_partitioning = false)"
+        )
+    else:
+        empty = schema.empty_table()  # noqa: F841  (read by DuckDB's replacement scan)
+        connection.execute(f"CREATE TABLE {name} AS SELECT * FROM empty")
+
+
+def create_relation(connection: duckdb.DuckDBPyConnection, name: str, sql: str, materialized: str = "view") -> int | None:
+    """Create (or replace) ``name`` from a SELECT; returns the row count of a table."""
+    _ensure_schema(connection, name)
+    _drop_relation(connection, name)
+    kind = "TABLE" if materialized == "table" else "VIEW"
+    connection.execute(f"CREATE {kind} {name} AS {sql}")
+    if kind == "TABLE":
+        return connection.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
+    return None
+
+
+def replace_table(connection: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
+    """Store a small Arrow table as a warehouse table."""
+    _ensure_schema(connection, name)
+    _drop_relation(connection, name)
+    connection.register("incoming_table", table)
+    connection.execute(f"CREATE TABLE {name} AS SELECT * FROM incoming_table")
+    connection.unregister("incoming_table")
