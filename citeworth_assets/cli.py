@@ -98,8 +98,29 @@ def build(dumps: str | None, data: str | None) -> None:
         failed.append("warehouse")
     click.echo(
         f"\nlake:      {settings.lake}\nwarehouse: duckdb -readonly {settings.warehouse}\n"
-        f"UI:        DAGSTER_HOME={instance.root_directory} CITEWORTH_DUMPS={settings.dumps} "
-        f"CITEWORTH_DATA={settings.data} dagster dev -w workspace.yaml"
+        f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data}"
     )
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
+
+
+@main.command()
+@click.option("--dumps", help="Dump root the sensor watches (overrides CITEWORTH_DUMPS).")
+@click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
+@click.option("--port", default=3000, show_default=True, type=int)
+def ui(dumps: str | None, data: str | None, port: int) -> None:
+    """Open the Dagster UI on this data root (its instance holds the runs of `citeworth build`)."""
+    import os
+    import shutil
+    import sys
+
+    from citeworth_assets.instance import prepare_dagster_home
+    from citeworth_assets.lib.settings import DATA_ENV, DUMPS_ENV
+
+    settings = _settings(dumps, data, need_dumps=False)
+    home = prepare_dagster_home(settings)
+    os.environ.update({DUMPS_ENV: str(settings.dumps), DATA_ENV: str(settings.data)})
+    workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
+    dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
+    click.echo(f"DAGSTER_HOME={home}\nCITEWORTH_DUMPS={settings.dumps}\nCITEWORTH_DATA={settings.data}")
+    os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-p", str(port)])

@@ -24,7 +24,7 @@ from typing import Iterator
 import orjson
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -103,56 +103,51 @@ def _find_member(f, start: int) -> int | None:
 
 
 def _gzip_chunks(path: Path) -> Iterator[bytes | _Damage]:
-    """Decompressed bytes of every gzip member, with :class:`_Damage` markers where decoding broke."""
+    """Decompressed bytes of every gzip member, with :class:`_Damage` markers where decoding broke.
+
+    Output is produced at most ``CHUNK_BYTES`` at a time, however well the input compresses.
+    """
     with open(path, "rb") as f:
-        member_start = 0
+        member_start = 0  # file offset of the current member, for messages and resynchronisation
         decoder = zlib.decompressobj(wbits=31)
-        consumed = 0  # compressed bytes fed to the current decoder
-        started = False  # the current member produced or consumed input
+        started = False
         while True:
-            raw = f.read(CHUNK_BYTES)
-            if not raw:
+            pending = f.read(CHUNK_BYTES)
+            if not pending:
                 if started and not decoder.eof:
                     yield _Damage("truncated_gzip", f"gzip stream ends early (member at byte {member_start})")
                 return
-            pending = raw
             while pending:
                 try:
-                    out = decoder.decompress(pending)
+                    out = decoder.decompress(pending, CHUNK_BYTES)
                 except zlib.error as error:
                     yield _Damage("corrupt_gzip", f"gzip member at byte {member_start} is corrupt: {error}")
                     next_member = _find_member(f, member_start + 1)
                     if next_member is None:
                         return
-                    member_start, consumed, started = next_member, 0, False
+                    member_start, started = next_member, False
                     decoder = zlib.decompressobj(wbits=31)
                     f.seek(next_member)
-                    pending = b""
                     break
                 started = True
                 if out:
                     yield out
                 if decoder.eof:
                     leftover = decoder.unused_data
-                    consumed += len(pending) - len(leftover)
-                    member_start += consumed
-                    consumed = 0
-                    decoder = zlib.decompressobj(wbits=31)
-                    started = False
+                    member_start = f.tell() - len(leftover)
+                    decoder, started = zlib.decompressobj(wbits=31), False
                     if leftover and not leftover.startswith(GZIP_MAGIC[:2]):
-                        if leftover.strip(b"\x00"):
-                            yield _Damage("trailing_garbage", f"bytes after the gzip member ending at {member_start}")
-                        # zero padding after the last member is common and harmless
+                        if leftover.strip(b"\x00"):  # zero padding after the last member is harmless
+                            yield _Damage("trailing_garbage", f"bytes at {member_start} are not a gzip member")
                         next_member = _find_member(f, member_start + 1)
                         if next_member is None:
                             return
                         member_start = next_member
                         f.seek(next_member)
-                        leftover = b""
+                        break
                     pending = leftover
                 else:
-                    consumed += len(pending)
-                    pending = b""
+                    pending = decoder.unconsumed_tail
 
 
 def iter_raw_lines(path: str | Path, log: IssueLog) -> Iterator[tuple[int, int, bytes, bool]]:

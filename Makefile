@@ -1,0 +1,37 @@
+# citeworth: the README's commands. `make demo` and `make test` work on a fresh clone.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+DUMPS ?= dumps
+DATA ?= data
+SAMPLE_PAPERS ?= 2000
+SAMPLE_SHARDS ?= 4
+
+.PHONY: install demo test bench ui clean
+
+install: $(VENV)/.installed
+
+# Reinstalls only when pyproject.toml changes. torch is pinned in pyproject.toml to the CPU build.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+demo: install
+	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0
+	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA)
+	@echo
+	@echo "Open the Dagster UI:  make ui   (then http://127.0.0.1:3000)"
+	@echo "Query the warehouse:  .venv/bin/python -c \"import duckdb; print(duckdb.connect('$(DATA)/warehouse.duckdb', read_only=True).sql('SELECT * FROM s2orc.papers_per_field'))\""
+
+test: install
+	$(PY) -m pytest -q
+
+bench: install
+	$(PY) benchmarks/ingest.py
+
+ui: install
+	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)
+
+clean:
+	rm -rf $(DATA) $(DUMPS)/sample
