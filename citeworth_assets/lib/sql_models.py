@@ -53,7 +53,7 @@ def upstream_relations(sql: str) -> frozenset[str]:
     """Schema-qualified relations a SELECT reads, from DuckDB's parse tree (nothing is bound or run)."""
     connection = duckdb.connect()
     try:
-        tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0])
+        tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
     finally:
         connection.close()
     if tree.get("error"):

@@ -55,6 +55,11 @@ def reading(warehouse: Path) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(str(warehouse), read_only=True)
 
 
+def first_row(connection: duckdb.DuckDBPyConnection, sql: str, params=None) -> tuple:
+    """The first row of a query, with the result consumed (DuckDB 2 refuses new work on an unfinished result)."""
+    return connection.execute(sql, params).fetchall()[0]
+
+
 def _drop_relation(connection: duckdb.DuckDBPyConnection, name: str) -> None:
     schema, table = name.split(".")
     kinds = connection.execute(
@@ -95,7 +100,7 @@ def create_relation(connection: duckdb.DuckDBPyConnection, name: str, sql: str, 
     kind = "TABLE" if materialized == "table" else "VIEW"
     connection.execute(f"CREATE {kind} {name} AS {sql}")
     if kind == "TABLE":
-        return connection.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
+        return first_row(connection, f"SELECT count(*) FROM {name}")[0]
     return None
 
 

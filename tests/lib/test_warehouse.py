@@ -15,14 +15,14 @@ def test_views_are_typed_before_data_and_follow_the_lake_after(tmp_path):
     with warehouse.writing(db) as connection:
         warehouse.create_lake_view(connection, "s2orc.things", tmp_path / "lake", "things", SCHEMA)
     with warehouse.reading(db) as connection:
-        assert connection.execute("SELECT count(*) FROM s2orc.things").fetchone() == (0,)
+        assert connection.execute("SELECT count(*) FROM s2orc.things").fetchall() == [(0,)]
         assert [c[0] for c in connection.execute("DESCRIBE s2orc.things").fetchall()] == ["paper_id", "n"]
     lake.write_partition(tmp_path / "lake", "things", SCHEMA, ({"paper_id": str(i), "n": i} for i in range(4)), "a")
     with warehouse.writing(db) as connection:
         warehouse.create_lake_view(connection, "s2orc.things", tmp_path / "lake", "things", SCHEMA)
     lake.write_partition(tmp_path / "lake", "things", SCHEMA, ({"paper_id": "x", "n": 9} for _ in range(2)), "b")
     with warehouse.reading(db) as connection:  # a new partition shows up without rewriting the warehouse
-        assert connection.execute("SELECT count(*), sum(n) FROM s2orc.things").fetchone() == (6, 24)
+        assert connection.execute("SELECT count(*), sum(n) FROM s2orc.things").fetchall() == [(6, 24)]
 
 
 def test_a_failed_write_publishes_nothing(tmp_path):
@@ -64,4 +64,4 @@ def test_the_platform_writes_while_an_analyst_holds_the_warehouse_open(tmp_path)
         assert analyst.stdout.readline().strip() == "1"  # the open connection keeps its snapshot
     finally:
         analyst.communicate(timeout=30)
-    assert duckdb.connect(str(db), read_only=True).execute("SELECT x FROM a.v").fetchone() == (2,)
+    assert duckdb.connect(str(db), read_only=True).execute("SELECT x FROM a.v").fetchall() == [(2,)]

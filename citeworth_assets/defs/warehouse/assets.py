@@ -50,7 +50,7 @@ def s2orc_warehouse_views(citeworth: CiteworthSettings) -> dg.MaterializeResult:
             "UNION ALL BY NAME SELECT 'pdf_parses' AS source, * FROM s2orc.pdf_parse_issues",
         )
         counts = {
-            view: connection.execute(f"SELECT count(*) FROM {view}").fetchone()[0]
+            view: warehouse.first_row(connection, f"SELECT count(*) FROM {view}")[0]
             for view in [*S2ORC_VIEWS, "s2orc.read_issues"]
         }
     return dg.MaterializeResult(
@@ -61,10 +61,11 @@ def s2orc_warehouse_views(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 @dg.asset_check(asset=s2orc_warehouse_views, description="Candidates and rejections add up to the papers.")
 def s2orc_filter_accounts_for_every_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
     with warehouse.reading(citeworth.settings.warehouse) as connection:
-        papers, candidates, rejections = connection.execute(
+        papers, candidates, rejections = warehouse.first_row(
+            connection,
             "SELECT (SELECT count(*) FROM s2orc.papers), (SELECT count(*) FROM s2orc.candidate_papers), "
-            "(SELECT count(*) FROM s2orc.paper_rejections)"
-        ).fetchone()
+            "(SELECT count(*) FROM s2orc.paper_rejections)",
+        )
     return dg.AssetCheckResult(
         passed=papers == candidates + rejections,
         metadata={"papers": papers, "candidates": candidates, "rejections": rejections},

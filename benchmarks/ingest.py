@@ -1,0 +1,122 @@
+"""Ingestion throughput and peak memory on a generated S2ORC dump (``make bench``).
+
+For each shard size it measures, in a fresh process each (so peak RSS is the step's own):
+
+* ``baseline``: decompress the metadata and pdf_parses files and JSON-parse every line, nothing else;
+* ``papers``: the ``s2orc_papers`` step (read, type, write Parquet);
+* ``filter``: the candidate filter over the lake partition;
+* ``paragraphs``: the ``s2orc_paragraphs`` step (read pdf_parses, keep candidates' paragraphs, write Parquet).
+
+Reported: seconds, MB/s of compressed input, papers/s per core, peak RSS, and the ratio of
+read+filter time to the baseline (target: at most 2x). Results go to ``benchmarks/results/ingest.json``.
+"""
+
+import argparse
+import gzip
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def step(name: str, dump: str, data: str) -> dict:
+    """Run one step in this process and report its time and peak memory."""
+    import orjson
+
+    from citeworth_assets.lib import lake
+    from citeworth_assets.lib.candidate_filter import first_failed_criterion
+    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.lib.shards import discover_shards
+
+    (shard,) = discover_shards(Path(dump))
+    lake_root = Path(data) / "lake"
+    started = time.perf_counter()
+    papers = 0
+    if name == "baseline":
+        for path in (shard.metadata, shard.pdf_parses):
+            with gzip.open(path, "rb") as lines:
+                for line in lines:
+                    orjson.loads(line)
+                    papers += path == shard.metadata
+    elif name == "papers":
+        papers = lake.write_partition(
+            lake_root, "s2orc_papers", PAPER_SCHEMA, read_metadata(ShardSource(shard.release, shard.key, shard.metadata), IssueLog()), shard.key
+        )
+    elif name == "filter":
+        with lake.PartitionWriter(lake_root, "s2orc_candidate_papers", PAPER_SCHEMA, shard.key) as out:
+            for paper in lake.iter_partition_rows(lake_root, "s2orc_papers", shard.key):
+                papers += 1
+                if first_failed_criterion(paper) is None:
+                    out.write(paper)
+    elif name == "paragraphs":
+        ids = set(lake.read_partition(lake_root, "s2orc_candidate_papers", shard.key, ["paper_id"]).column("paper_id").to_pylist())
+        source = ShardSource(shard.release, shard.key, shard.pdf_parses)
+        papers = len(ids)
+        lake.write_partition(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, read_paragraphs(source, IssueLog(), ids), shard.key)
+    seconds = time.perf_counter() - started
+    return {"step": name, "seconds": seconds, "papers": papers, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def run_step(name: str, dump: Path, data: Path) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--step", name, "--dump", str(dump), "--data", str(data)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(papers: int, workdir: Path) -> dict:
+    from citeworth_assets.lib.sample_dump import generate_sample_dump
+
+    dump, data = workdir / f"dump_{papers}", workdir / f"data_{papers}"
+    if not dump.exists():
+        generate_sample_dump(dump, papers=papers, shards=1, seed=1)
+    (shard_dir,) = list(dump.glob("*/full"))
+    compressed = sum(f.stat().st_size for f in shard_dir.glob("*/*.jsonl.gz"))
+    steps = {name: run_step(name, dump, data) for name in ("baseline", "papers", "filter", "paragraphs")}
+    ours = steps["papers"]["seconds"] + steps["filter"]["seconds"] + steps["paragraphs"]["seconds"]
+    return {
+        "papers": papers,
+        "compressed_mb": round(compressed / 1e6, 2),
+        "steps": steps,
+        "baseline_seconds": round(steps["baseline"]["seconds"], 3),
+        "read_and_filter_seconds": round(ours, 3),
+        "ratio_to_baseline": round(ours / steps["baseline"]["seconds"], 2),
+        "mb_per_second": round(compressed / 1e6 / ours, 2),
+        "papers_per_second_per_core": round(papers / ours, 1),
+        "peak_rss_mb": round(max(s["peak_rss_mb"] for n, s in steps.items() if n != "baseline"), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--step")
+    parser.add_argument("--dump")
+    parser.add_argument("--data")
+    parser.add_argument("--sizes", default="5000,20000", help="papers per shard, comma-separated")
+    parser.add_argument("--workdir", default=None)
+    args = parser.parse_args()
+    if args.step:
+        print(json.dumps(step(args.step, args.dump, args.data)))
+        return
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citeworth-bench-"))
+    results = [measure(int(size), workdir) for size in args.sizes.split(",")]
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ingest.json").write_text(json.dumps(results, indent=2))
+    print(f"{'papers':>8} {'MB.gz':>7} {'baseline s':>10} {'ours s':>7} {'ratio':>6} {'MB/s':>6} {'papers/s/core':>13} {'peak RSS MB':>11}")
+    for r in results:
+        print(
+            f"{r['papers']:>8} {r['compressed_mb']:>7} {r['baseline_seconds']:>10} {r['read_and_filter_seconds']:>7} "
+            f"{r['ratio_to_baseline']:>6} {r['mb_per_second']:>6} {r['papers_per_second_per_core']:>13} {r['peak_rss_mb']:>11}"
+        )
+        print("         " + ", ".join(f"{n} {s['seconds']:.2f}s/{s['peak_rss_mb']:.0f}MB" for n, s in r["steps"].items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""End to end: generate a two-shard dump, materialize the whole graph in-process, query the warehouse."""
+
+import gzip
+import json
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from citeworth_assets.cli import main
+from citeworth_assets.lib.candidate_filter import CRITERION_NAMES
+from citeworth_assets.lib.sample_dump import generate_sample_dump
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("build")
+    dumps, data = root / "dumps", root / "data"
+    summary = generate_sample_dump(dumps, papers=300, shards=2, seed=3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DAGSTER_HOME", str(root / "dagster_home"))
+        result = CliRunner().invoke(main, ["build", "--dumps", str(dumps), "--data", str(data)])
+        assert result.exit_code == 0, result.output
+        yield dumps, data, summary, result.output, patch
+
+
+def query(data, sql):
+    with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
+        return connection.execute(sql).fetchall()
+
+
+def test_every_view_is_filled_and_the_filter_accounts_for_every_paper(built):
+    _, data, summary, output, _ = built
+    assert "[2/2] 20200705v1_1" in output and "warehouse: refreshed" in output
+    reasons = summary["rejection_reasons"]
+    assert query(data, "SELECT count(*) FROM s2orc.papers") == [(300,)]
+    assert query(data, "SELECT count(*) FROM s2orc.candidate_papers") == [(reasons["accepted"],)]
+    drops = dict(query(data, "SELECT failed_criterion, count(*) FROM s2orc.paper_rejections GROUP BY 1"))
+    assert drops == {name: reasons[name] for name in CRITERION_NAMES if reasons[name]}
+    assert query(data, "SELECT count(*) FROM s2orc.read_issues") == [(0,)]
+    paragraphs = query(data, "SELECT count(*), count(DISTINCT paper_id) FROM s2orc.paragraphs")[0]
+    assert paragraphs[0] > paragraphs[1] > 0
+    assert query(data, "SELECT count(*) FROM s2orc.paragraphs WHERE paper_id NOT IN (SELECT paper_id FROM s2orc.candidate_papers)") == [(0,)]
+    linked = query(data, "SELECT count(*) FROM s2orc.paragraphs, unnest(cite_spans) AS s(span) WHERE span.linked_paper_id IS NOT NULL")
+    assert linked[0][0] > 0
+
+
+def test_sql_models_are_in_the_warehouse(built):
+    _, data, summary, _, _ = built
+    drops = dict(query(data, "SELECT failed_criterion, papers FROM s2orc.candidate_filter_drops WHERE shard = 'all'"))
+    assert sum(drops.values()) == 300 - summary["rejection_reasons"]["accepted"]
+    fields = query(data, "SELECT count(*) FROM s2orc.papers_per_field")
+    assert fields[0][0] == 19
+
+
+def test_a_rebuild_replaces_and_never_duplicates(built):
+    dumps, data, _, _, _ = built
+    before = query(data, "SELECT count(*) FROM s2orc.paragraphs")
+    result = CliRunner().invoke(main, ["build", "--dumps", str(dumps), "--data", str(data)])
+    assert result.exit_code == 0, result.output
+    assert query(data, "SELECT count(*) FROM s2orc.paragraphs") == before
+    assert query(data, "SELECT count(*) FROM s2orc.papers") == [(300,)]
+
+
+def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
+    dumps, data, _, _, _ = built
+    full = dumps / "20200705v1" / "full"
+    metadata = gzip.decompress((full / "metadata" / "metadata_0.jsonl.gz").read_bytes()).splitlines()
+    parses = gzip.decompress((full / "pdf_parses" / "pdf_parses_0.jsonl.gz").read_bytes()).splitlines()
+    first = json.loads(metadata[0])
+    first["inbound_citations"] = None
+    damaged = [json.dumps(first).encode(), b'{"paper_id": "x", "title":', *metadata[1:], metadata[-1][:40]]
+    (full / "metadata" / "metadata_7.jsonl.gz").write_bytes(gzip.compress(b"\n".join(damaged)))
+    (full / "pdf_parses" / "pdf_parses_7.jsonl.gz").write_bytes(gzip.compress(b"\n".join(parses))[:-200])
+    try:
+        result = CliRunner().invoke(main, ["build", "--dumps", str(dumps), "--data", str(data)])
+        assert result.exit_code == 0, result.output
+        issues = dict(query(data, "SELECT kind, count(*) FROM s2orc.read_issues WHERE shard = '20200705v1_7' GROUP BY 1"))
+        assert issues == {"null_list": 1, "invalid_json": 1, "truncated_line": 1, "truncated_gzip": 1}
+        lines = query(data, "SELECT file, line FROM s2orc.read_issues WHERE kind = 'invalid_json'")
+        assert lines == [("metadata_7.jsonl.gz", 2)]
+        assert query(data, "SELECT count(*) FROM s2orc.papers WHERE shard = '20200705v1_7'") == [(len(metadata),)]
+        kept = query(data, "SELECT count(*) FROM s2orc.paragraphs WHERE shard = '20200705v1_7'")[0][0]
+        whole = query(data, "SELECT count(*) FROM s2orc.paragraphs WHERE shard = '20200705v1_0'")[0][0]
+        assert 0 < kept < whole  # everything before the cut in pdf_parses is kept
+    finally:
+        for kind in ("metadata", "pdf_parses"):
+            (full / kind / f"{kind}_7.jsonl.gz").unlink()
+
+
+def test_bad_settings_fail_fast_and_name_the_setting(tmp_path):
+    result = CliRunner().invoke(main, ["build", "--dumps", str(tmp_path / "missing"), "--data", str(tmp_path)])
+    assert result.exit_code == 2 and "CITEWORTH_DUMPS" in result.output and "--dumps" in result.output
+    (tmp_path / "file").write_text("")
+    result = CliRunner().invoke(main, ["build", "--dumps", str(tmp_path), "--data", str(tmp_path / "file")])
+    assert result.exit_code == 2 and "CITEWORTH_DATA" in result.output
+    result = CliRunner().invoke(main, ["build", "--dumps", str(tmp_path), "--data", str(tmp_path / "data")])
+    assert result.exit_code == 1 and "no S2ORC shards" in result.output
