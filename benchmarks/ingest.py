@@ -29,7 +29,7 @@ def step(name: str, dump: str, data: str) -> dict:
     import orjson
 
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.candidate_filter import first_failed_criterion
+    from citeworth_assets.lib.candidate_filter import split_candidates
     from citeworth_assets.lib.jsonl import IssueLog
     from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource, read_metadata, read_paragraphs
     from citeworth_assets.lib.shards import discover_shards
@@ -50,10 +50,9 @@ def step(name: str, dump: str, data: str) -> dict:
         )
     elif name == "filter":
         with lake.PartitionWriter(lake_root, "s2orc_candidate_papers", PAPER_SCHEMA, shard.key) as out:
-            for paper in lake.iter_partition_rows(lake_root, "s2orc_papers", shard.key):
-                papers += 1
-                if first_failed_criterion(paper) is None:
-                    out.write(paper)
+            for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", shard.key):
+                papers += batch.num_rows
+                out.write_table(split_candidates(batch)[0])
     elif name == "paragraphs":
         ids = set(lake.read_partition(lake_root, "s2orc_candidate_papers", shard.key, ["paper_id"]).column("paper_id").to_pylist())
         source = ShardSource(shard.release, shard.key, shard.pdf_parses)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
+
 VENUE_OR_ID_FIELDS = ("journal", "venue", "arxiv_id", "acl_id", "pubmed_id", "pmc_id")
 
 
@@ -37,3 +40,23 @@ def first_failed_criterion(paper: dict) -> str | None:
         if not holds(paper):
             return name
     return None
+
+
+CRITERION_FIELDS = (
+    "mag_field_of_study", "has_inbound_citations", "has_pdf_parse", "has_pdf_parsed_abstract",
+    "has_pdf_parsed_body_text", "has_pdf_parsed_bib_entries", "has_pdf_parsed_ref_entries", "abstract",
+    *VENUE_OR_ID_FIELDS,
+)  # fmt: skip
+
+
+def split_candidates(papers: pa.RecordBatch | pa.Table) -> tuple[pa.Table, pa.Table]:
+    """(candidates, rejections with a ``failed_criterion`` column) of a batch of paper rows.
+
+    Only the columns the criteria read are turned into Python objects; whole rows stay in Arrow.
+    """
+    papers = pa.table(papers) if isinstance(papers, pa.RecordBatch) else papers
+    reasons = [first_failed_criterion(paper) for paper in papers.select(CRITERION_FIELDS).to_pylist()]
+    is_candidate = pa.array([reason is None for reason in reasons])
+    rejected = papers.filter(pa.compute.invert(is_candidate))
+    failed = pa.array([reason for reason in reasons if reason is not None], pa.string())
+    return papers.filter(is_candidate), rejected.append_column("failed_criterion", failed)

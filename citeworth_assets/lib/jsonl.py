@@ -16,12 +16,12 @@ decompressed stream.
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import orjson
+from isal import isal_zlib as zlib  # ISA-L inflate: zlib's interface, about 2.5x faster
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
 CHUNK_BYTES = 1 << 18
@@ -173,11 +173,16 @@ def iter_raw_lines(path: str | Path, log: IssueLog) -> Iterator[tuple[int, int, 
         yield number, offset, partial, False
 
 
-def iter_json_lines(path: str | Path, log: IssueLog) -> Iterator[JsonLine]:
-    """JSON objects of a JSON-lines file; bad lines are logged and skipped, blank lines ignored."""
+def iter_json_lines(
+    path: str | Path, log: IssueLog, wanted: Callable[[bytes], bool] | None = None
+) -> Iterator[JsonLine]:
+    """JSON objects of a JSON-lines file; bad lines are logged and skipped, blank lines ignored.
+
+    ``wanted``, if given, sees each raw line first; lines it rejects are not parsed at all.
+    """
     path = Path(path)
     for number, offset, line, complete in iter_raw_lines(path, log):
-        if not line.strip():
+        if not line.strip() or (wanted is not None and not wanted(line)):
             continue
         try:
             record = orjson.loads(line)

@@ -81,7 +81,9 @@ class PartitionWriter:
 
     def _flush(self) -> None:
         if self._batch:
-            self._writer.write_table(pa.Table.from_pylist(self._batch, schema=self.schema))
+            # Column lists convert to Arrow about twice as fast as a list of row dicts.
+            columns = {name: [row.get(name) for row in self._batch] for name in self.schema.names}
+            self._writer.write_table(pa.Table.from_pydict(columns, schema=self.schema))
             self.rows_written += len(self._batch)
             self._batch = []
 
@@ -127,16 +129,24 @@ def read_partition(
     return pq.read_table(folder, columns=columns)
 
 
-def iter_partition_rows(
-    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = "shard"
-) -> Iterator[dict]:
-    """Rows of a partition, read batch by batch."""
+def iter_partition_batches(
+    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = "shard",
+    batch_size: int = 20_000,
+) -> Iterator[pa.RecordBatch]:
+    """Record batches of a partition, so that a whole shard is never held in memory."""
     folder = partition_dir(lake, table, key, dimension)
     if not folder.is_dir():
         raise FileNotFoundError(f"lake partition {folder} does not exist; materialize {table} for {key} first")
     for path in sorted(folder.glob("*.parquet")):
-        for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=5_000):
-            yield from batch.to_pylist()
+        yield from pq.ParquetFile(path).iter_batches(columns=columns, batch_size=batch_size)
+
+
+def iter_partition_rows(
+    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = "shard"
+) -> Iterator[dict]:
+    """Rows of a partition as dicts, read batch by batch."""
+    for batch in iter_partition_batches(lake, table, key, columns, dimension, batch_size=5_000):
+        yield from batch.to_pylist()
 
 
 def drop_partition(lake: Path, table: str, key: str | None = None, dimension: str = "shard") -> None:

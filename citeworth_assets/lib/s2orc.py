@@ -9,6 +9,7 @@ and every skip is a :class:`~citeworth_assets.lib.jsonl.ReadIssue`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -216,27 +217,29 @@ def metadata_row(record: dict, report: _Reporter) -> dict:
 
 
 def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, where: str) -> tuple[list[dict], int]:
-    """Valid spans of a paragraph and the number dropped for bad offsets."""
+    """Valid spans of a paragraph and the number dropped for bad offsets (a hot loop, kept lean)."""
     if raw is None:
         report("null_list", f"{where}: spans are null where a list is expected")
         return [], 0
     if not isinstance(raw, list):
         report("bad_type", f"{where}: spans hold a {type(raw).__name__}, expected a list")
         return [], 0
-    spans, invalid = [], 0
+    spans, invalid, length = [], 0, len(text)
     for span in raw:
-        start, end = (span.get("start"), span.get("end")) if isinstance(span, dict) else (None, None)
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+        start, end = (span.get("start"), span.get("end")) if type(span) is dict else (None, None)
+        if type(start) is not int or type(end) is not int or not 0 <= start <= end <= length:
             invalid += 1
-            report("span_out_of_range", f"{where}: span {span!r} lies outside its paragraph of {len(text)} chars")
+            report("span_out_of_range", f"{where}: span {span!r} lies outside its paragraph of {length} chars")
             continue
-        span_text = span.get("text", span.get("mention"))
-        ref_id = span.get("ref_id")
-        row = {"start": start, "end": end, "text": span_text if isinstance(span_text, str) else text[start:end]}
-        row["ref_id"] = ref_id if isinstance(ref_id, str) else None
+        # The parsed span dict is reused: Arrow picks the schema's fields by name and ignores the rest.
+        if type(span.get("text")) is not str:
+            mention = span.get("mention")
+            span["text"] = mention if type(mention) is str else text[start:end]
+        if type(span.get("ref_id")) is not str:
+            span["ref_id"] = None
         if bib_links is not None:
-            row["linked_paper_id"] = bib_links.get(ref_id)
-        spans.append(row)
+            span["linked_paper_id"] = bib_links.get(span["ref_id"])
+        spans.append(span)
     return spans, invalid
 
 
@@ -286,15 +289,26 @@ def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
         }
 
 
-def _records(source: ShardSource, log: IssueLog) -> Iterator[tuple[dict, _Reporter]]:
-    for line in iter_json_lines(source.path, log):
+LEADING_PAPER_ID = re.compile(rb'^\s*\{\s*"paper_id"\s*:\s*"([^"\\]*)"')
+
+
+def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[tuple]:
+    wanted = None
+    if paper_ids is not None:
+        # Records start with their paper_id in the release: skip others without parsing them.
+        def wanted(line: bytes) -> bool:
+            match = LEADING_PAPER_ID.match(line)
+            return match is None or match.group(1).decode() in paper_ids
+
+    for line in iter_json_lines(source.path, log, wanted):
         paper_id = line.record.get("paper_id")
         report = _Reporter(log, source.path, line.number, line.byte_offset, None)
         if paper_id in (None, ""):
             report("missing_field", "record has no paper_id; skipped")
             continue
         report.paper_id = str(paper_id)
-        yield line, report
+        if paper_ids is None or report.paper_id in paper_ids:
+            yield line, report
 
 
 def read_metadata(source: ShardSource, log: IssueLog) -> Iterator[dict]:
@@ -307,9 +321,7 @@ def read_metadata(source: ShardSource, log: IssueLog) -> Iterator[dict]:
 
 def read_paragraphs(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[dict]:
     """Stream body-text paragraph rows with provenance from a pdf_parses shard, for ``paper_ids`` if given."""
-    for line, report in _records(source, log):
-        if paper_ids is not None and report.paper_id not in paper_ids:
-            continue
+    for line, report in _records(source, log, paper_ids):
         provenance = source.provenance(line.number, line.byte_offset)
         for row in paragraph_rows(line.record, report):
             row.update(provenance)

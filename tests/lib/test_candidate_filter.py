@@ -64,3 +64,15 @@ def test_real_metadata_sample_counts(shared_data):
         for p in papers
     )  # fmt: skip
     assert reasons.count(None) == expected == 42
+
+
+def test_split_candidates_keeps_whole_rows_and_names_the_reason():
+    import pyarrow as pa
+
+    from citeworth_assets.lib.candidate_filter import split_candidates
+
+    rows = [{**CANDIDATE, "paper_id": "a"}, {**CANDIDATE, "paper_id": "b", "abstract": None}, {**CANDIDATE, "paper_id": "c"}]
+    accepted, rejected = split_candidates(pa.Table.from_pylist(rows))
+    assert accepted.column("paper_id").to_pylist() == ["a", "c"]
+    assert rejected.select(["paper_id", "failed_criterion"]).to_pylist() == [{"paper_id": "b", "failed_criterion": "abstract"}]
+    assert accepted.schema.names == list(rows[0])

@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.candidate_filter import CRITERION_NAMES, first_failed_criterion
+from citeworth_assets.lib.candidate_filter import CRITERION_NAMES, split_candidates
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc import (
     PAPER_SCHEMA,
@@ -106,14 +106,13 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
         lake.PartitionWriter(settings.lake, "s2orc_candidate_papers", PAPER_SCHEMA, key) as candidates,
         lake.PartitionWriter(settings.lake, "s2orc_paper_rejections", REJECTION_SCHEMA, key) as rejections,
     ):
-        for paper in lake.iter_partition_rows(settings.lake, "s2orc_papers", key):
-            papers += 1
-            failed = first_failed_criterion(paper)
-            if failed is None:
-                candidates.write(paper)
-            else:
-                reasons[failed] += 1
-                rejections.write({**paper, "failed_criterion": failed})
+        for batch in lake.iter_partition_batches(settings.lake, "s2orc_papers", key):
+            papers += batch.num_rows
+            accepted, rejected = split_candidates(batch)
+            candidates.write_table(accepted)
+            rejections.write_table(rejected)
+            for reason in rejected.column("failed_criterion").to_pylist():
+                reasons[reason] += 1
     yield dg.MaterializeResult(
         asset_key="s2orc_candidate_papers",
         metadata={"candidates": candidates.rows_written, "papers": papers},
