@@ -1,0 +1,160 @@
+"""Running a CiteWorth rule set over papers: paper selection, batched tokenization, sentence walk.
+
+Per paper, in the published order (seeds/001 §3.1-3.2):
+
+1. keep body paragraphs in a permissible section with at least one citation span; the first span of
+   the first kept paragraph must be numeric or year-style, and the kept paragraphs must hold more
+   than 5 spans, else the paper is dropped;
+2. per kept paragraph: merge adjacent spans, split sentences (fewer than 3: dropped), walk the
+   sentences (see :func:`~citeworth_assets.lib.citeworth_rules.walk_sentences`).
+
+Splitting is by far the most expensive step, so it is done only for paragraphs whose fate depends on
+it: a paragraph holding a span with visible text that is not bracketed is dropped before splitting
+(``citation_not_bracketed``), since its sentence is context-only whatever the boundaries. The
+accepted output is exactly the published code's; only the recorded reason of a paragraph that fails
+several rules may name this rule rather than, say, ``fewer_than_3_sentences``.
+
+Every drop is a :class:`Decision` naming its rule; with ``explain`` accepted items are listed too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Iterable, Iterator
+
+from citeworth_assets.lib.citeworth_rules import (
+    NON_CHECK_WORTHY,
+    ParagraphVerdict,
+    RuleSet,
+    adjust_sentences,
+    merge_citation_spans,
+    visibly_not_bracketed,
+    walk_sentences,
+)
+from citeworth_assets.lib.sentences import SentenceSplitter
+
+
+@dataclass
+class PaperInput:
+    paper_id: str
+    paragraphs: list[dict]  # s2orc_paragraphs rows: paragraph_index, section, text, cite_spans, invalid_span_count
+    mag_field_of_study: list[str] | None = None
+    provenance: dict = field(default_factory=dict)  # release, shard, source_file, line, byte_offset of the parse
+
+
+@dataclass
+class Decision:
+    level: str  # paper | paragraph
+    paper_id: str
+    reason: str
+    paragraph_index: int | None = None
+    sentence_index: int | None = None
+    sentence_text: str | None = None
+
+    def __str__(self) -> str:
+        where = self.paper_id if self.paragraph_index is None else f"{self.paper_id} paragraph {self.paragraph_index}"
+        sentence = f" (sentence {self.sentence_index}: {self.sentence_text!r})" if self.sentence_index is not None else ""
+        return f"{where}: {self.reason}{sentence}"
+
+
+@dataclass
+class AcceptedParagraph:
+    paragraph: dict
+    verdict: ParagraphVerdict
+
+
+@dataclass
+class PaperResult:
+    paper: PaperInput
+    accepted: list[AcceptedParagraph] = field(default_factory=list)
+    drops: list[Decision] = field(default_factory=list)
+    paper_reason: str | None = None  # None: the paper had paragraphs to consider
+
+
+def select_paragraphs(paper: PaperInput, rules: RuleSet) -> tuple[list[dict], list[Decision], str | None]:
+    """Paragraphs worth cleaning, the others with their reasons, and the paper's drop reason (if dropped)."""
+    selected, skipped = [], []
+    spans = 0
+    for paragraph in paper.paragraphs:
+        index = paragraph["paragraph_index"]
+        if not rules.permissible_section(paragraph["section"]):
+            skipped.append(Decision("paragraph", paper.paper_id, "section_not_permissible", index))
+            continue
+        if not paragraph["cite_spans"]:
+            skipped.append(Decision("paragraph", paper.paper_id, "no_citation_spans", index))
+            continue
+        if not selected and not rules.citation_format(paragraph["cite_spans"][0]["text"]):
+            return [], skipped, "first_citation_not_numeric_or_year"
+        selected.append(paragraph)
+        spans += len(paragraph["cite_spans"])
+    if spans <= 5:
+        return [], skipped, "five_or_fewer_citation_spans" if selected else "no_cited_permissible_paragraph"
+    return selected, skipped, None
+
+
+def clean_paragraph(paragraph: dict, doc, rules: RuleSet, splitter: SentenceSplitter) -> ParagraphVerdict:
+    text = paragraph["text"]
+    if paragraph.get("invalid_span_count"):
+        return ParagraphVerdict(reason="invalid_citation_offsets")
+    spans = merge_citation_spans(text, paragraph["cite_spans"], doc.to_array("IDX").tolist())
+    if any(visibly_not_bracketed(span, text) for span in spans):
+        return ParagraphVerdict(reason="citation_not_bracketed")
+    sentences = adjust_sentences(text, splitter.sentence_bounds(doc), rules)
+    if len(sentences) < 3:
+        return ParagraphVerdict(reason="fewer_than_3_sentences")
+    return walk_sentences(text, sentences, spans, rules)
+
+
+def clean_papers(
+    papers: Iterable[PaperInput], rules: RuleSet, splitter: SentenceSplitter, batch_papers: int = 64
+) -> Iterator[PaperResult]:
+    """Results for each paper, in order; paragraphs are tokenized a batch of papers at a time."""
+    papers = iter(papers)
+    while batch := list(islice(papers, batch_papers)):
+        results, pending = [], []
+        for paper in batch:
+            selected, skipped, reason = select_paragraphs(paper, rules)
+            result = PaperResult(paper, drops=skipped, paper_reason=reason)
+            if reason:
+                result.drops.append(Decision("paper", paper.paper_id, reason))
+            results.append(result)
+            pending.extend((result, paragraph) for paragraph in selected)
+        docs = splitter.tokenize(paragraph["text"] for _, paragraph in pending)
+        for (result, paragraph), doc in zip(pending, docs):
+            verdict = clean_paragraph(paragraph, doc, rules, splitter)
+            if verdict.reason:
+                result.drops.append(
+                    Decision(
+                        "paragraph",
+                        result.paper.paper_id,
+                        verdict.reason,
+                        paragraph["paragraph_index"],
+                        verdict.sentence_index,
+                        verdict.sentence_text,
+                    )
+                )
+            else:
+                result.accepted.append(AcceptedParagraph(paragraph, verdict))
+        yield from results
+
+
+def release_record(result: PaperResult, accepted: AcceptedParagraph) -> dict:
+    """One paragraph in the published CiteWorth release schema."""
+    paragraph, provenance = accepted.paragraph, result.paper.provenance
+    samples = []
+    for sample in accepted.verdict.samples:
+        record = {"text": sample.text, "label": sample.label, "original_text": sample.original_text, "ref_ids": sample.ref_ids}
+        if sample.label != NON_CHECK_WORTHY:
+            record["citation_text"] = sample.citation_text
+        samples.append(record)
+    return {
+        "paper_id": result.paper.paper_id,
+        "section_idx": paragraph["paragraph_index"],
+        "file_index": provenance.get("shard", "").rsplit("_", 1)[-1],
+        "file_offset": provenance.get("byte_offset"),
+        "mag_field_of_study": result.paper.mag_field_of_study,
+        "original_text": paragraph["text"],
+        "section_title": paragraph["section"],
+        "samples": samples,
+    }

@@ -1,0 +1,262 @@
+"""Sentence splitting with SciSpacy, as the CiteWorth paper does (seeds/001 §3.2).
+
+Two splitters, chosen by name (setting ``CITEWORTH_SPLITTER`` / ``--splitter``):
+
+* ``scispacy_pysbd`` (default): a blank English spaCy pipeline with scispaCy's tokenizer and its
+  ``pysbd_sentencizer``. It needs no model package, so it works offline (the scispaCy model
+  packages are not on PyPI).
+* ``en_core_sci_sm``: the scispaCy model the published code loads, when it is installed; its parser
+  places the sentence boundaries, with the tagger and NER disabled as in the published code.
+
+A pipeline is built once per process. Paragraphs are tokenized in batches; sentence boundaries are
+then added only to the documents that need them (splitting is the expensive step).
+
+The default splitter gives exactly the sentences of scispaCy's ``pysbd_sentencizer``, faster:
+
+* pysbd locates each sentence in the text by compiling the sentence itself into a regular expression
+  (``re.escape(sentence) + "\\s*"``); :class:`_LocatingSegmenter` finds the same occurrence with
+  ``str.find`` and a whitespace scan instead;
+* pysbd builds more small expressions per text than the 512 that Python's ``re`` module caches, so it
+  recompiles them for every paragraph; building the pipeline raises that cache limit;
+* for each abbreviation, pysbd rewrites the whole text once per occurrence of the abbreviation's
+  letters at a word start (``a`` at every word starting with "a"); each rewrite only turns periods
+  into a placeholder and cannot enable another, so :class:`_OnceAbbreviationReplacer` skips
+  rewrites it has already applied;
+* pysbd applies its rules with ``re.sub(pattern_string, ...)``; the compiled patterns are kept
+  (``pysbd.utils.Text.apply`` is replaced by an equivalent for the whole process);
+* sentence starts are computed from token offsets without a pass over spaCy token objects.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from functools import lru_cache
+from typing import Iterable, Iterator
+
+from scispacy.consts import ABBREVIATIONS
+from spacy.language import Language
+
+from citeworth_assets.lib.settings import SettingError
+
+SPLITTERS = ("scispacy_pysbd", "en_core_sci_sm")
+REGEX_CACHE_SIZE = 100_000
+
+
+class SentenceSplitter:
+    """Tokens and sentence boundaries of paragraphs, with one spaCy pipeline per process."""
+
+    def __init__(self, name: str = "scispacy_pysbd"):
+        if name not in SPLITTERS:
+            raise SettingError(f"unknown sentence splitter {name!r} (CITEWORTH_SPLITTER / --splitter): use one of {SPLITTERS}")
+        self.name = name
+        self.nlp = _pipeline(name)
+        self._components = [component for _, component in self.nlp.pipeline]
+
+    def tokenize(self, texts: Iterable[str], batch_size: int = 256) -> Iterator:
+        """spaCy documents holding only tokens, in the order of ``texts``."""
+        return self.nlp.tokenizer.pipe(texts, batch_size=batch_size)
+
+    def sentence_bounds(self, doc) -> list[tuple[int, int]]:
+        """(start_char, end_char) of each sentence of a tokenized document, as ``doc.sents`` gives them."""
+        if self.name != "scispacy_pysbd":
+            for component in self._components:
+                doc = component(doc)
+            return [(sentence.start_char, sentence.end_char) for sentence in doc.sents]
+        token_starts = doc.to_array("IDX").tolist()
+        token_ends = (doc.to_array("IDX") + doc.to_array("LENGTH")).tolist()
+        first = pysbd_sentence_starts(doc)
+        return [(token_starts[a], token_ends[b - 1]) for a, b in zip(first, first[1:] + [len(doc)])]
+
+    def split(self, text: str) -> list[tuple[int, int]]:
+        return self.sentence_bounds(self.nlp.tokenizer(text))
+
+
+@lru_cache(maxsize=None)
+def _pipeline(name: str):
+    import spacy
+
+    if name == "en_core_sci_sm":
+        try:
+            return spacy.load("en_core_sci_sm", disable=["tagger", "ner"])
+        except OSError as error:
+            raise SettingError(
+                "sentence splitter 'en_core_sci_sm' needs the scispaCy model package en_core_sci_sm installed "
+                "(CITEWORTH_SPLITTER / --splitter); use 'scispacy_pysbd' offline"
+            ) from error
+    from scispacy.custom_tokenizer import combined_rule_tokenizer
+
+    re._MAXCACHE = max(re._MAXCACHE, REGEX_CACHE_SIZE)
+    nlp = spacy.blank("en")
+    with warnings.catch_warnings():  # scispaCy's infix expressions make re warn about a possible set union
+        warnings.simplefilter("ignore", FutureWarning)
+        nlp.tokenizer = combined_rule_tokenizer(nlp)
+    nlp.add_pipe("citeworth_pysbd_sentencizer")
+    return nlp
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern, flags: int = 0) -> re.Pattern:
+    return re.compile(pattern, flags)
+
+
+def _apply_rules(text, *rules):
+    """pysbd's ``Text.apply`` (``re.sub`` of each rule in turn) with the compiled patterns kept."""
+    for rule in rules:
+        text = _compiled(rule.pattern).sub(rule.replacement, text)
+    return text
+
+
+# Characters that re.IGNORECASE matches to an ASCII letter, or whose lower case has another length.
+CASE_FOLDING_SPECIALS = "\u0130\u0131\u017f\u212a"
+
+
+def _word_start_matches(text: str, lowered: str, word: str) -> list[str]:
+    """``re.findall(r"(?:^|\\s|\\r|\\n)" + word, text, re.IGNORECASE)`` for a lower-case ASCII word.
+
+    Valid when ``text`` holds none of :data:`CASE_FOLDING_SPECIALS`: then ``lowered`` lines up with
+    ``text`` and case-insensitive matching of ASCII letters is comparison of lower cases.
+    """
+    matches, position, size = [], 0, len(word)
+    while (found := lowered.find(word, position)) >= 0:
+        if found == 0:
+            matches.append(text[:size])
+            position = size
+        elif text[found - 1].isspace():
+            matches.append(text[found - 1 : found + size])
+            position = found + size
+        else:
+            position = found + 1
+    return matches
+
+
+def _abbreviation_replacer_class():
+    from pysbd.lang.english import English
+
+    class _OnceAbbreviationReplacer(English.AbbreviationReplacer):
+        """pysbd's abbreviation replacer, with repeated identical rewrites of the text skipped."""
+
+        def search_for_abbreviations_in_string(self, text):
+            lowered = text.lower()
+            abbreviation = self.lang.Abbreviation
+            plain_case = not any(char in text for char in CASE_FOLDING_SPECIALS)
+            for abbr in abbreviation.ABBREVIATIONS:
+                stripped = abbr.strip()
+                if stripped not in lowered:
+                    continue
+                if plain_case and stripped.isalpha() and stripped.isascii() and stripped.islower():
+                    matches = _word_start_matches(text, lowered, stripped)
+                else:
+                    matches = _compiled(r"(?:^|\s|\r|\n){}".format(stripped), re.IGNORECASE).findall(text)
+                if not matches:
+                    continue
+                # pysbd's "next word" expression looks behind for the literal text "{abbr} ".
+                marker = "{" + stripped + "} "
+                next_chars = _compiled(r"(?<={" + re.escape(stripped) + "} ).{1}").findall(text) if marker in text else []
+                applied = set()
+                for index, match in enumerate(matches):
+                    char = next_chars[index] if index < len(next_chars) else ""
+                    lower = match.strip().lower()
+                    prepositive = lower in abbreviation.PREPOSITIVE_ABBREVIATIONS
+                    if str(char).isupper() and not prepositive:
+                        continue  # pysbd leaves the text as it is
+                    rewrite = (prepositive, lower in abbreviation.NUMBER_ABBREVIATIONS, match.strip())
+                    if rewrite not in applied:
+                        applied.add(rewrite)
+                        text = self.scan_for_replacements(text, match, index, next_chars)
+            return text
+
+    return _OnceAbbreviationReplacer
+
+
+class _LocatingSegmenter:
+    """pysbd's segmenter with its sentence-locating step done without compiling each sentence."""
+
+    def __init__(self):
+        import pysbd
+        import pysbd.utils
+        from pysbd.processor import Processor
+
+        pysbd.utils.Text.apply = _apply_rules  # same substitutions, without a cache lookup per rule
+
+        self._segmenter = pysbd.Segmenter(language="en", clean=False, char_span=False)
+        replacer = _abbreviation_replacer_class()
+
+        class OnceProcessor(Processor):
+            def abbreviations_replacer(self):
+                return replacer(self.text, self.lang)
+
+        self._processor = OnceProcessor
+
+    def segment(self, text: str) -> list[tuple[str, int, int]]:
+        """(sentence with trailing whitespace, start, end), as ``Segmenter(char_span=True).segment``."""
+        if not text:
+            return []
+        segmenter = self._segmenter
+        segmenter.original_text = text
+        spans, prior_end = [], 0
+        language = segmenter.language_module
+        for sentence in self._processor(text, language, char_span=False).process():
+            position = 0
+            while True:  # the first occurrence of sentence + trailing whitespace that ends after the prior one
+                start = text.find(sentence, position)
+                if start < 0:
+                    break
+                end = start + len(sentence)
+                while end < len(text) and text[end].isspace():
+                    end += 1
+                if end > prior_end:
+                    spans.append((text[start:end], start, end))
+                    prior_end = end
+                    break
+                position = end if end > start else start + 1
+        return spans
+
+
+def pysbd_sentence_starts(doc) -> list[int]:
+    """Indices of the tokens that start a sentence, by the rules of scispaCy's ``pysbd_sentencizer``.
+
+    pysbd's sentence starts count when they fall on a token start and the sentence end (less
+    trailing spaces) on a token end, unless the token before is an abbreviation of scispaCy's list,
+    or a first token of newlines only; a token after one holding two or more newlines starts one too.
+    """
+    text = doc.text
+    if not len(doc):
+        return []
+    starts = doc.to_array("IDX").tolist()
+    lengths = doc.to_array("LENGTH").tolist()
+    token_at = {start: i for i, start in enumerate(starts)}
+    ends = {start + length for start, length in zip(starts, lengths)}
+    pysbd_starts = set()
+    for sentence, start, end in _segmenter().segment(text):
+        end -= len(sentence) - len(sentence.rstrip(" "))
+        if start in token_at and end in ends and end > start:
+            pysbd_starts.add(start)
+    sentence_starts = [0]
+    for i in range(1, len(starts)):
+        previous = text[starts[i - 1] : starts[i - 1] + lengths[i - 1]]
+        if starts[i] in pysbd_starts:
+            if not (previous in ABBREVIATIONS or (i == 1 and all(c == "\n" for c in previous))):
+                sentence_starts.append(i)
+        elif i > 1 and "\n" in previous and previous.count("\n") >= 2:
+            sentence_starts.append(i)
+    return sentence_starts
+
+
+@Language.component("citeworth_pysbd_sentencizer")
+def citeworth_pysbd_sentencizer(doc):
+    """scispaCy's ``pysbd_sentencizer`` (same boundaries, see the module docstring)."""
+    sentence_starts = set(pysbd_sentence_starts(doc))
+    for token in doc:
+        token.is_sent_start = token.i in sentence_starts
+    return doc
+
+
+@lru_cache(maxsize=None)
+def _segmenter() -> _LocatingSegmenter:
+    return _LocatingSegmenter()
+
+
+@lru_cache(maxsize=None)
+def splitter(name: str = "scispacy_pysbd") -> SentenceSplitter:
+    return SentenceSplitter(name)
