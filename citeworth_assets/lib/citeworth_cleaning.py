@@ -25,6 +25,7 @@ from typing import Iterable, Iterator
 
 from citeworth_assets.lib.citeworth_rules import (
     NON_CHECK_WORTHY,
+    CitationSpan,
     ParagraphVerdict,
     RuleSet,
     adjust_sentences,
@@ -93,23 +94,28 @@ def select_paragraphs(paper: PaperInput, rules: RuleSet) -> tuple[list[dict], li
     return selected, skipped, None
 
 
-def clean_paragraph(paragraph: dict, doc, rules: RuleSet, splitter: SentenceSplitter) -> ParagraphVerdict:
-    text = paragraph["text"]
+def prepare_paragraph(paragraph: dict, doc) -> tuple[list[CitationSpan], str | None]:
+    """Merged citation spans, and the reason to drop the paragraph if it is decided before splitting."""
     if paragraph.get("invalid_span_count"):
-        return ParagraphVerdict(reason="invalid_citation_offsets")
+        return [], "invalid_citation_offsets"
+    text = paragraph["text"]
     spans = merge_citation_spans(text, paragraph["cite_spans"], doc.to_array("IDX").tolist())
     if any(visibly_not_bracketed(span, text) for span in spans):
-        return ParagraphVerdict(reason="citation_not_bracketed")
-    sentences = adjust_sentences(text, splitter.sentence_bounds(doc), rules)
+        return spans, "citation_not_bracketed"
+    return spans, None
+
+
+def judge_paragraph(paragraph: dict, spans: list[CitationSpan], bounds: list[tuple[int, int]], rules: RuleSet) -> ParagraphVerdict:
+    sentences = adjust_sentences(paragraph["text"], bounds, rules)
     if len(sentences) < 3:
         return ParagraphVerdict(reason="fewer_than_3_sentences")
-    return walk_sentences(text, sentences, spans, rules)
+    return walk_sentences(paragraph["text"], sentences, spans, rules)
 
 
 def clean_papers(
     papers: Iterable[PaperInput], rules: RuleSet, splitter: SentenceSplitter, batch_papers: int = 64
 ) -> Iterator[PaperResult]:
-    """Results for each paper, in order; paragraphs are tokenized a batch of papers at a time."""
+    """Results for each paper, in order; paragraphs are tokenized and split a batch of papers at a time."""
     papers = iter(papers)
     while batch := list(islice(papers, batch_papers)):
         results, pending = [], []
@@ -121,22 +127,36 @@ def clean_papers(
             results.append(result)
             pending.extend((result, paragraph) for paragraph in selected)
         docs = splitter.tokenize(paragraph["text"] for _, paragraph in pending)
+        to_split = []
         for (result, paragraph), doc in zip(pending, docs):
-            verdict = clean_paragraph(paragraph, doc, rules, splitter)
-            if verdict.reason:
-                result.drops.append(
-                    Decision(
-                        "paragraph",
-                        result.paper.paper_id,
-                        verdict.reason,
-                        paragraph["paragraph_index"],
-                        verdict.sentence_index,
-                        verdict.sentence_text,
-                    )
-                )
+            spans, reason = prepare_paragraph(paragraph, doc)
+            if reason:
+                _record(result, paragraph, ParagraphVerdict(reason=reason))
             else:
-                result.accepted.append(AcceptedParagraph(paragraph, verdict))
+                to_split.append((result, paragraph, spans, doc))
+        bounds = splitter.sentence_bounds([item[3] for item in to_split], [item[1]["text"] for item in to_split])
+        for (result, paragraph, spans, _), sentences in zip(to_split, bounds):
+            _record(result, paragraph, judge_paragraph(paragraph, spans, sentences, rules))
+        for result in results:
+            result.accepted.sort(key=lambda accepted: accepted.paragraph["paragraph_index"])
+            result.drops.sort(key=lambda drop: -1 if drop.paragraph_index is None else drop.paragraph_index)
         yield from results
+
+
+def _record(result: PaperResult, paragraph: dict, verdict: ParagraphVerdict) -> None:
+    if verdict.reason:
+        result.drops.append(
+            Decision(
+                "paragraph",
+                result.paper.paper_id,
+                verdict.reason,
+                paragraph["paragraph_index"],
+                verdict.sentence_index,
+                verdict.sentence_text,
+            )
+        )
+    else:
+        result.accepted.append(AcceptedParagraph(paragraph, verdict))
 
 
 def release_record(result: PaperResult, accepted: AcceptedParagraph) -> dict:

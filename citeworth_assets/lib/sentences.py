@@ -57,19 +57,24 @@ class SentenceSplitter:
         """spaCy documents holding only tokens, in the order of ``texts``."""
         return self.nlp.tokenizer.pipe(texts, batch_size=batch_size)
 
-    def sentence_bounds(self, doc) -> list[tuple[int, int]]:
-        """(start_char, end_char) of each sentence of a tokenized document, as ``doc.sents`` gives them."""
+    def sentence_bounds(self, docs: list, texts: list[str]) -> list[list[tuple[int, int]]]:
+        """(start_char, end_char) of each sentence of tokenized documents, as ``doc.sents`` gives them.
+
+        ``texts`` are the documents' texts (``doc.text`` would rebuild them from the tokens).
+        """
         if self.name != "scispacy_pysbd":
-            for component in self._components:
-                doc = component(doc)
-            return [(sentence.start_char, sentence.end_char) for sentence in doc.sents]
-        token_starts = doc.to_array("IDX").tolist()
-        token_ends = (doc.to_array("IDX") + doc.to_array("LENGTH")).tolist()
-        first = pysbd_sentence_starts(doc)
-        return [(token_starts[a], token_ends[b - 1]) for a, b in zip(first, first[1:] + [len(doc)])]
+            for component in self._components:  # a model's components work in batches
+                docs = list(component.pipe(docs, batch_size=64)) if hasattr(component, "pipe") else list(map(component, docs))
+            return [[(sentence.start_char, sentence.end_char) for sentence in doc.sents] for doc in docs]
+        bounds = []
+        for doc, text in zip(docs, texts):
+            starts, lengths = doc.to_array("IDX").tolist(), doc.to_array("LENGTH").tolist()
+            first = pysbd_sentence_starts(text, starts, lengths)
+            bounds.append([(starts[a], starts[b - 1] + lengths[b - 1]) for a, b in zip(first, first[1:] + [len(starts)])])
+        return bounds
 
     def split(self, text: str) -> list[tuple[int, int]]:
-        return self.sentence_bounds(self.nlp.tokenizer(text))
+        return self.sentence_bounds([self.nlp.tokenizer(text)], [text])[0]
 
 
 @lru_cache(maxsize=None)
@@ -213,32 +218,33 @@ class _LocatingSegmenter:
         return spans
 
 
-def pysbd_sentence_starts(doc) -> list[int]:
+def pysbd_sentence_starts(text: str, starts: list[int], lengths: list[int]) -> list[int]:
     """Indices of the tokens that start a sentence, by the rules of scispaCy's ``pysbd_sentencizer``.
 
-    pysbd's sentence starts count when they fall on a token start and the sentence end (less
-    trailing spaces) on a token end, unless the token before is an abbreviation of scispaCy's list,
-    or a first token of newlines only; a token after one holding two or more newlines starts one too.
+    ``starts`` and ``lengths`` are the tokens' character offsets and lengths in ``text``. pysbd's
+    sentence starts count when they fall on a token start and the sentence end (less trailing
+    spaces) on a token end, unless the token before is an abbreviation of scispaCy's list, or a
+    first token of newlines only; a token after one holding two or more newlines starts one too.
     """
-    text = doc.text
-    if not len(doc):
+    if not starts:
         return []
-    starts = doc.to_array("IDX").tolist()
-    lengths = doc.to_array("LENGTH").tolist()
     token_at = {start: i for i, start in enumerate(starts)}
     ends = {start + length for start, length in zip(starts, lengths)}
-    pysbd_starts = set()
+    from_pysbd = set()
     for sentence, start, end in _segmenter().segment(text):
         end -= len(sentence) - len(sentence.rstrip(" "))
         if start in token_at and end in ends and end > start:
-            pysbd_starts.add(start)
+            from_pysbd.add(token_at[start])
+    after_newlines = set()
+    if "\n" in text:
+        after_newlines = {i + 1 for i in range(1, len(starts) - 1) if text.count("\n", starts[i], starts[i] + lengths[i]) >= 2}
     sentence_starts = [0]
-    for i in range(1, len(starts)):
-        previous = text[starts[i - 1] : starts[i - 1] + lengths[i - 1]]
-        if starts[i] in pysbd_starts:
+    for i in sorted((from_pysbd | after_newlines) - {0}):
+        if i in from_pysbd:
+            previous = text[starts[i - 1] : starts[i - 1] + lengths[i - 1]]
             if not (previous in ABBREVIATIONS or (i == 1 and all(c == "\n" for c in previous))):
                 sentence_starts.append(i)
-        elif i > 1 and "\n" in previous and previous.count("\n") >= 2:
+        else:
             sentence_starts.append(i)
     return sentence_starts
 
@@ -246,7 +252,8 @@ def pysbd_sentence_starts(doc) -> list[int]:
 @Language.component("citeworth_pysbd_sentencizer")
 def citeworth_pysbd_sentencizer(doc):
     """scispaCy's ``pysbd_sentencizer`` (same boundaries, see the module docstring)."""
-    sentence_starts = set(pysbd_sentence_starts(doc))
+    arrays = doc.to_array(["IDX", "LENGTH"]).tolist()
+    sentence_starts = set(pysbd_sentence_starts(doc.text, [a for a, _ in arrays], [b for _, b in arrays]))
     for token in doc:
         token.is_sent_start = token.i in sentence_starts
     return doc
