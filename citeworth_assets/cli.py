@@ -49,10 +49,32 @@ def _materialized(result, key: str, field: str):
     return None
 
 
+def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, str]:
+    """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early."""
+    from citeworth_assets.lib.citeworth_rules import rule_set
+    from citeworth_assets.lib.sentences import SPLITTERS
+    from citeworth_assets.resources import CiteworthSettings
+
+    resource = CiteworthSettings.from_env(rules=rules, splitter=splitter)
+    try:
+        rule_set(resource.rules)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from error
+    if resource.splitter not in SPLITTERS:
+        raise click.UsageError(f"unknown sentence splitter {resource.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}")
+    return resource.rules, resource.splitter
+
+
+RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (overrides CITEWORTH_RULES).")
+SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_pysbd (default) or en_core_sci_sm (overrides CITEWORTH_SPLITTER).")
+
+
 @main.command()
 @click.option("--dumps", help="Dump root (overrides CITEWORTH_DUMPS).")
 @click.option("--data", help="Data root for lake, warehouse and MLflow store (overrides CITEWORTH_DATA).")
-def build(dumps: str | None, data: str | None) -> None:
+@RULES_OPTION
+@SPLITTER_OPTION
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
     from citeworth_assets.definitions import build_definitions, s2orc_shards
     from citeworth_assets.instance import dagster_instance
@@ -60,6 +82,7 @@ def build(dumps: str | None, data: str | None) -> None:
     from citeworth_assets.resources import CiteworthSettings
 
     settings = _settings(dumps, data, need_dumps=True)
+    rules, splitter = _rules_and_splitter(rules, splitter)
     shards = discover_shards(settings.dumps)
     if not shards:
         raise click.ClickException(
@@ -67,13 +90,15 @@ def build(dumps: str | None, data: str | None) -> None:
             "with a matching pdf_parses file; check --dumps / CITEWORTH_DUMPS)"
         )
     instance = dagster_instance(settings)
-    defs = build_definitions(CiteworthSettings(dumps=str(settings.dumps), data=str(settings.data)))
+    defs = build_definitions(
+        CiteworthSettings(dumps=str(settings.dumps), data=str(settings.data), rules=rules, splitter=splitter)
+    )
     known = set(instance.get_dynamic_partitions(s2orc_shards.name))
     instance.add_dynamic_partitions(s2orc_shards.name, [s.key for s in shards if s.key not in known])
 
     failed = []
     shard_job = defs.resolve_job_def("s2orc_shard_job")
-    click.echo(f"building {len(shards)} shards from {settings.dumps} into {settings.data}")
+    click.echo(f"building {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
     for number, shard in enumerate(shards, 1):
         started = time.perf_counter()
         result = shard_job.execute_in_process(
@@ -87,11 +112,22 @@ def build(dumps: str | None, data: str | None) -> None:
             f"[{number}/{len(shards)}] {shard.key}: {_materialized(result, 's2orc_papers', 'papers')} papers, "
             f"{_materialized(result, 's2orc_candidate_papers', 'candidates')} candidates, "
             f"{_materialized(result, 's2orc_paragraphs', 'paragraphs')} paragraphs, "
+            f"{_materialized(result, 'citeworth_paragraphs', 'paragraphs')} CiteWorth paragraphs, "
             f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
             f" read issues ({time.perf_counter() - started:.1f} s)"
         )
+    field_job = defs.resolve_job_def("citeworth_field_job")
+    for field in field_job.partitions_def.get_partition_keys():
+        result = field_job.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        if not result.success:
+            failed.append(field)
+    click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
     result = defs.resolve_job_def("warehouse_job").execute_in_process(
         instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
+    click.echo(
+        f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
+        f"release: {_materialized(result, 'citeworth_release', 'folder')}"
     )
     click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED'} ({settings.warehouse})")
     if not result.success:
@@ -124,3 +160,36 @@ def ui(dumps: str | None, data: str | None, port: int) -> None:
     dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
     click.echo(f"DAGSTER_HOME={home}\nCITEWORTH_DUMPS={settings.dumps}\nCITEWORTH_DATA={settings.data}")
     os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-p", str(port)])
+
+
+@main.command("clean-paper")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@RULES_OPTION
+@SPLITTER_OPTION
+@click.option("--explain", is_flag=True, help="Print each decision and its reason to standard error.")
+def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None, explain: bool) -> None:
+    """Clean papers (pdf_parses records or CORD-19 documents, as JSON files or folders of them) without the
+    metadata filter; print their accepted paragraphs as JSON lines in the release schema."""
+    import json
+
+    from citeworth_assets.lib.citeworth_cleaning import clean_papers, release_record
+    from citeworth_assets.lib.citeworth_rules import rule_set
+    from citeworth_assets.lib.paper_files import read_paper_files
+    from citeworth_assets.lib.sentences import splitter as sentence_splitter
+
+    rules, splitter = _rules_and_splitter(rules, splitter)
+    problems: list[str] = []
+    papers = read_paper_files([Path(path) for path in paths], problems)
+    for result in clean_papers(papers, rule_set(rules), sentence_splitter(splitter)):
+        for accepted in result.accepted:
+            click.echo(json.dumps(release_record(result, accepted), ensure_ascii=False))
+        if explain:
+            for drop in result.drops:
+                click.echo(f"drop {drop}", err=True)
+            for accepted in result.accepted:
+                labels = ", ".join(sample.label for sample in accepted.verdict.samples)
+                click.echo(f"keep {result.paper.paper_id} paragraph {accepted.paragraph['paragraph_index']}: {labels}", err=True)
+    for problem in problems:
+        click.echo(f"problem {problem}", err=True)
+    if problems:
+        raise SystemExit(1)

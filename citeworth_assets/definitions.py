@@ -3,29 +3,56 @@
 
 import dagster as dg
 
+from citeworth_assets.defs.citeworth.assets import (
+    citeworth_cleaning,
+    citeworth_dataset,
+    citeworth_field_paragraphs,
+    citeworth_release,
+    citeworth_rule_comparison,
+    citeworth_statistics,
+)
+from citeworth_assets.defs.citeworth.checks import citeworth_checks
 from citeworth_assets.defs.s2orc.assets import shard_assets
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor, s2orc_shard_job
 from citeworth_assets.defs.warehouse.assets import (
     build_sql_model_assets,
+    citeworth_warehouse_views,
     s2orc_filter_accounts_for_every_paper,
     s2orc_warehouse_views,
 )
 from citeworth_assets.resources import CiteworthSettings
 
+field_job = dg.define_asset_job(
+    "citeworth_field_job",
+    selection=dg.AssetSelection.assets(citeworth_field_paragraphs),
+    description="Gather one field's accepted paragraphs from every shard.",
+)
 warehouse_job = dg.define_asset_job(
     "warehouse_job",
-    selection=dg.AssetSelection.groups("warehouse", "analytics"),
-    description="Refresh the warehouse views and the analysts' SQL models.",
+    selection=dg.AssetSelection.groups("warehouse", "analytics")
+    | dg.AssetSelection.assets(citeworth_dataset, citeworth_statistics, citeworth_release, citeworth_rule_comparison),
+    description="Build the dataset, its statistics and release, the rule comparison, the warehouse views and SQL models.",
 )
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
     """The code location, with settings from the environment unless given (the CLI passes its flags)."""
     return dg.Definitions(
-        assets=[*shard_assets, s2orc_warehouse_views, *build_sql_model_assets()],
-        asset_checks=[s2orc_filter_accounts_for_every_paper],
-        jobs=[s2orc_shard_job, warehouse_job],
+        assets=[
+            *shard_assets,
+            citeworth_cleaning,
+            citeworth_field_paragraphs,
+            citeworth_dataset,
+            citeworth_statistics,
+            citeworth_release,
+            citeworth_rule_comparison,
+            s2orc_warehouse_views,
+            citeworth_warehouse_views,
+            *build_sql_model_assets(),
+        ],
+        asset_checks=[s2orc_filter_accounts_for_every_paper, *citeworth_checks],
+        jobs=[s2orc_shard_job, field_job, warehouse_job],
         sensors=[s2orc_dump_sensor],
         resources={"citeworth": settings or CiteworthSettings.from_env()},
     )

@@ -20,10 +20,13 @@ Every drop is a :class:`Decision` naming its rule; with ``explain`` accepted ite
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import groupby, islice
 from typing import Iterable, Iterator
 
+import pyarrow as pa
+
 from citeworth_assets.lib.citeworth_rules import (
+    CHECK_WORTHY,
     NON_CHECK_WORTHY,
     CitationSpan,
     ParagraphVerdict,
@@ -33,6 +36,7 @@ from citeworth_assets.lib.citeworth_rules import (
     visibly_not_bracketed,
     walk_sentences,
 )
+from citeworth_assets.lib.s2orc import PROVENANCE
 from citeworth_assets.lib.sentences import SentenceSplitter
 
 
@@ -171,10 +175,82 @@ def release_record(result: PaperResult, accepted: AcceptedParagraph) -> dict:
     return {
         "paper_id": result.paper.paper_id,
         "section_idx": paragraph["paragraph_index"],
-        "file_index": provenance.get("shard", "").rsplit("_", 1)[-1],
+        "file_index": provenance["shard"].rsplit("_", 1)[-1] if provenance.get("shard") else None,
         "file_offset": provenance.get("byte_offset"),
         "mag_field_of_study": result.paper.mag_field_of_study,
         "original_text": paragraph["text"],
         "section_title": paragraph["section"],
         "samples": samples,
     }
+
+
+SAMPLE = pa.struct(
+    [
+        ("text", pa.string()),
+        ("label", pa.string()),
+        ("original_text", pa.string()),
+        ("ref_ids", pa.list_(pa.list_(pa.string()))),
+        ("citation_text", pa.list_(pa.string())),
+    ]
+)
+PARAGRAPH_SCHEMA = pa.schema(
+    [
+        ("rule_set", pa.string()),
+        ("paper_id", pa.string()),
+        ("section_idx", pa.int32()),
+        ("section_title", pa.string()),
+        ("original_text", pa.string()),
+        ("mag_field_of_study", pa.list_(pa.string())),
+        ("file_index", pa.string()),
+        ("file_offset", pa.int64()),
+        ("samples", pa.list_(SAMPLE)),
+        ("sentences", pa.int32()),
+        ("cite_worthy", pa.int32()),
+        *PROVENANCE,
+    ]
+)
+REJECTION_SCHEMA = pa.schema(
+    [
+        ("rule_set", pa.string()),
+        ("level", pa.string()),
+        ("paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("reason", pa.string()),
+        ("sentence_index", pa.int32()),
+        ("sentence_text", pa.string()),
+        ("shard", pa.string()),
+        ("line", pa.int64()),
+        ("byte_offset", pa.int64()),
+    ]
+)
+
+
+def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagraph) -> dict:
+    """A ``citeworth_paragraphs`` lake row: the release record plus counts and provenance."""
+    row = release_record(result, accepted)
+    row.update(result.paper.provenance)
+    row["rule_set"] = rules.name
+    row["sentences"] = len(row["samples"])
+    row["cite_worthy"] = sum(sample["label"] == CHECK_WORTHY for sample in row["samples"])
+    return row
+
+
+def rejection_rows(rules: RuleSet, result: PaperResult) -> Iterator[dict]:
+    provenance = result.paper.provenance
+    for drop in result.drops:
+        yield {
+            "rule_set": rules.name,
+            **vars(drop),
+            "shard": provenance.get("shard"),
+            "line": provenance.get("line"),
+            "byte_offset": provenance.get("byte_offset"),
+        }
+
+
+def papers_from_paragraph_rows(rows: Iterable[dict], fields: dict[str, list | None]) -> Iterator[PaperInput]:
+    """Group ``s2orc_paragraphs`` rows (in file order) into papers, with their fields of study and provenance."""
+    for paper_id, group in groupby(rows, key=lambda row: row["paper_id"]):
+        paragraphs = list(group)
+        first = paragraphs[0]
+        provenance = {name: first[name] for name, _ in PROVENANCE}
+        yield PaperInput(paper_id, paragraphs, fields.get(paper_id), provenance)

@@ -111,3 +111,13 @@ def replace_table(connection: duckdb.DuckDBPyConnection, name: str, table: pa.Ta
     connection.register("incoming_table", table)
     connection.execute(f"CREATE TABLE {name} AS SELECT * FROM incoming_table")
     connection.unregister("incoming_table")
+
+
+def markdown_table(table: pa.Table, limit: int = 20) -> str:
+    """A small Arrow table as Markdown, for asset metadata."""
+    if table.num_rows == 0:
+        return "(no rows)"
+    header = "| " + " | ".join(table.column_names) + " |"
+    rule = "|" + "---|" * len(table.column_names)
+    body = ["| " + " | ".join(str(value) for value in row.values()) + " |" for row in table.slice(0, limit).to_pylist()]
+    return "\n".join([header, rule, *body])

@@ -8,8 +8,13 @@ shipped instance configuration) on top of the warehouse's own writer lock.
 from pathlib import Path
 
 import dagster as dg
+import pyarrow as pa
 
 from citeworth_assets.defs.s2orc.assets import REJECTION_SCHEMA
+from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA as CITEWORTH_PARAGRAPH_SCHEMA
+from citeworth_assets.lib.citeworth_cleaning import REJECTION_SCHEMA as CITEWORTH_REJECTION_SCHEMA
+from citeworth_assets.lib.citeworth_dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
+from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA
 from citeworth_assets.lib import warehouse
 from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
 from citeworth_assets.lib.sql_models import SqlModel, load_models
@@ -18,44 +23,78 @@ from citeworth_assets.resources import CiteworthSettings
 SQL_MODELS_DIR = Path(__file__).resolve().parents[3] / "dbt_like_sql"
 WAREHOUSE_POOL = "warehouse"
 
-# warehouse view -> (lake table, schema)
-S2ORC_VIEWS = {
-    "s2orc.papers": ("s2orc_papers", PAPER_SCHEMA),
-    "s2orc.candidate_papers": ("s2orc_candidate_papers", PAPER_SCHEMA),
-    "s2orc.paper_rejections": ("s2orc_paper_rejections", REJECTION_SCHEMA),
-    "s2orc.paragraphs": ("s2orc_paragraphs", PARAGRAPH_SCHEMA),
-    "s2orc.metadata_issues": ("s2orc_metadata_issues", READ_ISSUE_SCHEMA),
-    "s2orc.pdf_parse_issues": ("s2orc_pdf_parse_issues", READ_ISSUE_SCHEMA),
-}
+def lake_views_asset(
+    name: str, views: dict[str, tuple[str, pa.Schema]], derived: dict[str, str], deps: list, description: str
+) -> dg.AssetsDefinition:
+    """An asset that (re)creates warehouse views over lake tables, and views derived from them by SQL."""
+
+    @dg.asset(
+        name=name,
+        group_name="warehouse",
+        kinds={"duckdb"},
+        pool=WAREHOUSE_POOL,
+        deps=deps,
+        automation_condition=dg.AutomationCondition.eager(),
+        description=description,
+    )
+    def views_asset(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+        settings = citeworth.settings
+        settings.require_data()
+        with warehouse.writing(settings.warehouse) as connection:
+            for view, (table, schema) in views.items():
+                warehouse.create_lake_view(connection, view, settings.lake, table, schema)
+            for view, sql in derived.items():
+                warehouse.create_relation(connection, view, sql)
+            counts = {view: warehouse.first_row(connection, f"SELECT count(*) FROM {view}")[0] for view in [*views, *derived]}
+        return dg.MaterializeResult(metadata={"warehouse": str(settings.warehouse), "rows": dg.MetadataValue.json(counts)})
+
+    RELATION_ASSETS.update({view: views_asset.key for view in [*views, *derived]})
+    return views_asset
 
 
-@dg.asset(
-    group_name="warehouse",
-    kinds={"duckdb"},
-    pool=WAREHOUSE_POOL,
+# warehouse relation -> the asset that creates it (views assets and SQL models register themselves).
+RELATION_ASSETS: dict[str, dg.AssetKey] = {}
+
+s2orc_warehouse_views = lake_views_asset(
+    "s2orc_warehouse_views",
+    views={
+        "s2orc.papers": ("s2orc_papers", PAPER_SCHEMA),
+        "s2orc.candidate_papers": ("s2orc_candidate_papers", PAPER_SCHEMA),
+        "s2orc.paper_rejections": ("s2orc_paper_rejections", REJECTION_SCHEMA),
+        "s2orc.paragraphs": ("s2orc_paragraphs", PARAGRAPH_SCHEMA),
+        "s2orc.metadata_issues": ("s2orc_metadata_issues", READ_ISSUE_SCHEMA),
+        "s2orc.pdf_parse_issues": ("s2orc_pdf_parse_issues", READ_ISSUE_SCHEMA),
+    },
+    derived={
+        "s2orc.read_issues": "SELECT 'metadata' AS source, * FROM s2orc.metadata_issues "
+        "UNION ALL BY NAME SELECT 'pdf_parses' AS source, * FROM s2orc.pdf_parse_issues",
+    },
     deps=["s2orc_papers", "s2orc_candidate_papers", "s2orc_paper_rejections", "s2orc_paragraphs"],
-    automation_condition=dg.AutomationCondition.eager(),
     description="Warehouse schema s2orc: views over the S2ORC lake tables (all shards) and the read issues.",
 )
-def s2orc_warehouse_views(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings = citeworth.settings
-    settings.require_data()
-    with warehouse.writing(settings.warehouse) as connection:
-        for view, (table, schema) in S2ORC_VIEWS.items():
-            warehouse.create_lake_view(connection, view, settings.lake, table, schema)
-        warehouse.create_relation(
-            connection,
-            "s2orc.read_issues",
-            "SELECT 'metadata' AS source, * FROM s2orc.metadata_issues "
-            "UNION ALL BY NAME SELECT 'pdf_parses' AS source, * FROM s2orc.pdf_parse_issues",
-        )
-        counts = {
-            view: warehouse.first_row(connection, f"SELECT count(*) FROM {view}")[0]
-            for view in [*S2ORC_VIEWS, "s2orc.read_issues"]
-        }
-    return dg.MaterializeResult(
-        metadata={"warehouse": str(settings.warehouse), "rows": dg.MetadataValue.json(counts)}
-    )
+
+citeworth_warehouse_views = lake_views_asset(
+    "citeworth_warehouse_views",
+    views={
+        "citeworth.paragraphs": ("citeworth_paragraphs", CITEWORTH_PARAGRAPH_SCHEMA),
+        "citeworth.rejections": ("citeworth_rejections", CITEWORTH_REJECTION_SCHEMA),
+        "citeworth.dataset": ("citeworth_dataset", DATASET_SCHEMA),
+        "citeworth.statistics": ("citeworth_statistics", STATISTICS_SCHEMA),
+        "citeworth.rule_comparison": ("citeworth_rule_comparison", COMPARISON_SCHEMA),
+    },
+    derived={
+        "citeworth.sentences": (
+            "SELECT d.rule_set, d.paper_id, d.section_idx, s.i - 1 AS sentence_idx, d.field, d.split, "
+            "d.samples[s.i].label AS label, d.samples[s.i].label = 'check-worthy' AS cite_worthy, "
+            "d.samples[s.i].text AS text, d.samples[s.i].original_text AS original_text, "
+            "d.samples[s.i].citation_text AS citation_text, d.shard, d.line, d.byte_offset "
+            "FROM citeworth.dataset AS d, range(1, len(d.samples) + 1) AS s(i)"
+        ),
+    },
+    deps=["citeworth_paragraphs", "citeworth_rejections", "citeworth_dataset", "citeworth_statistics", "citeworth_rule_comparison"],
+    description="Warehouse schema citeworth: accepted paragraphs and rejections of every rule set, the dataset, "
+    "one row per sentence (label, field, split), Table 2 statistics and the rule-set comparison.",
+)
 
 
 @dg.asset_check(asset=s2orc_warehouse_views, description="Candidates and rejections add up to the papers.")
@@ -72,11 +111,6 @@ def s2orc_filter_accounts_for_every_paper(citeworth: CiteworthSettings) -> dg.As
     )
 
 
-# warehouse relation -> the asset that creates it; SQL models add themselves below.
-RELATION_ASSETS: dict[str, dg.AssetKey] = {
-    **{view: s2orc_warehouse_views.key for view in S2ORC_VIEWS},
-    "s2orc.read_issues": s2orc_warehouse_views.key,
-}
 
 
 def sql_model_key(model: SqlModel) -> dg.AssetKey:
@@ -108,19 +142,10 @@ def build_sql_model_asset(model: SqlModel, relation_assets: dict[str, dg.AssetKe
         metadata = {"relation": model.relation, "materialized": model.materialized}
         if rows is not None:
             metadata["rows"] = rows
-        metadata["preview"] = dg.MetadataValue.md(_markdown_table(preview))
+        metadata["preview"] = dg.MetadataValue.md(warehouse.markdown_table(preview))
         return dg.MaterializeResult(metadata=metadata)
 
     return sql_model
-
-
-def _markdown_table(table) -> str:
-    if table.num_rows == 0:
-        return "(no rows)"
-    header = "| " + " | ".join(table.column_names) + " |"
-    rule = "|" + "---|" * len(table.column_names)
-    body = ["| " + " | ".join(str(value) for value in row.values()) + " |" for row in table.to_pylist()]
-    return "\n".join([header, rule, *body])
 
 
 def build_sql_model_assets(folder: Path = SQL_MODELS_DIR) -> list[dg.AssetsDefinition]:

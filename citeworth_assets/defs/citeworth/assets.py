@@ -1,0 +1,178 @@
+"""CiteWorth dataset construction (seeds/001 §3): cleaned paragraphs per shard, per field, the balanced
+dataset, its statistics and its release."""
+
+import time
+
+import dagster as dg
+import pyarrow as pa
+
+from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.lib import citeworth_dataset as dataset
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth_cleaning import (
+    PARAGRAPH_SCHEMA,
+    REJECTION_SCHEMA,
+    clean_papers,
+    paragraph_row,
+    papers_from_paragraph_rows,
+    rejection_rows,
+)
+from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA, compare_rule_sets, comparison_rule_sets
+from citeworth_assets.lib.citeworth_rules import rule_set
+from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
+from citeworth_assets.lib.sentences import splitter
+from citeworth_assets.lib.warehouse import markdown_table
+from citeworth_assets.resources import CiteworthSettings
+
+
+def rules_key(rules: str, key: str) -> str:
+    """Lake partitions of CiteWorth tables are per rule set and shard, so both rule sets can coexist."""
+    return f"{rules}.{key}"
+
+
+@dg.multi_asset(
+    specs=[
+        dg.AssetSpec(
+            "citeworth_paragraphs",
+            deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
+            group_name="citeworth",
+            kinds={"parquet"},
+            description="Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard.",
+        ),
+        dg.AssetSpec(
+            "citeworth_rejections",
+            deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
+            group_name="citeworth",
+            kinds={"parquet"},
+            description="Every paper and paragraph the rule set dropped, with the rule that dropped it.",
+        ),
+    ],
+    partitions_def=s2orc_shards,
+)
+def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+    settings, shard = citeworth.settings, context.partition_key
+    rules = rule_set(citeworth.rules)
+    fields = {
+        row["paper_id"]: row["mag_field_of_study"]
+        for row in lake.iter_partition_rows(settings.lake, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"])
+    }
+    rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
+    started = time.perf_counter()
+    papers = reasons = None
+    with (
+        lake.PartitionWriter(settings.lake, "citeworth_paragraphs", PARAGRAPH_SCHEMA, rules_key(rules.name, shard)) as accepted,
+        lake.PartitionWriter(settings.lake, "citeworth_rejections", REJECTION_SCHEMA, rules_key(rules.name, shard)) as dropped,
+    ):
+        papers, reasons = 0, {}
+        for result in clean_papers(papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter)):
+            papers += 1
+            for item in result.accepted:
+                accepted.write(paragraph_row(rules, result, item))
+            for row in rejection_rows(rules, result):
+                reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+                dropped.write(row)
+    seconds = time.perf_counter() - started
+    common = {"rule_set": rules.name, "splitter": citeworth.splitter}
+    yield dg.MaterializeResult(
+        asset_key="citeworth_paragraphs",
+        metadata={
+            **common,
+            "papers": papers,
+            "paragraphs": accepted.rows_written,
+            "papers_per_second": round(papers / seconds, 1) if seconds else None,
+        },
+    )
+    yield dg.MaterializeResult(
+        asset_key="citeworth_rejections",
+        metadata={**common, "drops": dropped.rows_written, "by_reason": dg.MetadataValue.json(dict(sorted(reasons.items())))},
+    )
+
+
+@dg.asset(
+    partitions_def=mag_fields,
+    deps=[dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping())],
+    group_name="citeworth",
+    kinds={"parquet"},
+    description="Accepted paragraphs of papers with exactly this one field of study, from every shard.",
+)
+def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings, field = citeworth.settings, FIELD_BY_KEY[context.partition_key]
+    rows = dataset.write_field_paragraphs(settings.lake, citeworth.rules, field, context.partition_key)
+    return dg.MaterializeResult(metadata={"rule_set": citeworth.rules, "field": field, "paragraphs": rows})
+
+
+class DatasetConfig(dg.Config):
+    """How the balanced dataset is sampled (seeds/001 §3.2)."""
+
+    fields: list[str] = list(CITEWORTH_FIELDS)
+    max_paragraphs_per_field: int | None = None
+    seed: int = 1000
+
+
+@dg.asset(
+    deps=[dg.AssetDep(citeworth_field_paragraphs, partition_mapping=dg.AllPartitionMapping())],
+    group_name="citeworth",
+    kinds={"parquet"},
+    description="Paragraphs sampled evenly from the configured fields, split 80/10/10 by paper, seeded.",
+)
+def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    summary = dataset.build_dataset(settings.lake, citeworth.rules, config.fields, config.max_paragraphs_per_field, config.seed)
+    return dg.MaterializeResult(metadata={"rule_set": citeworth.rules, **summary})
+
+
+@dg.asset(
+    deps=[citeworth_dataset],
+    group_name="citeworth",
+    kinds={"parquet"},
+    description="The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall and per field.",
+)
+def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    table = dataset.write_statistics(citeworth.settings.lake, citeworth.rules, splitter(citeworth.splitter))
+    overall = table.slice(0, 1).to_pylist()[0]
+    return dg.MaterializeResult(
+        metadata={
+            "rule_set": citeworth.rules,
+            "overall": dg.MetadataValue.json(overall),
+            "table": dg.MetadataValue.md(markdown_table(table)),
+        }
+    )
+
+
+@dg.asset(
+    deps=[citeworth_dataset],
+    group_name="citeworth",
+    kinds={"json", "parquet"},
+    description="train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under <data>/exports/citeworth/<rule set>/.",
+)
+def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    folder, counts = dataset.export_release(
+        settings.lake, citeworth.rules, settings.data / "exports" / "citeworth" / citeworth.rules
+    )
+    return dg.MaterializeResult(metadata={"folder": str(folder), "paragraphs": dg.MetadataValue.json(counts)})
+
+
+class ComparisonConfig(dg.Config):
+    max_candidate_papers: int = 1000
+
+
+@dg.asset(
+    deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
+    group_name="citeworth",
+    kinds={"parquet"},
+    description=(
+        "citeworth_2021, citeworth_improved and the faithful set with each improvement alone, run on the same "
+        "candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, format problems)."
+    ),
+)
+def citeworth_rule_comparison(config: ComparisonConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    papers = dataset.sample_candidate_papers(settings.lake, config.max_candidate_papers)
+    rows = compare_rule_sets(papers, comparison_rule_sets(), splitter(citeworth.splitter))
+    table = pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA)
+    lake.write_partition(settings.lake, "citeworth_rule_comparison", COMPARISON_SCHEMA, rows)
+    return dg.MaterializeResult(
+        metadata={"candidate_papers": len(papers), "comparison": dg.MetadataValue.md(markdown_table(table))}
+    )
