@@ -132,6 +132,9 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED'} ({settings.warehouse})")
     if not result.success:
         failed.append("warehouse")
+    evaluations = result.get_asset_check_evaluations()
+    failing = [e.check_name for e in evaluations if not e.passed]
+    click.echo(f"checks: {len(evaluations) - len(failing)} passed, {len(failing)} failed {' '.join(failing)}".rstrip())
     click.echo(
         f"\nlake:      {settings.lake}\nwarehouse: duckdb -readonly {settings.warehouse}\n"
         f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data}"

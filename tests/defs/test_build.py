@@ -53,6 +53,25 @@ def test_sql_models_are_in_the_warehouse(built):
     assert fields[0][0] == 19
 
 
+def test_the_citeworth_dataset_is_built_checked_and_released(built):
+    _, data, _, output, _ = built
+    assert "CiteWorth paragraphs" in output
+    accepted = query(data, "SELECT count(*) FROM citeworth.paragraphs WHERE rule_set = 'citeworth_2021'")[0][0]
+    assert accepted > 0
+    dropped = dict(query(data, "SELECT level, count(DISTINCT paper_id) FROM citeworth.rejections GROUP BY 1"))
+    assert dropped["paper"] > 0 and dropped["paragraph"] > 0
+    fields = query(data, "SELECT field, count(*) FROM citeworth.dataset GROUP BY 1")
+    assert len({count for _, count in fields}) == 1  # balanced
+    splits = dict(query(data, "SELECT split, count(*) FROM citeworth.sentences GROUP BY 1"))
+    assert set(splits) <= {"train", "dev", "test"} and sum(splits.values()) > 0
+    stats = query(data, "SELECT sentences FROM citeworth.statistics WHERE field = 'all'")
+    assert stats == [(sum(splits.values()),)]
+    rule_sets = dict(query(data, "SELECT rule_set, sentences_per_1000 FROM citeworth.rule_comparison"))
+    assert rule_sets["citeworth_improved"] > rule_sets["citeworth_2021"] > 0
+    release = data / "exports" / "citeworth" / "citeworth_2021"
+    assert sum(1 for split in ("train", "dev", "test") for _ in (release / f"{split}.jsonl").open()) == sum(c for _, c in fields)
+
+
 def test_a_rebuild_replaces_and_never_duplicates(built):
     dumps, data, _, _, _ = built
     before = query(data, "SELECT count(*) FROM s2orc.paragraphs")
@@ -86,6 +105,11 @@ def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
     finally:
         for kind in ("metadata", "pdf_parses"):
             (full / kind / f"{kind}_7.jsonl.gz").unlink()
+
+
+def test_asset_checks_ran_and_passed(built):
+    _, _, _, output, _ = built
+    assert "checks: 5 passed, 0 failed" in output
 
 
 def test_bad_settings_fail_fast_and_name_the_setting(tmp_path):

@@ -1,0 +1,34 @@
+import json
+
+from click.testing import CliRunner
+
+from citeworth_assets.cli import main
+
+
+def test_clean_paper_prints_release_records_and_explains(shared_data, tmp_path):
+    bad = tmp_path / "broken.json"
+    bad.write_text("{not json")
+    result = CliRunner().invoke(main, ["clean-paper", str(shared_data / "cord19" / "pdf_json"), str(bad), "--explain"])
+    assert result.exit_code == 1  # one unreadable file, reported; the others are cleaned
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["paper_id"], r["section_idx"]) for r in records] == [
+        ("06ced00a5fc04215949aa72528f2eeaae1d58927", 0),
+        ("6b0567729c2143a66d737eb0a2f63f2dce2e5a7d", 0),
+    ]
+    assert records[0]["samples"][0]["label"] == "check-worthy"
+    assert "drop 0a3d78fb4b228cdc20e48fcc96f9da3f92ce1207" in result.stderr
+    assert f"problem {bad}" in result.stderr
+
+
+def test_clean_paper_with_the_improved_rules_keeps_more(shared_data):
+    paths = [str(shared_data / "cord19" / "pdf_json"), str(shared_data / "s2orc-20200705" / "pdf_parses")]
+    faithful = CliRunner().invoke(main, ["clean-paper", *paths])
+    improved = CliRunner().invoke(main, ["clean-paper", *paths, "--rules", "citeworth_improved"])
+    assert faithful.exit_code == improved.exit_code == 0
+    assert len(improved.stdout.splitlines()) >= len(faithful.stdout.splitlines())
+
+
+def test_unknown_rule_set_fails_fast(tmp_path):
+    (tmp_path / "p.json").write_text(json.dumps({"paper_id": "1", "body_text": []}))
+    result = CliRunner().invoke(main, ["clean-paper", str(tmp_path / "p.json"), "--rules", "nope"])
+    assert result.exit_code == 2 and "CITEWORTH_RULES" in result.output
