@@ -27,8 +27,10 @@ demo: install
 test: install
 	$(PY) -m pytest -q
 
+# PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code.
 bench: install
 	$(PY) benchmarks/ingest.py
+	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
 
 ui: install
 	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)

@@ -19,6 +19,7 @@ Every drop is a :class:`Decision` naming its rule; with ``explain`` accepted ite
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from itertools import groupby, islice
 from typing import Iterable, Iterator
@@ -117,11 +118,20 @@ def judge_paragraph(paragraph: dict, spans: list[CitationSpan], bounds: list[tup
 
 
 def clean_papers(
-    papers: Iterable[PaperInput], rules: RuleSet, splitter: SentenceSplitter, batch_papers: int = 64
+    papers: Iterable[PaperInput],
+    rules: RuleSet,
+    splitter: SentenceSplitter,
+    batch_papers: int = 64,
+    timings: dict[str, float] | None = None,
 ) -> Iterator[PaperResult]:
-    """Results for each paper, in order; paragraphs are tokenized and split a batch of papers at a time."""
+    """Results for each paper, in order; paragraphs are tokenized and split a batch of papers at a time.
+
+    ``timings``, if given, accumulates seconds spent tokenizing, splitting and applying the rules.
+    """
+    clock = _Clock(timings)
     papers = iter(papers)
     while batch := list(islice(papers, batch_papers)):
+        clock.lap(None)
         results, pending = [], []
         for paper in batch:
             selected, skipped, reason = select_paragraphs(paper, rules)
@@ -130,7 +140,9 @@ def clean_papers(
                 result.drops.append(Decision("paper", paper.paper_id, reason))
             results.append(result)
             pending.extend((result, paragraph) for paragraph in selected)
-        docs = splitter.tokenize(paragraph["text"] for _, paragraph in pending)
+        clock.lap("rules")
+        docs = list(splitter.tokenize(paragraph["text"] for _, paragraph in pending))
+        clock.lap("tokenize")
         to_split = []
         for (result, paragraph), doc in zip(pending, docs):
             spans, reason = prepare_paragraph(paragraph, doc)
@@ -138,13 +150,27 @@ def clean_papers(
                 _record(result, paragraph, ParagraphVerdict(reason=reason))
             else:
                 to_split.append((result, paragraph, spans, doc))
+        clock.lap("rules")
         bounds = splitter.sentence_bounds([item[3] for item in to_split], [item[1]["text"] for item in to_split])
+        clock.lap("split")
         for (result, paragraph, spans, _), sentences in zip(to_split, bounds):
             _record(result, paragraph, judge_paragraph(paragraph, spans, sentences, rules))
+        clock.lap("rules")
         for result in results:
             result.accepted.sort(key=lambda accepted: accepted.paragraph["paragraph_index"])
             result.drops.sort(key=lambda drop: -1 if drop.paragraph_index is None else drop.paragraph_index)
         yield from results
+
+
+class _Clock:
+    def __init__(self, timings: dict[str, float] | None):
+        self.timings, self.last = timings, time.perf_counter()
+
+    def lap(self, name: str | None) -> None:
+        now = time.perf_counter()
+        if self.timings is not None and name:
+            self.timings[name] = self.timings.get(name, 0.0) + now - self.last
+        self.last = now
 
 
 def _record(result: PaperResult, paragraph: dict, verdict: ParagraphVerdict) -> None:
