@@ -105,6 +105,9 @@ def _compiled(pattern, flags: int = 0) -> re.Pattern:
     return re.compile(pattern, flags)
 
 
+ORIGINAL_TEXT_APPLY = None  # pysbd's own, kept so that tests can compare with it
+
+
 def _apply_rules(text, *rules):
     """pysbd's ``Text.apply`` (``re.sub`` of each rule in turn) with the compiled patterns kept."""
     for rule in rules:
@@ -182,7 +185,10 @@ class _LocatingSegmenter:
         import pysbd.utils
         from pysbd.processor import Processor
 
-        pysbd.utils.Text.apply = _apply_rules  # same substitutions, without a cache lookup per rule
+        if pysbd.utils.Text.apply is not _apply_rules:  # same substitutions, without a cache lookup per rule
+            global ORIGINAL_TEXT_APPLY
+            ORIGINAL_TEXT_APPLY = pysbd.utils.Text.apply
+            pysbd.utils.Text.apply = _apply_rules
 
         self._segmenter = pysbd.Segmenter(language="en", clean=False, char_span=False)
         replacer = _abbreviation_replacer_class()
