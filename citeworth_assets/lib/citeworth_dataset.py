@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import shutil
-import statistics
 import uuid
 from pathlib import Path
 
@@ -90,11 +89,7 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
         "WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? "
         "ORDER BY shard, line, section_idx"
     )
-    with duckdb.connect() as connection:
-        table = connection.sql(query, params=[rules, field]).to_arrow_table()
-    with lake.PartitionWriter(lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, f"{rules}.{key}", "field") as out:
-        out.write_table(table)
-    return table.num_rows
+    return lake.write_partition_from_query(lake_root, "citeworth_field_paragraphs", query, [rules, field], f"{rules}.{key}", "field")
 
 
 def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | None, seed: int) -> dict:
@@ -136,42 +131,49 @@ def read_dataset(lake_root: Path, rules: str) -> pa.Table:
     return lake.read_partition(lake_root, "citeworth_dataset", rules, dimension="rules")
 
 
-def _metrics(rules: str, field: str, rows: list[dict], tokens: int) -> dict:
-    samples = [(row["split"], sample) for row in rows for sample in row["samples"]]
-    lengths = [len(sample["text"]) for _, sample in samples]
-    cite_worthy = sum(sample["label"] == CHECK_WORTHY for _, sample in samples)
-    metrics = {
-        "rule_set": rules,
-        "field": field,
-        "paragraphs": len(rows),
-        "sentences": len(samples),
-        "tokens": tokens,
-        **{f"{split}_sentences": sum(s == split for s, _ in samples) for split in SPLITS},
-        "cite_worthy": cite_worthy,
-        "non_cite_worthy": len(samples) - cite_worthy,
-        "cite_worthy_share": round(cite_worthy / len(samples), 4) if samples else None,
-    }
-    if lengths:
-        metrics.update(
-            min_chars=min(lengths),
-            max_chars=max(lengths),
-            mean_chars=round(statistics.fmean(lengths), 1),
-            median_chars=float(statistics.median(lengths)),
-        )
-    return metrics
-
-
 def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
-    """Table 2 of the paper, overall (field ``all``) and per field; stored in the lake."""
-    rows = read_dataset(lake_root, rules).select(["field", "split", "samples"]).to_pylist()
-    sentences = [(row["field"], sample["text"]) for row in rows for sample in row["samples"]]
-    tokens: dict[str, int] = {}
-    for (field, _), doc in zip(sentences, splitter.tokenize(text for _, text in sentences)):
-        tokens[field] = tokens.get(field, 0) + len(doc)
-    table = [_metrics(rules, "all", rows, sum(tokens.values()))]
-    for field in sorted({row["field"] for row in rows}):
-        table.append(_metrics(rules, field, [row for row in rows if row["field"] == field], tokens.get(field, 0)))
-    result = pa.Table.from_pylist(table, schema=STATISTICS_SCHEMA)
+    """Table 2 of the paper, overall (field ``all``) and per field; stored in the lake.
+
+    Counts and lengths come from DuckDB over the dataset's Parquet; tokens are counted by streaming
+    the sentences through the tokenizer, so the dataset is never loaded whole.
+    """
+    folder = lake.partition_dir(lake_root, "citeworth_dataset", rules, "rules")
+    files = str(folder / "*.parquet").replace("'", "''")
+    query = f"""
+        WITH sentences AS (
+            SELECT field, split, s.label, length(s.text) AS chars
+            FROM (SELECT field, split, unnest(samples) AS s FROM read_parquet('{files}'))
+        )
+        SELECT coalesce(field, 'all') AS field, count(*) AS sentences,
+            count(*) FILTER (split = 'train') AS train_sentences, count(*) FILTER (split = 'dev') AS dev_sentences,
+            count(*) FILTER (split = 'test') AS test_sentences,
+            count(*) FILTER (label = '{CHECK_WORTHY}') AS cite_worthy,
+            count(*) FILTER (label = '{NON_CHECK_WORTHY}') AS non_cite_worthy,
+            min(chars) AS min_chars, max(chars) AS max_chars, round(avg(chars), 1) AS mean_chars,
+            median(chars)::DOUBLE AS median_chars
+        FROM sentences GROUP BY GROUPING SETS ((), (field))
+    """
+    paragraphs_query = f"SELECT coalesce(field, 'all'), count(*) FROM read_parquet('{files}') GROUP BY GROUPING SETS ((), (field))"
+    with duckdb.connect() as connection:
+        metrics = {row["field"]: row for row in connection.sql(query).to_arrow_table().to_pylist()}
+        paragraphs = dict(connection.execute(paragraphs_query).fetchall())
+    tokens = dict.fromkeys(metrics, 0)
+    for batch in lake.iter_partition_batches(lake_root, "citeworth_dataset", rules, ["field", "samples"], "rules"):
+        for row in batch.to_pylist():
+            count = sum(len(doc) for doc in splitter.tokenize(sample["text"] for sample in row["samples"]))
+            tokens[row["field"]] += count
+            tokens["all"] += count
+    rows = []
+    for field in ["all", *sorted(set(metrics) - {"all"})]:
+        row = metrics.get(field)
+        if row is None:
+            continue
+        share = row["cite_worthy"] / row["sentences"] if row["sentences"] else None
+        rows.append(
+            {**row, "rule_set": rules, "paragraphs": paragraphs.get(field, 0), "tokens": tokens.get(field, 0),
+             "cite_worthy_share": round(share, 4) if share is not None else None}
+        )  # fmt: skip
+    result = pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
     with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, "rules") as out:
         out.write_table(result)
     return result

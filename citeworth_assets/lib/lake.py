@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 from typing import Iterable, Iterator
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -118,6 +119,24 @@ def write_partition(
     with PartitionWriter(lake, table, schema, key, dimension) as writer:
         writer.write_all(rows)
     return writer.rows_written
+
+
+def write_partition_from_query(
+    lake: Path, table: str, sql: str, params: list, key: str | None = None, dimension: str = "shard"
+) -> int:
+    """Write the result of a DuckDB query as one partition (streamed by DuckDB, published atomically)."""
+    target = partition_dir(lake, table, key, dimension)
+    staging = lake / STAGING / f"{table}.{key or UNPARTITIONED}.{uuid.uuid4().hex}"
+    staging.mkdir(parents=True)
+    try:
+        with duckdb.connect() as connection:
+            path = str(staging / "part-0.parquet").replace("'", "''")
+            connection.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION zstd)", params)
+        rows = pq.ParquetFile(staging / "part-0.parquet").metadata.num_rows
+        publish(staging, target)
+        return rows
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def read_partition(
