@@ -50,7 +50,7 @@ def step(name: str, dump: str, data: str) -> dict:
         )
     elif name == "filter":
         with lake.PartitionWriter(lake_root, "s2orc_candidate_papers", PAPER_SCHEMA, shard.key) as out:
-            for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", shard.key):
+            for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", shard.key, batch_size=5_000):
                 papers += batch.num_rows
                 out.write_table(split_candidates(batch)[0])
     elif name == "paragraphs":

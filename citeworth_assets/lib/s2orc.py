@@ -132,9 +132,15 @@ class _Reporter:
         self.log.add(ReadIssue(self.path, self.line, self.offset, kind, message, self.paper_id))
 
 
+MISSING = object()
+
+
 def _text(value, name: str, report: _Reporter) -> str | None:
-    if value is None or isinstance(value, str):
+    if value is None or type(value) is str:
         return value
+    if value is MISSING:
+        report("missing_field", f"field {name!r} is missing")
+        return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     report("bad_type", f"field {name!r} holds a {type(value).__name__}, expected a string")
@@ -142,27 +148,51 @@ def _text(value, name: str, report: _Reporter) -> str | None:
 
 
 def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> list[str] | None:
+    if type(value) is list:
+        if all(type(item) is str for item in value):
+            return value
+        return [item if isinstance(item, str) else str(item) for item in value if item is not None]
+    if value is MISSING:
+        report("missing_field", f"field {name!r} is missing")
+        return None if nullable else []
     if value is None:
         if not nullable:
             report("null_list", f"field {name!r} is null where a list is expected")
             return []
         return None
-    if not isinstance(value, list):
-        report("bad_type", f"field {name!r} holds a {type(value).__name__}, expected a list")
-        return []
-    return [item if isinstance(item, str) else str(item) for item in value if item is not None]
+    report("bad_type", f"field {name!r} holds a {type(value).__name__}, expected a list")
+    return []
 
 
 def _year(value, report: _Reporter) -> int | None:
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+    if value is None or type(value) is int:
         return value
+    if value is MISSING:
+        report("missing_field", "field 'year' is missing")
+        return None
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
     report("bad_type", f"field 'year' holds {value!r}, expected an integer")
     return None
 
 
+def _well_formed_author(author) -> bool:
+    return (
+        type(author) is dict
+        and type(author.get("first")) is str
+        and type(author.get("last")) is str
+        and type(author.get("suffix")) is str
+        and type(author.get("middle")) is list
+        and all(type(m) is str for m in author["middle"])
+    )
+
+
 def _authors(value, report: _Reporter) -> list[dict]:
+    if type(value) is list and all(_well_formed_author(author) for author in value):
+        return value  # Arrow takes the four fields by name
+    if value is MISSING:
+        report("missing_field", "field 'authors' is missing")
+        return []
     if value is None:
         report("null_list", "field 'authors' is null where a list is expected")
         return []
@@ -187,37 +217,34 @@ def _authors(value, report: _Reporter) -> list[dict]:
 
 
 def metadata_row(record: dict, report: _Reporter) -> dict:
-    """A typed ``s2orc_papers`` row (without provenance) from a raw metadata record."""
+    """A typed ``s2orc_papers`` row (without provenance) from a raw metadata record.
+
+    Well-formed values are taken as they are (the common case, kept fast); others are repaired and reported.
+    """
+    get = record.get
     row: dict = {"paper_id": report.paper_id}
     for name in STRING_FIELDS:
-        if name not in record:
-            report("missing_field", f"field {name!r} is missing")
-        row[name] = _text(record.get(name), name, report)
-    row["authors"] = _authors(record.get("authors"), report) if "authors" in record else []
-    if "authors" not in record:
-        report("missing_field", "field 'authors' is missing")
-    if "year" not in record:
-        report("missing_field", "field 'year' is missing")
-    row["year"] = _year(record.get("year"), report)
+        row[name] = _text(get(name, MISSING), name, report)
+    row["authors"] = _authors(get("authors", MISSING), report)
+    row["year"] = _year(get("year", MISSING), report)
     for name in LIST_FIELDS:
-        if name not in record:
-            report("missing_field", f"field {name!r} is missing")
-            row[name] = None if name in NULLABLE_LISTS else []
-        else:
-            row[name] = _text_list(record[name], name, report, nullable=name in NULLABLE_LISTS)
+        row[name] = _text_list(get(name, MISSING), name, report, nullable=name in NULLABLE_LISTS)
     for name in FLAG_FIELDS:
         if name not in record:
             report("missing_field", f"field {name!r} is missing")
-        row[name] = bool(record.get(name))
+        row[name] = bool(get(name))
     for name in PDF_FLAG_FIELDS:
         if name not in record and row["has_pdf_parse"]:
             report("missing_field", f"field {name!r} is missing although has_pdf_parse is true")
-        row[name] = bool(record.get(name))
+        row[name] = bool(get(name))
     return row
 
 
-def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, where: str) -> tuple[list[dict], int]:
+def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, index: int, kind: str) -> tuple[list[dict], int]:
     """Valid spans of a paragraph and the number dropped for bad offsets (a hot loop, kept lean)."""
+    if type(raw) is list and not raw:
+        return raw, 0
+    where = f"body_text[{index}].{kind}"
     if raw is None:
         report("null_list", f"{where}: spans are null where a list is expected")
         return [], 0
@@ -270,14 +297,13 @@ def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
         report("bad_type", f"field 'body_text' holds a {type(body).__name__}, expected a list")
         return
     for index, paragraph in enumerate(body):
-        where = f"body_text[{index}]"
-        if not isinstance(paragraph, dict) or not isinstance(paragraph.get("text"), str):
-            report("bad_paragraph", f"{where} has no text")
+        if type(paragraph) is not dict or type(paragraph.get("text")) is not str:
+            report("bad_paragraph", f"body_text[{index}] has no text")
             continue
         text = paragraph["text"]
         section = paragraph.get("section")
-        cite_spans, bad_cites = _spans(paragraph.get("cite_spans", []), text, links, report, f"{where}.cite_spans")
-        ref_spans, bad_refs = _spans(paragraph.get("ref_spans", []), text, None, report, f"{where}.ref_spans")
+        cite_spans, bad_cites = _spans(paragraph.get("cite_spans", []), text, links, report, index, "cite_spans")
+        ref_spans, bad_refs = _spans(paragraph.get("ref_spans", []), text, None, report, index, "ref_spans")
         yield {
             "paper_id": report.paper_id,
             "paragraph_index": index,

@@ -106,7 +106,7 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
         lake.PartitionWriter(settings.lake, "s2orc_candidate_papers", PAPER_SCHEMA, key) as candidates,
         lake.PartitionWriter(settings.lake, "s2orc_paper_rejections", REJECTION_SCHEMA, key) as rejections,
     ):
-        for batch in lake.iter_partition_batches(settings.lake, "s2orc_papers", key):
+        for batch in lake.iter_partition_batches(settings.lake, "s2orc_papers", key, batch_size=5_000):
             papers += batch.num_rows
             accepted, rejected = split_candidates(batch)
             candidates.write_table(accepted)
