@@ -251,6 +251,11 @@ REJECTION_SCHEMA = pa.schema(
 )
 
 
+def rules_key(rules: str, key: str) -> str:
+    """Lake partitions of CiteWorth tables are per rule set (and shard or field), so rule sets coexist."""
+    return f"{rules}.{key}"
+
+
 def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagraph) -> dict:
     """A ``citeworth_paragraphs`` lake row: the release record plus counts and provenance."""
     row = release_record(result, accepted)

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA, PaperInput, papers_from_paragraph_rows
+from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA, PaperInput, papers_from_paragraph_rows, rules_key
 from citeworth_assets.lib.citeworth_rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.fields import field_key
 
@@ -83,20 +83,20 @@ def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
 def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) -> int:
     """The accepted paragraphs (of ``rules``) of papers whose only field of study is ``field``."""
     if not lake.has_data(lake_root, "citeworth_paragraphs"):
-        return lake.write_partition(lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], f"{rules}.{key}", "field")
+        return lake.write_partition(lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field")
     query = (
         f"SELECT * FROM read_parquet('{lake.table_glob(lake_root, 'citeworth_paragraphs')}') "
         "WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? "
         "ORDER BY shard, line, section_idx"
     )
-    return lake.write_partition_from_query(lake_root, "citeworth_field_paragraphs", query, [rules, field], f"{rules}.{key}", "field")
+    return lake.write_partition_from_query(lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field")
 
 
 def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | None, seed: int) -> dict:
     """Sample the same number of paragraphs per field, split by paper, and store the dataset."""
     per_field = {}
     for field in fields:
-        folder = lake.partition_dir(lake_root, "citeworth_field_paragraphs", f"{rules}.{field_key(field)}", "field")
+        folder = lake.partition_dir(lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), "field")
         per_field[field] = pq.read_table(folder) if folder.is_dir() else PARAGRAPH_SCHEMA.empty_table()
     present = {field: table for field, table in per_field.items() if table.num_rows}
     size = min((table.num_rows for table in present.values()), default=0)

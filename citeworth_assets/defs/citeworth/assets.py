@@ -2,6 +2,7 @@
 dataset, its statistics and its release."""
 
 import time
+from collections import Counter
 
 import dagster as dg
 import pyarrow as pa
@@ -17,6 +18,7 @@ from citeworth_assets.lib.citeworth_cleaning import (
     paragraph_row,
     papers_from_paragraph_rows,
     rejection_rows,
+    rules_key,
 )
 from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA, compare_rule_sets, comparison_rule_sets
 from citeworth_assets.lib.citeworth_rules import rule_set
@@ -24,11 +26,6 @@ from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
-
-
-def rules_key(rules: str, key: str) -> str:
-    """Lake partitions of CiteWorth tables are per rule set and shard, so both rule sets can coexist."""
-    return f"{rules}.{key}"
 
 
 @dg.multi_asset(
@@ -59,18 +56,17 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     }
     rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
     started = time.perf_counter()
-    papers = reasons = None
+    papers, reasons = 0, Counter()
     with (
         lake.PartitionWriter(settings.lake, "citeworth_paragraphs", PARAGRAPH_SCHEMA, rules_key(rules.name, shard)) as accepted,
         lake.PartitionWriter(settings.lake, "citeworth_rejections", REJECTION_SCHEMA, rules_key(rules.name, shard)) as dropped,
     ):
-        papers, reasons = 0, {}
         for result in clean_papers(papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter)):
             papers += 1
             for item in result.accepted:
                 accepted.write(paragraph_row(rules, result, item))
             for row in rejection_rows(rules, result):
-                reasons[row["reason"]] = reasons.get(row["reason"], 0) + 1
+                reasons[row["reason"]] += 1
                 dropped.write(row)
     seconds = time.perf_counter() - started
     common = {"rule_set": rules.name, "splitter": citeworth.splitter}
