@@ -60,6 +60,11 @@ SPLIT_ABBREVIATIONS = re.compile(
     re.IGNORECASE,
 )
 
+def normalize_section_title(title: str) -> str:
+    """``2 Related Work`` / ``II. RELATED WORK`` / ``Related work:`` -> ``related work``."""
+    return " ".join(NUMBERED_TITLE.match(title).group(1).split()).lower()
+
+
 IMPROVEMENTS = {
     "literal_numeric_separators": "numeric citations separate numbers only by , ; - and en dash, so [1.5] and [2/3] "
     "are not citations and [3–6] is one",
@@ -90,7 +95,7 @@ class RuleSet:
 
     def permissible_section(self, section: str) -> bool:
         if self.uses("normalized_section_titles"):
-            section = " ".join(NUMBERED_TITLE.match(section).group(1).split())
+            section = normalize_section_title(section)
         return section.lower() in PERMISSIBLE_SECTION_TITLES
 
     def numeric_citation(self, text: str) -> bool:
