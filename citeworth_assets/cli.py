@@ -136,7 +136,8 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     failing = [e.check_name for e in evaluations if not e.passed]
     click.echo(f"checks: {len(evaluations) - len(failing)} passed, {len(failing)} failed {' '.join(failing)}".rstrip())
     click.echo(
-        f"\nlake:      {settings.lake}\nwarehouse: duckdb -readonly {settings.warehouse}\n"
+        f"\nlake:      {settings.lake}\nwarehouse: {settings.warehouse} (open it read-only: "
+        f"duckdb.connect('{settings.warehouse}', read_only=True), or duckdb -readonly with the DuckDB CLI)\n"
         f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data}"
     )
     if failed:
