@@ -31,6 +31,7 @@ test: install
 bench: install
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
+	$(PY) benchmarks/citesum.py
 
 ui: install
 	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)

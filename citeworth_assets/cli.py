@@ -197,3 +197,17 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
         click.echo(f"problem {problem}", err=True)
     if problems:
         raise SystemExit(1)
+
+
+@main.command("citesum-baselines")
+@click.option("--input", "path", required=True, type=click.Path(exists=True, dir_okay=False), help="JSON lines with source (sentences) and target (summaries).")
+def citesum_baselines(path: str) -> None:
+    """Score EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (seeds/002 §3.1) on a TLDR dataset: mean ROUGE-1/2/L F1 x100,
+    each the maximum over the record's reference summaries."""
+    from citeworth_assets.lib.citesum_baselines import TldrFormatError, format_table, read_tldr_jsonl, score_baselines
+
+    try:
+        scores = score_baselines(read_tldr_jsonl(path))
+    except TldrFormatError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(format_table(scores))

@@ -3,6 +3,7 @@
 
 import dagster as dg
 
+from citeworth_assets.defs.citesum.assets import citesum_assets
 from citeworth_assets.defs.citeworth.assets import (
     citeworth_cleaning,
     citeworth_dataset,
@@ -17,6 +18,7 @@ from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor, s2orc_shard_job
 from citeworth_assets.defs.warehouse.assets import (
     build_sql_model_assets,
+    citesum_warehouse_views,
     citeworth_warehouse_views,
     s2orc_filter_accounts_for_every_paper,
     s2orc_warehouse_views,
@@ -31,8 +33,10 @@ field_job = dg.define_asset_job(
 warehouse_job = dg.define_asset_job(
     "warehouse_job",
     selection=dg.AssetSelection.groups("warehouse", "analytics")
-    | dg.AssetSelection.assets(citeworth_dataset, citeworth_statistics, citeworth_release, citeworth_rule_comparison),
-    description="Build the dataset, its statistics and release, the rule comparison, the warehouse views and SQL models.",
+    | dg.AssetSelection.assets(citeworth_dataset, citeworth_statistics, citeworth_release, citeworth_rule_comparison)
+    | dg.AssetSelection.assets("citesum_dataset", "citesum_release", "citesum_baselines"),
+    description="Build the datasets, their statistics and releases, the rule comparison and baselines, the warehouse "
+    "views and SQL models.",
 )
 
 
@@ -47,8 +51,10 @@ def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitio
             citeworth_statistics,
             citeworth_release,
             citeworth_rule_comparison,
+            *citesum_assets,
             s2orc_warehouse_views,
             citeworth_warehouse_views,
+            citesum_warehouse_views,
             *build_sql_model_assets(),
         ],
         asset_checks=[s2orc_filter_accounts_for_every_paper, *citeworth_checks],

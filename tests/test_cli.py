@@ -32,3 +32,18 @@ def test_unknown_rule_set_fails_fast(tmp_path):
     (tmp_path / "p.json").write_text(json.dumps({"paper_id": "1", "body_text": []}))
     result = CliRunner().invoke(main, ["clean-paper", str(tmp_path / "p.json"), "--rules", "nope"])
     assert result.exit_code == 2 and "CITEWORTH_RULES" in result.output
+
+
+def test_citesum_baselines_scores_a_tldr_file(tmp_path):
+    records = [
+        {"source": ["We study cats.", "In this paper we propose a new cat model.", "It works well."], "target": ["We propose a new cat model."]},
+        {"source": ["Dogs are loyal.", "We introduce dog data."], "target": ["Dog data are introduced.", "Dogs are loyal."]},
+    ]
+    path = tmp_path / "tldr.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = CliRunner().invoke(main, ["citesum-baselines", "--input", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "EXT-LEAD" in result.output and "EXT-HEURISTIC" in result.output and "EXT-ORACLE" in result.output
+    path.write_text(json.dumps(records[0]) + "\n{broken\n")
+    result = CliRunner().invoke(main, ["citesum-baselines", "--input", str(path)])
+    assert result.exit_code == 1 and f"{path}:2" in result.output

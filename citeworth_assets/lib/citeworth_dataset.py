@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import uuid
 from pathlib import Path
 
 import duckdb
@@ -195,10 +192,8 @@ def release_json(row: dict) -> dict:
 def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:
     """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` and ``citeworth.parquet``, replaced atomically."""
     table = read_dataset(lake_root, rules)
-    staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}")
-    staging.mkdir(parents=True)
     counts = {}
-    try:
+    with lake.replaced_folder(folder) as staging:
         for split in SPLITS:
             rows = table.filter(pc.equal(table.column("split"), split)).to_pylist()
             counts[split] = len(rows)
@@ -206,11 +201,4 @@ def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dic
                 for row in rows:
                     out.write(json.dumps(release_json(row), ensure_ascii=False) + "\n")
         pq.write_table(table, staging / "citeworth.parquet", compression="zstd")
-        if folder.exists():
-            retired = folder.with_name(f".{folder.name}.retired.{uuid.uuid4().hex}")
-            os.rename(folder, retired)
-            shutil.rmtree(retired)
-        os.rename(staging, folder)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return folder, counts

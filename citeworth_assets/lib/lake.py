@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -105,11 +106,23 @@ def publish(staging: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     retired = None
     if target.exists():
-        retired = staging.parent / f"{staging.name}.retired"
+        retired = staging.with_name(f"{staging.name}.retired")
         target.rename(retired)
     staging.rename(target)
     if retired is not None:
         shutil.rmtree(retired, ignore_errors=True)
+
+
+@contextmanager
+def replaced_folder(folder: Path) -> Iterator[Path]:
+    """A staging folder that replaces ``folder`` atomically when the block succeeds (exports outside the lake)."""
+    staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}")
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+        publish(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def write_partition(

@@ -72,6 +72,23 @@ def test_the_citeworth_dataset_is_built_checked_and_released(built):
     assert sum(1 for split in ("train", "dev", "test") for _ in (release / f"{split}.jsonl").open()) == sum(c for _, c in fields)
 
 
+def test_the_citesum_dataset_is_split_without_leakage_and_released(built):
+    _, data, _, _, _ = built
+    report = query(data, "SELECT candidates, kept FROM citesum.threshold_report")[0]
+    assert report[0] > report[1] > 0
+    assert query(data, "SELECT count(*) FROM citesum.candidates WHERE kept AND (rouge1_recall < 50 OR rouge2_recall < 20 OR rougeL_recall < 40)") == [(0,)]
+    leaked = query(data, "SELECT count(*) FROM (SELECT cited_paper_id FROM citesum.examples GROUP BY 1 HAVING count(DISTINCT split) > 1)")
+    assert leaked == [(0,)]
+    assert query(data, "SELECT count(*) FROM citesum.examples WHERE target LIKE '%REF%'")[0][0] == report[1]
+    splits = dict(query(data, "SELECT split, examples FROM citesum.statistics"))
+    assert sum(splits.values()) == report[1] and splits["train"] > splits["validation"] > 0
+    methods = {row[0] for row in query(data, "SELECT method FROM citesum.baselines")}
+    assert methods == {"EXT-LEAD", "EXT-HEURISTIC", "EXT-ORACLE"}
+    release = data / "exports" / "citesum"
+    record = json.loads((release / "train.jsonl").read_text().splitlines()[0])
+    assert list(record) == ["src", "tgt", "paper_id", "title", "discipline"]
+
+
 def test_a_rebuild_replaces_and_never_duplicates(built):
     dumps, data, _, _, _ = built
     before = query(data, "SELECT count(*) FROM s2orc.paragraphs")

@@ -15,7 +15,7 @@ from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA as CITEWORT
 from citeworth_assets.lib.citeworth_cleaning import REJECTION_SCHEMA as CITEWORTH_REJECTION_SCHEMA
 from citeworth_assets.lib.citeworth_dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
 from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA
-from citeworth_assets.lib import warehouse
+from citeworth_assets.lib import citesum_tables, warehouse
 from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
 from citeworth_assets.lib.sql_models import SqlModel, load_models
 from citeworth_assets.resources import CiteworthSettings
@@ -94,6 +94,31 @@ citeworth_warehouse_views = lake_views_asset(
     deps=["citeworth_paragraphs", "citeworth_rejections", "citeworth_dataset", "citeworth_statistics", "citeworth_rule_comparison"],
     description="Warehouse schema citeworth: accepted paragraphs and rejections of every rule set, the dataset, "
     "one row per sentence (label, field, split), Table 2 statistics and the rule-set comparison.",
+)
+
+
+citesum_warehouse_views = lake_views_asset(
+    "citesum_warehouse_views",
+    views={
+        "citesum.candidates": ("citesum_candidates", citesum_tables.CANDIDATE_SCHEMA),
+        "citesum.drops": ("citesum_drops", citesum_tables.DROP_SCHEMA),
+        "citesum.examples": ("citesum_dataset", citesum_tables.EXAMPLE_SCHEMA),
+        "citesum.statistics": ("citesum_statistics", citesum_tables.STATISTICS_SCHEMA),
+        "citesum.disciplines": ("citesum_disciplines", citesum_tables.DISCIPLINE_SCHEMA),
+        "citesum.baselines": ("citesum_baselines", citesum_tables.BASELINE_SCHEMA),
+    },
+    derived={
+        "citesum.threshold_report": (
+            "SELECT count(*) AS candidates, count(*) FILTER (rouge1_recall < 50) AS below_rouge1_50, "
+            "count(*) FILTER (rouge2_recall < 20) AS below_rouge2_20, count(*) FILTER (rougeL_recall < 40) AS below_rougeL_40, "
+            "count(*) FILTER (kept) AS kept, round(avg(rouge1_recall) FILTER (kept), 1) AS kept_rouge1_recall, "
+            "round(avg(rouge2_recall) FILTER (kept), 1) AS kept_rouge2_recall, "
+            "round(avg(rougeL_recall) FILTER (kept), 1) AS kept_rougeL_recall FROM citesum.candidates"
+        ),
+    },
+    deps=["citesum_candidates", "citesum_drops", "citesum_dataset", "citesum_baselines"],
+    description="Warehouse schema citesum: candidates with ROUGE recalls, drops, the examples with their split, Table 3 "
+    "statistics, the discipline distribution, the extractive baselines and the ROUGE filter report.",
 )
 
 

@@ -1,0 +1,155 @@
+"""CiteSum (seeds/002 §2.1, §3.1): Related Work citation sentences as TLDRs of the cited papers."""
+
+from collections import Counter
+
+import dagster as dg
+import pyarrow as pa
+
+from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.lib import citesum, lake
+from citeworth_assets.lib import citesum_tables as tables
+from citeworth_assets.lib.citesum_baselines import score_baselines, tldr_records
+from citeworth_assets.lib.citeworth_cleaning import papers_from_paragraph_rows
+from citeworth_assets.lib.sentences import splitter
+from citeworth_assets.lib.warehouse import markdown_table
+from citeworth_assets.resources import CiteworthSettings
+
+
+class CandidateConfig(dg.Config):
+    """Filters of §2.1: the cited abstract's minimum length and the ROUGE recall thresholds (x100)."""
+
+    min_abstract_words: int = citesum.MIN_ABSTRACT_WORDS
+    rouge1_recall: float = 50.0
+    rouge2_recall: float = 20.0
+    rougeL_recall: float = 40.0
+
+    @property
+    def thresholds(self) -> dict[str, float]:
+        return {"rouge1": self.rouge1_recall, "rouge2": self.rouge2_recall, "rougeL": self.rougeL_recall}
+
+
+@dg.multi_asset(
+    specs=[
+        dg.AssetSpec(
+            "citesum_candidates",
+            deps=["s2orc_paragraphs", "s2orc_papers"],
+            group_name="citesum",
+            kinds={"parquet"},
+            description="Related Work sentences citing exactly one linked paper with an abstract, with their ROUGE "
+            "recall against it, REF-replaced text and whether the ROUGE filter keeps them.",
+        ),
+        dg.AssetSpec(
+            "citesum_drops",
+            deps=["s2orc_paragraphs", "s2orc_papers"],
+            group_name="citesum",
+            kinds={"parquet"},
+            description="Related Work sentences that are not candidates, with the reason.",
+        ),
+    ],
+    partitions_def=s2orc_shards,
+)
+def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: CiteworthSettings):
+    settings, shard = citeworth.settings, context.partition_key
+    cited_ids = {
+        span["linked_paper_id"]
+        for row in lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard, ["section", "cite_spans"])
+        if citesum.is_related_work(row["section"])
+        for span in row["cite_spans"]
+        if span["linked_paper_id"]
+    }
+    cited = tables.cited_papers(settings.lake, cited_ids)
+    abstracts = {paper_id: paper["abstract"] for paper_id, paper in cited.items()}
+    papers = papers_from_paragraph_rows(lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard), {})
+    counts, scores = Counter(), []
+    with (
+        lake.PartitionWriter(settings.lake, "citesum_candidates", tables.CANDIDATE_SCHEMA, shard) as out,
+        lake.PartitionWriter(settings.lake, "citesum_drops", tables.DROP_SCHEMA, shard) as dropped,
+    ):
+        for candidates, drops in citesum.iter_citation_candidates(
+            papers, abstracts, splitter(citeworth.splitter), config.min_abstract_words, counts
+        ):
+            for drop in drops:
+                dropped.write({**drop, "shard": shard})
+            for scored in citesum.score_candidates(candidates, abstracts):
+                scores.append({f"{name}_recall": scored[f"{name}_recall"] for name in citesum.ROUGE_TYPES})
+                example = citesum.make_example(scored)
+                out.write({**example, "kept": citesum.passes(scored, config.thresholds), "shard": shard})
+    report = citesum.threshold_report(scores, config.thresholds)
+    yield dg.MaterializeResult(
+        asset_key="citesum_candidates",
+        metadata={"candidates": out.rows_written, "counts": dg.MetadataValue.json(dict(counts)), "rouge_filter": dg.MetadataValue.json(report)},
+    )
+    yield dg.MaterializeResult(asset_key="citesum_drops", metadata={"drops": dropped.rows_written})
+
+
+class DatasetConfig(dg.Config):
+    seed: int = 2022
+
+
+@dg.asset(
+    deps=[dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
+    group_name="citesum",
+    kinds={"parquet"},
+    description="Kept candidates with the cited paper's abstract, title and discipline, split 90/5/5 by cited paper "
+    "(no cited paper of validation or test in train); Table 3 statistics and the discipline distribution.",
+)
+def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    kept = tables.kept_candidates(settings.lake)
+    cited = tables.cited_papers(settings.lake, {row["cited_paper_id"] for row in kept})
+    examples = []
+    for row in kept:
+        paper = cited.get(row["cited_paper_id"], {})
+        fields = paper.get("mag_field_of_study")
+        examples.append({**row, "title": paper.get("title"), "abstract": paper.get("abstract"), "discipline": citesum.discipline(fields)})
+    splits = citesum.split_by_cited_paper(examples, config.seed)
+    rows = [{**example, "split": name} for name, split in splits.items() for example in split]
+    lake.write_partition(settings.lake, "citesum_dataset", tables.EXAMPLE_SCHEMA, rows)
+    statistics = citesum.dataset_statistics(splits)
+    per_split = [
+        {
+            "split": name,
+            "examples": len(split),
+            "mean_source_words": round(sum(citesum.words(e["abstract"]) for e in split) / len(split), 2) if split else None,
+            "mean_summary_words": round(sum(citesum.words(e["target"]) for e in split) / len(split), 2) if split else None,
+        }
+        for name, split in splits.items()
+    ]
+    lake.write_partition(settings.lake, "citesum_statistics", tables.STATISTICS_SCHEMA, per_split)
+    disciplines = [{"discipline": name, "cited_papers": count} for name, count in statistics["disciplines"].items()]
+    lake.write_partition(settings.lake, "citesum_disciplines", tables.DISCIPLINE_SCHEMA, disciplines)
+    return dg.MaterializeResult(metadata={"statistics": dg.MetadataValue.json(statistics)})
+
+
+@dg.asset(
+    deps=[citesum_dataset],
+    group_name="citesum",
+    kinds={"json", "parquet"},
+    description="train/validation/test.jsonl with src, tgt, paper_id, title, discipline (as the published CiteSum "
+    "files), plus Parquet, under <data>/exports/citesum/.",
+)
+def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    table = lake.read_partition(settings.lake, "citesum_dataset")
+    folder, counts = tables.export_release(table, settings.data / "exports" / "citesum")
+    return dg.MaterializeResult(metadata={"folder": str(folder), "examples": dg.MetadataValue.json(counts)})
+
+
+@dg.asset(
+    deps=[citesum_dataset],
+    group_name="citesum",
+    kinds={"parquet"},
+    description="EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (§3.1) on the CiteSum test split: mean ROUGE-1/2/L F1 x100.",
+)
+def citesum_baselines(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    table = lake.read_partition(settings.lake, "citesum_dataset")
+    test = [row for row in table.to_pylist() if row["split"] == "test"]
+    scores = score_baselines(tldr_records(test, splitter(citeworth.splitter)))
+    rows = [{"method": method, **values, "examples": len(test)} for method, values in scores.items()]
+    result = pa.Table.from_pylist(rows, schema=tables.BASELINE_SCHEMA)
+    lake.write_partition(settings.lake, "citesum_baselines", tables.BASELINE_SCHEMA, rows)
+    return dg.MaterializeResult(metadata={"test_examples": len(test), "scores": dg.MetadataValue.md(markdown_table(result))})
+
+
+citesum_assets = [citesum_candidates, citesum_dataset, citesum_release, citesum_baselines]
