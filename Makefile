@@ -7,7 +7,7 @@ DATA ?= data
 SAMPLE_PAPERS ?= 2000
 SAMPLE_SHARDS ?= 4
 
-.PHONY: install demo test bench ui clean
+.PHONY: install browser demo test bench ui clean
 
 install: $(VENV)/.installed
 
@@ -24,7 +24,13 @@ demo: install
 	@echo "Open the Dagster UI:  make ui   (then http://127.0.0.1:3000)"
 	@echo "Query the warehouse:  .venv/bin/python -c \"import duckdb; print(duckdb.connect('$(DATA)/warehouse.duckdb', read_only=True).sql('SELECT * FROM s2orc.papers_per_field'))\""
 
-test: install
+# The annotation page's end-to-end test drives Debian's chromium; install it when missing and apt is usable.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
+		echo "chromium not installed: the browser test will be skipped"
+
+test: install browser
 	$(PY) -m pytest -q
 
 # PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code.

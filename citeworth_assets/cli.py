@@ -211,3 +211,28 @@ def citesum_baselines(path: str) -> None:
     except TldrFormatError as error:
         raise click.ClickException(str(error)) from error
     click.echo(format_table(scores))
+
+
+@main.command()
+@click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
+@RULES_OPTION
+@click.option("--annotator", help="Your name; the page asks for it when not given.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep the default unless you mean to share the page.")
+@click.option("--port", default=8765, show_default=True, type=int)
+def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
+    """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
+    under <data>/manual_eval/<rule set>/judgements/."""
+    from citeworth_assets.lib.annotation_server import serve
+    from citeworth_assets.lib.lake import partition_dir
+
+    settings = _settings(None, data, need_dumps=False)
+    rules, _ = _rules_and_splitter(rules, None)
+    sample = partition_dir(settings.lake, "citeworth_manual_eval_sample", rules, "rules") / "part-0.parquet"
+    if not sample.exists():
+        raise click.ClickException(
+            f"no manual-evaluation sample for rule set {rules} under {settings.lake}; run `citeworth build` "
+            "or materialize citeworth_manual_eval_sample first"
+        )
+    if annotator:
+        click.echo(f"open http://{host}:{port}/?annotator={annotator}")
+    serve(sample, settings.data / "manual_eval" / rules / "judgements", host=host, port=port)

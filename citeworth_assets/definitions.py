@@ -13,6 +13,7 @@ from citeworth_assets.defs.citeworth.assets import (
     citeworth_statistics,
 )
 from citeworth_assets.defs.citeworth.checks import citeworth_checks
+from citeworth_assets.defs.citeworth.manual_eval import manual_eval_assets
 from citeworth_assets.defs.s2orc.assets import shard_assets
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor, s2orc_shard_job
@@ -34,6 +35,7 @@ warehouse_job = dg.define_asset_job(
     "warehouse_job",
     selection=dg.AssetSelection.groups("warehouse", "analytics")
     | dg.AssetSelection.assets(citeworth_dataset, citeworth_statistics, citeworth_release, citeworth_rule_comparison)
+    | dg.AssetSelection.assets("citeworth_manual_eval_sample", "citeworth_manual_eval_results")
     | dg.AssetSelection.assets("citesum_dataset", "citesum_release", "citesum_baselines"),
     description="Build the datasets, their statistics and releases, the rule comparison and baselines, the warehouse "
     "views and SQL models.",
@@ -51,6 +53,7 @@ def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitio
             citeworth_statistics,
             citeworth_release,
             citeworth_rule_comparison,
+            *manual_eval_assets,
             *citesum_assets,
             s2orc_warehouse_views,
             citeworth_warehouse_views,

@@ -47,3 +47,8 @@ def test_citesum_baselines_scores_a_tldr_file(tmp_path):
     path.write_text(json.dumps(records[0]) + "\n{broken\n")
     result = CliRunner().invoke(main, ["citesum-baselines", "--input", str(path)])
     assert result.exit_code == 1 and f"{path}:2" in result.output
+
+
+def test_annotate_without_a_sample_says_what_to_run(tmp_path):
+    result = CliRunner().invoke(main, ["annotate", "--data", str(tmp_path)])
+    assert result.exit_code == 1 and "citeworth_manual_eval_sample" in result.output

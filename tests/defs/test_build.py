@@ -89,6 +89,30 @@ def test_the_citesum_dataset_is_split_without_leakage_and_released(built):
     assert list(record) == ["src", "tgt", "paper_id", "title", "discipline"]
 
 
+def test_manual_evaluation_sample_judgements_and_table_3(built):
+    import dagster as dg
+
+    from citeworth_assets.defs.citeworth.manual_eval import citeworth_manual_eval_results
+    from citeworth_assets.defs.warehouse.assets import citeworth_warehouse_views
+    from citeworth_assets.lib.annotation_store import JudgementStore
+    from citeworth_assets.resources import CiteworthSettings
+
+    dumps, data, _, _, _ = built
+    strata = query(data, "SELECT method, label, count(*) FROM citeworth.manual_eval_sample GROUP BY ALL")
+    assert len(strata) == 4 and len({count for _, _, count in strata}) == 1
+    items = query(data, "SELECT item_id, method FROM citeworth.manual_eval_sample ORDER BY position LIMIT 6")
+    store = JudgementStore(data / "manual_eval" / "citeworth_2021" / "judgements")
+    for number, (item, _) in enumerate(items):
+        store.judge("alice", item, True, number % 2 == 0)
+    store.undo("alice")
+    resources = {"citeworth": CiteworthSettings(dumps=str(dumps), data=str(data))}
+    assert dg.materialize([citeworth_manual_eval_results, citeworth_warehouse_views], resources=resources).success
+    assert query(data, "SELECT count(*) FROM citeworth.manual_eval_judgements WHERE annotator = 'alice'") == [(5,)]
+    rows = query(data, "SELECT method, judged, yes FROM citeworth.manual_eval_results WHERE question = 'extracted_correctly'")
+    judged = {method: count for method, _, count in rows}
+    assert sum(judged.values()) == 5 and {method for _, method in items[:5]} == {m for m, n in judged.items() if n}
+
+
 def test_a_rebuild_replaces_and_never_duplicates(built):
     dumps, data, _, _, _ = built
     before = query(data, "SELECT count(*) FROM s2orc.paragraphs")

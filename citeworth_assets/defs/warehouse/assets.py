@@ -15,18 +15,27 @@ from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA as CITEWORT
 from citeworth_assets.lib.citeworth_cleaning import REJECTION_SCHEMA as CITEWORTH_REJECTION_SCHEMA
 from citeworth_assets.lib.citeworth_dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
 from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA
-from citeworth_assets.lib import citesum_tables, warehouse
+from citeworth_assets.lib import citesum_tables, manual_eval, warehouse
 from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
 from citeworth_assets.lib.sql_models import SqlModel, load_models
 from citeworth_assets.resources import CiteworthSettings
 
+JUDGEMENTS_VIEW = "citeworth.manual_eval_judgements"
 SQL_MODELS_DIR = Path(__file__).resolve().parents[3] / "dbt_like_sql"
 WAREHOUSE_POOL = "warehouse"
 
 def lake_views_asset(
-    name: str, views: dict[str, tuple[str, pa.Schema]], derived: dict[str, str], deps: list, description: str
+    name: str,
+    views: dict[str, tuple[str, pa.Schema]],
+    derived: dict[str, str],
+    deps: list,
+    description: str,
+    judgements: bool = False,
 ) -> dg.AssetsDefinition:
-    """An asset that (re)creates warehouse views over lake tables, and views derived from them by SQL."""
+    """An asset that (re)creates warehouse views over lake tables, and views derived from them by SQL.
+
+    With ``judgements``, also ``citeworth.manual_eval_judgements`` over the annotators' JSON-lines files.
+    """
 
     @dg.asset(
         name=name,
@@ -45,10 +54,13 @@ def lake_views_asset(
                 warehouse.create_lake_view(connection, view, settings.lake, table, schema)
             for view, sql in derived.items():
                 warehouse.create_relation(connection, view, sql)
-            counts = {view: warehouse.first_row(connection, f"SELECT count(*) FROM {view}")[0] for view in [*views, *derived]}
+            if judgements:
+                warehouse.create_relation(connection, JUDGEMENTS_VIEW, manual_eval.judgements_sql(settings.data))
+            names = [*views, *derived, *([JUDGEMENTS_VIEW] if judgements else [])]
+            counts = {view: warehouse.first_row(connection, f"SELECT count(*) FROM {view}")[0] for view in names}
         return dg.MaterializeResult(metadata={"warehouse": str(settings.warehouse), "rows": dg.MetadataValue.json(counts)})
 
-    RELATION_ASSETS.update({view: views_asset.key for view in [*views, *derived]})
+    RELATION_ASSETS.update({view: views_asset.key for view in [*views, *derived, *([JUDGEMENTS_VIEW] if judgements else [])]})
     return views_asset
 
 
@@ -81,6 +93,8 @@ citeworth_warehouse_views = lake_views_asset(
         "citeworth.dataset": ("citeworth_dataset", DATASET_SCHEMA),
         "citeworth.statistics": ("citeworth_statistics", STATISTICS_SCHEMA),
         "citeworth.rule_comparison": ("citeworth_rule_comparison", COMPARISON_SCHEMA),
+        "citeworth.manual_eval_sample": ("citeworth_manual_eval_sample", manual_eval.SAMPLE_SCHEMA),
+        "citeworth.manual_eval_results": ("citeworth_manual_eval_results", manual_eval.RESULT_SCHEMA),
     },
     derived={
         "citeworth.sentences": (
@@ -91,7 +105,16 @@ citeworth_warehouse_views = lake_views_asset(
             "FROM citeworth.dataset AS d, range(1, len(d.samples) + 1) AS s(i)"
         ),
     },
-    deps=["citeworth_paragraphs", "citeworth_rejections", "citeworth_dataset", "citeworth_statistics", "citeworth_rule_comparison"],
+    deps=[
+        "citeworth_paragraphs",
+        "citeworth_rejections",
+        "citeworth_dataset",
+        "citeworth_statistics",
+        "citeworth_rule_comparison",
+        "citeworth_manual_eval_sample",
+        "citeworth_manual_eval_results",
+    ],
+    judgements=True,
     description="Warehouse schema citeworth: accepted paragraphs and rejections of every rule set, the dataset, "
     "one row per sentence (label, field, split), Table 2 statistics and the rule-set comparison.",
 )
