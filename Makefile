@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 
 demo: install
 	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0
-	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA)
+	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --models
 	@echo
 	@echo "Open the Dagster UI:  make ui   (then http://127.0.0.1:3000)"
 	@echo "Query the warehouse:  .venv/bin/python -c \"import duckdb; print(duckdb.connect('$(DATA)/warehouse.duckdb', read_only=True).sql('SELECT * FROM s2orc.papers_per_field'))\""
@@ -38,6 +38,7 @@ bench: install
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
 	$(PY) benchmarks/citesum.py
+	$(PY) benchmarks/models.py
 
 ui: install
 	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)

@@ -74,8 +74,10 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--data", help="Data root for lake, warehouse and MLflow store (overrides CITEWORTH_DATA).")
 @RULES_OPTION
 @SPLITTER_OPTION
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None) -> None:
+@click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
+    from citeworth_assets.defs.models.assets import MODEL_NAMES
     from citeworth_assets.definitions import build_definitions, s2orc_shards
     from citeworth_assets.instance import dagster_instance
     from citeworth_assets.lib.shards import discover_shards
@@ -132,6 +134,16 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED'} ({settings.warehouse})")
     if not result.success:
         failed.append("warehouse")
+    if models:
+        started = time.perf_counter()
+        trained = defs.resolve_job_def("models_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        scores = {
+            key.removeprefix("model_"): _materialized(trained, key, "test_f1")
+            for key in (f"model_{name}" for name in MODEL_NAMES)
+        }
+        click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
+        if not trained.success:
+            failed.append("models")
     evaluations = result.get_asset_check_evaluations()
     failing = [e.check_name for e in evaluations if not e.passed]
     click.echo(f"checks: {len(evaluations) - len(failing)} passed, {len(failing)} failed {' '.join(failing)}".rstrip())

@@ -4,6 +4,7 @@
 import dagster as dg
 
 from citeworth_assets.defs.citesum.assets import citesum_assets
+from citeworth_assets.defs.models.assets import CiteworthModels, model_assets
 from citeworth_assets.defs.citeworth.assets import (
     citeworth_cleaning,
     citeworth_dataset,
@@ -21,6 +22,7 @@ from citeworth_assets.defs.warehouse.assets import (
     build_sql_model_assets,
     citesum_warehouse_views,
     citeworth_warehouse_views,
+    models_warehouse_views,
     s2orc_filter_accounts_for_every_paper,
     s2orc_warehouse_views,
 )
@@ -30,6 +32,11 @@ field_job = dg.define_asset_job(
     "citeworth_field_job",
     selection=dg.AssetSelection.assets(citeworth_field_paragraphs),
     description="Gather one field's accepted paragraphs from every shard.",
+)
+models_job = dg.define_asset_job(
+    "models_job",
+    selection=dg.AssetSelection.groups("models") | dg.AssetSelection.assets("models_warehouse_views"),
+    description="Train and evaluate every cite-worthiness model, compare them and fill the domain matrix.",
 )
 warehouse_job = dg.define_asset_job(
     "warehouse_job",
@@ -42,7 +49,7 @@ warehouse_job = dg.define_asset_job(
 )
 
 
-def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
+def build_definitions(settings: CiteworthSettings | None = None, models: CiteworthModels | None = None) -> dg.Definitions:
     """The code location, with settings from the environment unless given (the CLI passes its flags)."""
     return dg.Definitions(
         assets=[
@@ -55,15 +62,17 @@ def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitio
             citeworth_rule_comparison,
             *manual_eval_assets,
             *citesum_assets,
+            *model_assets,
             s2orc_warehouse_views,
             citeworth_warehouse_views,
             citesum_warehouse_views,
+            models_warehouse_views,
             *build_sql_model_assets(),
         ],
         asset_checks=[s2orc_filter_accounts_for_every_paper, *citeworth_checks],
-        jobs=[s2orc_shard_job, field_job, warehouse_job],
+        jobs=[s2orc_shard_job, field_job, warehouse_job, models_job],
         sensors=[s2orc_dump_sensor],
-        resources={"citeworth": settings or CiteworthSettings.from_env()},
+        resources={"citeworth": settings or CiteworthSettings.from_env(), "models": models or CiteworthModels.from_env()},
     )
 
 

@@ -15,6 +15,7 @@ from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA as CITEWORT
 from citeworth_assets.lib.citeworth_cleaning import REJECTION_SCHEMA as CITEWORTH_REJECTION_SCHEMA
 from citeworth_assets.lib.citeworth_dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
 from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA
+from citeworth_assets.defs.models import assets as model_tables
 from citeworth_assets.lib import citesum_tables, manual_eval, warehouse
 from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
 from citeworth_assets.lib.sql_models import SqlModel, load_models
@@ -142,6 +143,18 @@ citesum_warehouse_views = lake_views_asset(
     deps=["citesum_candidates", "citesum_drops", "citesum_dataset", "citesum_baselines"],
     description="Warehouse schema citesum: candidates with ROUGE recalls, drops, the examples with their split, Table 3 "
     "statistics, the discipline distribution, the extractive baselines and the ROUGE filter report.",
+)
+
+
+models_warehouse_views = lake_views_asset(
+    "models_warehouse_views",
+    views={
+        "citeworth.model_comparison": ("citeworth_model_comparison", model_tables.COMPARISON_SCHEMA),
+        "citeworth.domain_matrix": ("citeworth_domain_matrix", model_tables.DOMAIN_SCHEMA),
+    },
+    derived={},
+    deps=["citeworth_model_comparison", "citeworth_domain_matrix"],
+    description="Warehouse views of the model comparison (Table 4) and the cross-field matrix (Table 5).",
 )
 
 

@@ -1,0 +1,169 @@
+"""Longformer-Ctx (§5): label every sentence of a paragraph from one encoder pass.
+
+Input is [CLS] s1 [SEP] s2 [SEP] ... ; the final hidden state of each
+separator goes through one hidden layer (with dropout) to a 2-way label.
+Works with any local encoder checkpoint (Longformer, BERT, ...). Paragraphs
+longer than max_length are split into windows of whole sentences so no
+sentence label is ever dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch import nn
+from transformers import AutoModel, AutoTokenizer
+
+from citeworth_models import checkpoint
+from citeworth_models.losses import class_weights, weighted_cross_entropy
+from citeworth_models.metrics import cite_worthy_f1
+from citeworth_models.training import autocast, batched, pick_device, seed_everything, train_epochs
+
+# Appendix C.6, Longformer-Ctx row; max_length is ours (use 4096 with a real Longformer).
+DEFAULTS = {
+    "batch_size": 4,
+    "epochs": 3,
+    "lr": 1.112e-5,
+    "warmup_steps": 300,
+    "weight_decay": 0.0,
+    "dropout": 0.1,
+    "max_length": 512,
+    "weighted": True,
+    "seed": 1000,
+    "device": None,
+    "eval_batch_size": 16,
+}
+
+
+@dataclass
+class Window:
+    """One encoder input: token ids, where each sentence's separator sits, and which sentences they are."""
+
+    input_ids: list[int]
+    sep_positions: list[int]
+    sentence_indices: list[int]
+
+
+def paragraph_windows(tokenizer, sentences: list[str], max_length: int) -> list[Window]:
+    """Pack whole sentences greedily into windows of at most max_length tokens.
+
+    A single sentence longer than a window is cut to fit, but keeps its
+    separator, so every sentence index appears in exactly one window.
+    """
+    cls_id, sep_id = tokenizer.cls_token_id, tokenizer.sep_token_id
+    room = max_length - 2  # [CLS] and the sentence's own separator
+    pieces = [tokenizer(s, add_special_tokens=False)["input_ids"][:room] for s in sentences]
+    windows = [Window([cls_id], [], [])]
+    for index, ids in enumerate(pieces):
+        current = windows[-1]
+        if current.sentence_indices and len(current.input_ids) + len(ids) + 1 > max_length:
+            current = Window([cls_id], [], [])
+            windows.append(current)
+        current.input_ids.extend(ids)
+        current.sep_positions.append(len(current.input_ids))
+        current.input_ids.append(sep_id)
+        current.sentence_indices.append(index)
+    return [w for w in windows if w.sentence_indices]
+
+
+class SeparatorTagger(nn.Module):
+    """Encoder + one hidden layer on every separator state."""
+
+    def __init__(self, encoder: nn.Module, dropout: float):
+        super().__init__()
+        hidden = encoder.config.hidden_size
+        self.encoder = encoder
+        self.head = nn.Sequential(nn.Linear(hidden, hidden), nn.GELU(), nn.Dropout(dropout), nn.Linear(hidden, 2))
+
+    def forward(self, input_ids, attention_mask, rows, cols):
+        states = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        return self.head(states[rows, cols])
+
+
+class ParagraphContextModel:
+    """Sentence labelling with paragraph context; predict takes and returns paragraphs."""
+
+    DEFAULTS = DEFAULTS
+
+    def __init__(self, encoder_dir, params: dict | None = None):
+        self.params = {**self.DEFAULTS, **(params or {})}
+        self.device = pick_device(self.params["device"])
+        seed_everything(self.params["seed"])
+        self.tokenizer = AutoTokenizer.from_pretrained(encoder_dir)
+        self.network = SeparatorTagger(AutoModel.from_pretrained(encoder_dir), self.params["dropout"])
+
+    def windows(self, sentences: list[str]) -> list[Window]:
+        return paragraph_windows(self.tokenizer, sentences, self.params["max_length"])
+
+    def _tensors(self, windows: list[Window]):
+        width = max(len(w.input_ids) for w in windows)
+        pad = self.tokenizer.pad_token_id
+        ids = torch.tensor([w.input_ids + [pad] * (width - len(w.input_ids)) for w in windows])
+        mask = torch.tensor([[1] * len(w.input_ids) + [0] * (width - len(w.input_ids)) for w in windows])
+        rows = torch.tensor([i for i, w in enumerate(windows) for _ in w.sep_positions])
+        cols = torch.tensor([p for w in windows for p in w.sep_positions])
+        return [t.to(self.device) for t in (ids, mask, rows, cols)]
+
+    def fit(self, train, dev=None, on_epoch=None) -> list[float]:
+        """train/dev are (sentences, labels) paragraphs."""
+        seed_everything(self.params["seed"])
+        examples = [
+            (window, [labels[i] for i in window.sentence_indices])
+            for sentences, labels in train
+            for window in self.windows(sentences)
+        ]
+        weight = class_weights([y for _, labels in train for y in labels]) if self.params["weighted"] else None
+
+        def batch_loss(batch):
+            windows, labels = zip(*batch)
+            gold = torch.tensor([y for ys in labels for y in ys], device=self.device)
+            return weighted_cross_entropy(self.network(*self._tensors(list(windows))), gold, weight)
+
+        def evaluate() -> float:
+            predicted = self.predict([sentences for sentences, _ in dev])
+            return cite_worthy_f1([y for _, ys in dev for y in ys], [y for ys in predicted for y in ys])
+
+        return train_epochs(
+            self.network,
+            lambda epoch: batched(examples, self.params["batch_size"], shuffle=True, seed=self.params["seed"] + epoch),
+            batch_loss,
+            epochs=self.params["epochs"],
+            lr=self.params["lr"],
+            weight_decay=self.params["weight_decay"],
+            warmup_steps=self.params["warmup_steps"],
+            device=self.device,
+            evaluate=evaluate if dev else None,
+            on_epoch=on_epoch,
+        )
+
+    @torch.no_grad()
+    def predict_proba(self, paragraphs) -> list[list[float]]:
+        """Cite-worthy probability of every sentence, paragraph by paragraph."""
+        self.network.to(self.device).eval()
+        probs = [[0.0] * len(sentences) for sentences in paragraphs]
+        jobs = [(p, w) for p, sentences in enumerate(paragraphs) for w in self.windows(sentences)]
+        for chunk in batched(jobs, self.params["eval_batch_size"]):
+            with autocast(self.device):
+                logits = self.network(*self._tensors([w for _, w in chunk]))
+            scores = iter(torch.softmax(logits.float(), dim=-1)[:, 1].tolist())
+            for p, window in chunk:
+                for index in window.sentence_indices:
+                    probs[p][index] = next(scores)
+        return probs
+
+    def predict(self, paragraphs) -> list[list[int]]:
+        return [[int(x > 0.5) for x in ps] for ps in self.predict_proba(paragraphs)]
+
+    def save(self, directory) -> Path:
+        return checkpoint.save_pretrained_parts(
+            directory, self.network.encoder, self.tokenizer, self.network.head, self.params
+        )
+
+    @classmethod
+    def load(cls, directory) -> "ParagraphContextModel":
+        directory = Path(directory)
+        model = cls(directory / checkpoint.ENCODER_DIR, checkpoint.load_params(directory)["params"])
+        checkpoint.load_head(directory, model.network.head)
+        return model
