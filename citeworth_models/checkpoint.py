@@ -34,3 +34,17 @@ def save_pretrained_parts(directory, encoder, tokenizer, head: torch.nn.Module, 
 
 def load_head(directory, head: torch.nn.Module) -> None:
     head.load_state_dict(torch.load(Path(directory) / HEAD_FILE, map_location="cpu"))
+
+
+class EncoderAndHead:
+    """Saving and loading for models made of an encoder checkpoint, a tokenizer and a small head."""
+
+    def save(self, directory) -> Path:
+        return save_pretrained_parts(directory, self.network.encoder, self.tokenizer, self.network.head, self.params)
+
+    @classmethod
+    def load(cls, directory):
+        directory = Path(directory)
+        model = cls(directory / ENCODER_DIR, load_params(directory)["params"])
+        load_head(directory, model.network.head)
+        return model

@@ -10,7 +10,6 @@ sentence label is ever dropped.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 from torch import nn
@@ -82,7 +81,7 @@ class SeparatorTagger(nn.Module):
         return self.head(states[rows, cols])
 
 
-class ParagraphContextModel:
+class ParagraphContextModel(checkpoint.EncoderAndHead):
     """Sentence labelling with paragraph context; predict takes and returns paragraphs."""
 
     DEFAULTS = DEFAULTS
@@ -155,15 +154,3 @@ class ParagraphContextModel:
 
     def predict(self, paragraphs) -> list[list[int]]:
         return [[int(x > 0.5) for x in ps] for ps in self.predict_proba(paragraphs)]
-
-    def save(self, directory) -> Path:
-        return checkpoint.save_pretrained_parts(
-            directory, self.network.encoder, self.tokenizer, self.network.head, self.params
-        )
-
-    @classmethod
-    def load(cls, directory) -> "ParagraphContextModel":
-        directory = Path(directory)
-        model = cls(directory / checkpoint.ENCODER_DIR, checkpoint.load_params(directory)["params"])
-        checkpoint.load_head(directory, model.network.head)
-        return model

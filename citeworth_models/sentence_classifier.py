@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import torch
 from torch import nn
@@ -47,7 +46,7 @@ class ClsHeadNetwork(nn.Module):
         return self.head(first_token_state(self.encoder(input_ids=input_ids, attention_mask=attention_mask)))
 
 
-class SentenceClassifier:
+class SentenceClassifier(checkpoint.EncoderAndHead):
     """Fine-tunes a local checkpoint directory; fit/predict/save/load like every model here."""
 
     DEFAULTS = DEFAULTS
@@ -121,15 +120,3 @@ class SentenceClassifier:
 
     def predict(self, texts) -> list[int]:
         return [int(p > 0.5) for p in self.predict_proba(texts)]
-
-    def save(self, directory) -> Path:
-        return checkpoint.save_pretrained_parts(
-            directory, self.network.encoder, self.tokenizer, self.network.head, self.params
-        )
-
-    @classmethod
-    def load(cls, directory) -> "SentenceClassifier":
-        directory = Path(directory)
-        model = cls(directory / checkpoint.ENCODER_DIR, checkpoint.load_params(directory)["params"])
-        checkpoint.load_head(directory, model.network.head)
-        return model
