@@ -19,7 +19,7 @@ from citeworth_assets.lib.tracking import latest_runs
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_models.registry import load_and_predict
 
-from conftest import TINY, make_rows, write_table
+from tables import TINY, make_rows, write_table
 
 
 def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):

@@ -2,7 +2,7 @@
 
 import pytest
 import torch
-from conftest import TINY
+from tables import TINY
 from transformers import AutoModel
 
 from citeworth_models.citebert import CiteBert, mask_tokens

@@ -1,7 +1,7 @@
 import json
 
 import pytest
-from conftest import TINY
+from tables import TINY
 
 from citeworth_models.data import load_sentences
 from citeworth_models.metrics import cite_worthy_scores
