@@ -6,6 +6,8 @@ DUMPS ?= dumps
 DATA ?= data
 SAMPLE_PAPERS ?= 2000
 SAMPLE_SHARDS ?= 4
+# The demo trains every model briefly; leave it empty ({}) for the paper's hyperparameters.
+DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000}
 
 .PHONY: install browser demo test bench ui clean
 
@@ -19,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 
 demo: install
 	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0
-	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --models
+	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --models --model-params '$(DEMO_MODEL_PARAMS)'
 	@echo
 	@echo "Open the Dagster UI:  make ui   (then http://127.0.0.1:3000)"
 	@echo "Query the warehouse:  .venv/bin/python -c \"import duckdb; print(duckdb.connect('$(DATA)/warehouse.duckdb', read_only=True).sql('SELECT * FROM s2orc.papers_per_field'))\""

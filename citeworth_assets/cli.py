@@ -1,5 +1,6 @@
 """The ``citeworth`` command line: generate a sample dump, build the whole graph without the UI."""
 
+import json
 import time
 from pathlib import Path
 
@@ -75,7 +76,8 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @RULES_OPTION
 @SPLITTER_OPTION
 @click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool) -> None:
+@click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
     from citeworth_assets.defs.models.assets import MODEL_NAMES
     from citeworth_assets.definitions import build_definitions, s2orc_shards
@@ -136,7 +138,14 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         failed.append("warehouse")
     if models:
         started = time.perf_counter()
-        trained = defs.resolve_job_def("models_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        try:
+            json.loads(model_params)
+        except ValueError as error:
+            raise click.UsageError(f"--model-params is not JSON: {error}") from error
+        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in MODEL_NAMES if name != "logistic_regression"}
+        trained = defs.resolve_job_def("models_job").execute_in_process(
+            instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+        )
         scores = {
             key.removeprefix("model_"): _materialized(trained, key, "test_f1")
             for key in (f"model_{name}" for name in MODEL_NAMES)
