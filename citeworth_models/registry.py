@@ -66,35 +66,43 @@ def train_and_evaluate(
     *,
     fields=None,
 ) -> dict:
-    """Train `name` on the train split, select on dev, report cite-worthy P/R/F1 on test.
-
-    Without encoder_dir, encoder models get a tiny random BERT built from the
-    training sentences (smoke runs only; real runs pass a SciBERT/Longformer dir).
-    """
+    """Train `name` on the train split, select on dev, report cite-worthy P/R/F1 on test."""
     spec = MODELS[name]
     params = {**spec.defaults, **(params or {})}
     out_dir = Path(out_dir)
     train, dev, test = (_load_split(spec, data_path, split, fields) for split in ("train", "dev", "test"))
-    if spec.needs_encoder and encoder_dir is None:
-        texts = [s for ss, _ in train for s in ss] if spec.paragraphs else [t for t, _ in train]
-        encoder_dir = build_tiny_bert(texts, out_dir / "tiny_encoder")
-    model = _build(spec, encoder_dir, params)
-    dev_f1 = model.fit(train, dev, on_epoch)
-    if spec.paragraphs:
-        gold = [y for _, ys in test for y in ys]
-        predicted = [y for ys in model.predict([ss for ss, _ in test]) for y in ys]
-    else:
-        gold = [y for _, y in test]
-        predicted = model.predict([t for t, _ in test])
+    model, encoder_dir, dev_f1 = _fit(spec, params, train, dev, encoder_dir, out_dir, on_epoch)
     artifact_dir = model.save(out_dir / "model")
     result = {
         "params": params,
         "dev_f1_per_epoch": dev_f1,
-        "test": cite_worthy_scores(gold, predicted),
+        "test": _test_scores(spec, model, test),
         "artifact_dir": str(artifact_dir),
     }
     (out_dir / "result.json").write_text(json.dumps({**result, "model": name, "encoder_dir": str(encoder_dir)}, indent=2))
     return result
+
+
+def _fit(spec: ModelSpec, params: dict, train, dev, encoder_dir, out_dir: Path, on_epoch):
+    """The trained model, the encoder it started from, and dev F1 per epoch.
+
+    Without encoder_dir, encoder models get a tiny random BERT built from the training sentences
+    (smoke runs only; real runs pass a SciBERT/Longformer dir).
+    """
+    if spec.needs_encoder and encoder_dir is None:
+        texts = [s for ss, _ in train for s in ss] if spec.paragraphs else [t for t, _ in train]
+        encoder_dir = build_tiny_bert(texts, out_dir / "tiny_encoder")
+    model = _build(spec, encoder_dir, params)
+    return model, encoder_dir, model.fit(train, dev, on_epoch)
+
+
+def _test_scores(spec: ModelSpec, model, test) -> dict:
+    if spec.paragraphs:
+        gold = [y for _, ys in test for y in ys]
+        predicted = [y for ys in model.predict([ss for ss, _ in test]) for y in ys]
+    else:
+        gold, predicted = [y for _, y in test], model.predict([t for t, _ in test])
+    return cite_worthy_scores(gold, predicted)
 
 
 def load_model(name: str, artifact_dir):
@@ -120,14 +128,5 @@ def domain_f1(
     test = _load_split(spec, data_path, "test", [test_field])
     if not train or not test:
         return None
-    if spec.needs_encoder and encoder_dir is None:
-        texts = [s for ss, _ in train for s in ss] if spec.paragraphs else [t for t, _ in train]
-        encoder_dir = build_tiny_bert(texts, Path(out_dir) / "tiny_encoder")
-    model = _build(spec, encoder_dir, params)
-    model.fit(train, dev or train, None)
-    if spec.paragraphs:
-        gold = [y for _, ys in test for y in ys]
-        predicted = [y for ys in model.predict([ss for ss, _ in test]) for y in ys]
-    else:
-        gold, predicted = [y for _, y in test], model.predict([t for t, _ in test])
-    return round(cite_worthy_scores(gold, predicted)["f1"], 4)
+    model, _, _ = _fit(spec, params, train, dev or train, encoder_dir, Path(out_dir), None)
+    return round(_test_scores(spec, model, test)["f1"], 4)

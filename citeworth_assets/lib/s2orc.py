@@ -319,14 +319,12 @@ LEADING_PAPER_ID = re.compile(rb'^\s*\{\s*"paper_id"\s*:\s*"([^"\\]*)"')
 
 
 def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[tuple]:
-    wanted = None
-    if paper_ids is not None:
+    def wanted(line: bytes) -> bool:
         # Records start with their paper_id in the release: skip others without parsing them.
-        def wanted(line: bytes) -> bool:
-            match = LEADING_PAPER_ID.match(line)
-            return match is None or match.group(1).decode() in paper_ids
+        match = LEADING_PAPER_ID.match(line)
+        return match is None or match.group(1).decode() in paper_ids
 
-    for line in iter_json_lines(source.path, log, wanted):
+    for line in iter_json_lines(source.path, log, wanted if paper_ids is not None else None):
         paper_id = line.record.get("paper_id")
         report = _Reporter(log, source.path, line.number, line.byte_offset, None)
         if paper_id in (None, ""):
