@@ -19,13 +19,13 @@ def main() -> None:
     parser.add_argument("--workdir")
     args = parser.parse_args()
 
-    from citeworth_assets.lib import citesum
-    from citeworth_assets.lib.citeworth_cleaning import papers_from_paragraph_rows
+    from citeworth_assets.lib.citesum import construction as citesum
+    from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc import ShardSource, read_metadata, read_paragraphs
-    from citeworth_assets.lib.sample_dump import generate_sample_dump
+    from citeworth_assets.lib.s2orc.records import ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.samples.s2orc import generate_sample_dump
     from citeworth_assets.lib.sentences import splitter
-    from citeworth_assets.lib.shards import discover_shards
+    from citeworth_assets.lib.s2orc.shards import discover_shards
 
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citesum-bench-"))
     dump = workdir / f"dump_{args.papers}"

@@ -30,11 +30,11 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def load_papers(dump: Path):
-    from citeworth_assets.lib.candidate_filter import first_failed_criterion
-    from citeworth_assets.lib.citeworth_cleaning import papers_from_paragraph_rows
+    from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
+    from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc import ShardSource, read_metadata, read_paragraphs
-    from citeworth_assets.lib.shards import discover_shards
+    from citeworth_assets.lib.s2orc.records import ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.lib.s2orc.shards import discover_shards
 
     (shard,) = discover_shards(dump)
     log = IssueLog()
@@ -51,14 +51,14 @@ def load_papers(dump: Path):
 
 def clean(papers, rules_name: str, workdir: Path) -> dict:
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.citeworth_cleaning import (
+    from citeworth_assets.lib.citeworth.cleaning import (
         PARAGRAPH_SCHEMA,
         REJECTION_SCHEMA,
         clean_papers,
         paragraph_row,
         rejection_rows,
     )
-    from citeworth_assets.lib.citeworth_rules import rule_set
+    from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter
 
     rules, sentence_splitter = rule_set(rules_name), splitter()
@@ -84,7 +84,7 @@ def run_published(path: Path, shard, fields: dict) -> tuple[dict, float]:
 
     import scispacy.custom_sentence_segmenter  # noqa: F401
 
-    from citeworth_assets.lib.citeworth_rules import PERMISSIBLE_SECTION_TITLES
+    from citeworth_assets.lib.citeworth.rules import PERMISSIBLE_SECTION_TITLES
 
     root = Path(tempfile.mkdtemp(prefix="published-"))
     work, full = root / "work", root / "data" / "s2orc_full" / "20200705v1" / "full"
@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument("--published", type=Path, help="a local copy of copenlu/cite-worth dataset_creation/build_dataset.py")
     parser.add_argument("--rules", default="citeworth_2021,citeworth_improved")
     args = parser.parse_args()
-    from citeworth_assets.lib.sample_dump import generate_sample_dump
+    from citeworth_assets.samples.s2orc import generate_sample_dump
 
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citeworth-bench-"))
     dump = workdir / f"dump_{args.papers}"

@@ -29,10 +29,10 @@ def step(name: str, dump: str, data: str) -> dict:
     import orjson
 
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.candidate_filter import split_candidates
+    from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource, read_metadata, read_paragraphs
-    from citeworth_assets.lib.shards import discover_shards
+    from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.lib.s2orc.shards import discover_shards
 
     (shard,) = discover_shards(Path(dump))
     lake_root = Path(data) / "lake"
@@ -71,7 +71,7 @@ def run_step(name: str, dump: Path, data: Path) -> dict:
 
 
 def measure(papers: int, workdir: Path) -> dict:
-    from citeworth_assets.lib.sample_dump import generate_sample_dump
+    from citeworth_assets.samples.s2orc import generate_sample_dump
 
     dump, data = workdir / f"dump_{papers}", workdir / f"data_{papers}"
     if not dump.exists():

@@ -34,7 +34,7 @@ def main() -> None:
 @click.option("--seed", default=0, show_default=True, type=int)
 def generate_sample(out: str, papers: int, shards: int, seed: int) -> None:
     """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed)."""
-    from citeworth_assets.lib.sample_dump import generate_sample_dump
+    from citeworth_assets.samples.s2orc import generate_sample_dump
 
     started = time.perf_counter()
     summary = generate_sample_dump(Path(out), papers=papers, shards=shards, seed=seed)
@@ -52,7 +52,7 @@ def _materialized(result, key: str, field: str):
 
 def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, str]:
     """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early."""
-    from citeworth_assets.lib.citeworth_rules import rule_set
+    from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import SPLITTERS
     from citeworth_assets.resources import CiteworthSettings
 
@@ -80,9 +80,10 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
     from citeworth_assets.defs.models.assets import MODEL_NAMES
-    from citeworth_assets.definitions import build_definitions, s2orc_shards
+    from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance
-    from citeworth_assets.lib.shards import discover_shards
+    from citeworth_assets.lib.s2orc.shards import discover_shards
     from citeworth_assets.resources import CiteworthSettings
 
     settings = _settings(dumps, data, need_dumps=True)
@@ -197,9 +198,9 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     metadata filter; print their accepted paragraphs as JSON lines in the release schema."""
     import json
 
-    from citeworth_assets.lib.citeworth_cleaning import clean_papers, release_record
-    from citeworth_assets.lib.citeworth_rules import rule_set
-    from citeworth_assets.lib.paper_files import read_paper_files
+    from citeworth_assets.lib.citeworth.cleaning import clean_papers, release_record
+    from citeworth_assets.lib.citeworth.rules import rule_set
+    from citeworth_assets.lib.citeworth.paper_files import read_paper_files
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
 
     rules, splitter = _rules_and_splitter(rules, splitter)
@@ -225,7 +226,7 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
 def citesum_baselines(path: str) -> None:
     """Score EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (seeds/002 §3.1) on a TLDR dataset: mean ROUGE-1/2/L F1 x100,
     each the maximum over the record's reference summaries."""
-    from citeworth_assets.lib.citesum_baselines import TldrFormatError, format_table, read_tldr_jsonl, score_baselines
+    from citeworth_assets.lib.citesum.baselines import TldrFormatError, format_table, read_tldr_jsonl, score_baselines
 
     try:
         scores = score_baselines(read_tldr_jsonl(path))
@@ -243,7 +244,7 @@ def citesum_baselines(path: str) -> None:
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
     """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
     under <data>/manual_eval/<rule set>/judgements/."""
-    from citeworth_assets.lib.annotation_server import serve
+    from citeworth_assets.lib.manual_eval.server import serve
     from citeworth_assets.lib.lake import partition_dir
 
     settings = _settings(None, data, need_dumps=False)

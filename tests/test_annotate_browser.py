@@ -8,8 +8,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from citeworth_assets.lib.annotation_server import make_server
-from citeworth_assets.lib.annotation_store import JudgementStore
+from citeworth_assets.lib.manual_eval.server import make_server
+from citeworth_assets.lib.manual_eval.store import JudgementStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCRIPT = "We show <script>alert(1)</script> that it <b>works</b>."

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from citeworth_assets.cli import main
-from citeworth_assets.lib.candidate_filter import CRITERION_NAMES
-from citeworth_assets.lib.sample_dump import generate_sample_dump
+from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
+from citeworth_assets.samples.s2orc import generate_sample_dump
 
 
 @pytest.fixture(scope="module")
@@ -92,9 +92,9 @@ def test_the_citesum_dataset_is_split_without_leakage_and_released(built):
 def test_manual_evaluation_sample_judgements_and_table_3(built):
     import dagster as dg
 
-    from citeworth_assets.defs.citeworth.manual_eval import citeworth_manual_eval_results
+    from citeworth_assets.defs.manual_eval.assets import citeworth_manual_eval_results
     from citeworth_assets.defs.warehouse.assets import citeworth_warehouse_views
-    from citeworth_assets.lib.annotation_store import JudgementStore
+    from citeworth_assets.lib.manual_eval.store import JudgementStore
     from citeworth_assets.resources import CiteworthSettings
 
     dumps, data, _, _, _ = built

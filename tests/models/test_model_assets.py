@@ -15,7 +15,7 @@ from citeworth_assets.defs.models.assets import (
     training_assets,
 )
 from citeworth_assets.defs.warehouse.assets import models_warehouse_views
-from citeworth_assets.lib.tracking import latest_runs
+from citeworth_assets.lib.models.tracking import latest_runs
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_models.registry import load_and_predict
 

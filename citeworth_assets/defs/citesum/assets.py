@@ -6,10 +6,11 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib import citesum, lake
-from citeworth_assets.lib import citesum_tables as tables
-from citeworth_assets.lib.citesum_baselines import score_baselines, tldr_records
-from citeworth_assets.lib.citeworth_cleaning import papers_from_paragraph_rows
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.citesum import construction as citesum
+from citeworth_assets.lib.citesum import tables
+from citeworth_assets.lib.citesum.baselines import score_baselines, tldr_records
+from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings

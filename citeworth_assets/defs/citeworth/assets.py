@@ -9,19 +9,19 @@ import pyarrow as pa
 
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib import citeworth_dataset as dataset
+from citeworth_assets.lib.citeworth import dataset
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth_cleaning import (
+from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA,
     REJECTION_SCHEMA,
     clean_papers,
     paragraph_row,
-    papers_from_paragraph_rows,
     rejection_rows,
     rules_key,
 )
-from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA, compare_rule_sets, comparison_rule_sets
-from citeworth_assets.lib.citeworth_rules import rule_set
+from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA, compare_rule_sets, comparison_rule_sets
+from citeworth_assets.lib.citeworth.rules import rule_set
+from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
@@ -172,3 +172,13 @@ def citeworth_rule_comparison(config: ComparisonConfig, citeworth: CiteworthSett
     return dg.MaterializeResult(
         metadata={"candidate_papers": len(papers), "comparison": dg.MetadataValue.md(markdown_table(table))}
     )
+
+
+citeworth_assets = [
+    citeworth_cleaning,
+    citeworth_field_paragraphs,
+    citeworth_dataset,
+    citeworth_statistics,
+    citeworth_release,
+    citeworth_rule_comparison,
+]

@@ -4,9 +4,9 @@ import dagster as dg
 import pyarrow.compute as pc
 
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
-from citeworth_assets.lib.citeworth_dataset import read_dataset
-from citeworth_assets.lib.citeworth_quality import citation_marker
-from citeworth_assets.lib.citeworth_rules import CHECK_WORTHY, rule_set
+from citeworth_assets.lib.citeworth.dataset import read_dataset
+from citeworth_assets.lib.citeworth.quality import citation_marker
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, rule_set
 from citeworth_assets.resources import CiteworthSettings
 
 

@@ -8,7 +8,8 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.tracking import dataset_version, default_tracking_uri, latest_runs, tracked_run
+from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
+from citeworth_assets.lib.models.tracking import dataset_version, default_tracking_uri, latest_runs, tracked_run
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
 
@@ -109,10 +110,6 @@ def training_asset(name: str) -> dg.AssetsDefinition:
 MODEL_NAMES = ("logistic_regression", "transformer", "bert", "bert_unweighted", "bert_pu", "longformer_ctx", "citebert")
 training_assets = [training_asset(name) for name in MODEL_NAMES]
 
-COMPARISON_SCHEMA = pa.schema(
-    [("model", pa.string()), ("run_id", pa.string()), ("precision", pa.float64()), ("recall", pa.float64()), ("f1", pa.float64()), ("dataset_version", pa.string())]
-)
-DOMAIN_SCHEMA = pa.schema([("train_field", pa.string()), ("test_field", pa.string()), ("f1", pa.float64())])
 
 
 @dg.asset(

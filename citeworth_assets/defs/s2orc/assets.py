@@ -4,33 +4,22 @@
 import time
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.candidate_filter import CRITERION_NAMES, split_candidates
+from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES, REJECTION_SCHEMA, split_candidates
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc import (
+from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
-    PROVENANCE,
     READ_ISSUE_SCHEMA,
     ShardSource,
     read_metadata,
     read_paragraphs,
 )
-from citeworth_assets.lib.shards import find_shard
+from citeworth_assets.lib.s2orc.shards import find_shard
 from citeworth_assets.resources import CiteworthSettings
 
-REJECTION_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("title", pa.string()),
-        ("mag_field_of_study", pa.list_(pa.string())),
-        ("failed_criterion", pa.string()),
-        *PROVENANCE,
-    ]
-)
 SHOWN_ISSUES = 20
 
 

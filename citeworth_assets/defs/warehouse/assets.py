@@ -10,14 +10,16 @@ from pathlib import Path
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.defs.s2orc.assets import REJECTION_SCHEMA
-from citeworth_assets.lib.citeworth_cleaning import PARAGRAPH_SCHEMA as CITEWORTH_PARAGRAPH_SCHEMA
-from citeworth_assets.lib.citeworth_cleaning import REJECTION_SCHEMA as CITEWORTH_REJECTION_SCHEMA
-from citeworth_assets.lib.citeworth_dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
-from citeworth_assets.lib.citeworth_quality import COMPARISON_SCHEMA
-from citeworth_assets.defs.models import assets as model_tables
-from citeworth_assets.lib import citesum_tables, manual_eval, warehouse
-from citeworth_assets.lib.s2orc import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
+from citeworth_assets.lib.s2orc.candidate_filter import REJECTION_SCHEMA
+from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA as CITEWORTH_PARAGRAPH_SCHEMA
+from citeworth_assets.lib.citeworth.cleaning import REJECTION_SCHEMA as CITEWORTH_REJECTION_SCHEMA
+from citeworth_assets.lib.citeworth.dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
+from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA
+from citeworth_assets.lib.models import tables as model_tables
+from citeworth_assets.lib import warehouse
+from citeworth_assets.lib.citesum import tables as citesum_tables
+from citeworth_assets.lib.manual_eval import evaluation as manual_eval
+from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
 from citeworth_assets.lib.sql_models import SqlModel, load_models
 from citeworth_assets.resources import CiteworthSettings
 
@@ -172,6 +174,8 @@ def s2orc_filter_accounts_for_every_paper(citeworth: CiteworthSettings) -> dg.As
     )
 
 
+warehouse_assets = [s2orc_warehouse_views, citeworth_warehouse_views, citesum_warehouse_views, models_warehouse_views]
+warehouse_checks = [s2orc_filter_accounts_for_every_paper]
 
 
 def sql_model_key(model: SqlModel) -> dg.AssetKey:

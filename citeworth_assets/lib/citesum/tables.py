@@ -1,0 +1,94 @@
+"""CiteSum lake tables, and the joins that need every shard (cited papers may be in any of them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.citesum.construction import SPLITS, release_record
+
+CANDIDATE_SCHEMA = pa.schema(
+    [
+        ("citing_paper_id", pa.string()),
+        ("cited_paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("sentence_index", pa.int32()),
+        ("sentence", pa.string()),
+        ("target", pa.string()),
+        ("rouge1_recall", pa.float64()),
+        ("rouge2_recall", pa.float64()),
+        ("rougeL_recall", pa.float64()),
+        ("kept", pa.bool_()),
+        ("shard", pa.string()),
+    ]
+)
+DROP_SCHEMA = pa.schema(
+    [
+        ("citing_paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("sentence_index", pa.int32()),
+        ("sentence", pa.string()),
+        ("reason", pa.string()),
+        ("shard", pa.string()),
+    ]
+)
+EXAMPLE_SCHEMA = pa.schema(
+    [
+        *[CANDIDATE_SCHEMA.field(name) for name in CANDIDATE_SCHEMA.names if name not in ("kept", "shard")],
+        ("title", pa.string()),
+        ("abstract", pa.string()),
+        ("discipline", pa.string()),
+        ("split", pa.string()),
+    ]
+)
+STATISTICS_SCHEMA = pa.schema(
+    [("split", pa.string()), ("examples", pa.int64()), ("mean_source_words", pa.float64()), ("mean_summary_words", pa.float64())]
+)
+DISCIPLINE_SCHEMA = pa.schema([("discipline", pa.string()), ("cited_papers", pa.int64())])
+BASELINE_SCHEMA = pa.schema(
+    [("method", pa.string()), ("rouge1", pa.float64()), ("rouge2", pa.float64()), ("rougeL", pa.float64()), ("examples", pa.int64())]
+)
+
+
+def cited_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
+    """Title, abstract and fields of study of the given papers, looked up in every shard of ``s2orc_papers``."""
+    if not paper_ids or not lake.has_data(lake_root, "s2orc_papers"):
+        return {}
+    query = (
+        "SELECT paper_id, title, abstract, mag_field_of_study "
+        f"FROM read_parquet('{lake.table_glob(lake_root, 's2orc_papers')}') WHERE paper_id IN (SELECT unnest(?))"
+    )
+    with duckdb.connect() as connection:
+        rows = connection.execute(query, [sorted(paper_ids)]).fetchall()
+    return {paper_id: {"title": title, "abstract": abstract, "mag_field_of_study": fields} for paper_id, title, abstract, fields in rows}
+
+
+def kept_candidates(lake_root: Path) -> list[dict]:
+    """Every kept candidate of every shard, in shard order."""
+    if not lake.has_data(lake_root, "citesum_candidates"):
+        return []
+    query = (
+        f"SELECT * EXCLUDE (kept) FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
+        "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
+    )
+    with duckdb.connect() as connection:
+        return connection.sql(query).to_arrow_table().to_pylist()
+
+
+def export_release(table: pa.Table, folder: Path) -> tuple[Path, dict]:
+    """``train``/``validation``/``test.jsonl`` in the published CiteSum fields and ``citesum.parquet``, replaced atomically."""
+    counts = {}
+    with lake.replaced_folder(folder) as staging:
+        for split in SPLITS:
+            rows = [row for row in table.to_pylist() if row["split"] == split]
+            counts[split] = len(rows)
+            with open(staging / f"{split}.jsonl", "w", encoding="utf-8") as out:
+                for row in rows:
+                    out.write(json.dumps(release_record(row), ensure_ascii=False) + "\n")
+        pq.write_table(table, staging / "citesum.parquet", compression="zstd")
+    return folder, counts

@@ -1,0 +1,205 @@
+"""The balanced CiteWorth dataset: per-field paragraphs, even sampling, paper-disjoint splits, Table 2, release.
+
+Choices where the paper is silent:
+
+* Sampling is seeded and stable: paragraphs are ranked by an MD5 of ``seed:paper_id:section_idx`` and
+  the first ``n`` of each field are kept, where ``n`` is the smallest field's count (or the configured
+  cap). A configured field with no paragraphs at all is left out and reported, rather than emptying
+  the whole dataset.
+* Splits are by paper and per field: a field's papers are ranked by an MD5 of ``seed:paper_id`` and
+  the first 80% of them go to train, the next 10% to dev, the rest to test. A paper has exactly one
+  field here, so no paper is in two splits.
+* Tokens in the statistics are counted with the sentence splitter's tokenizer (SciSpacy's).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
+from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
+from citeworth_assets.lib.fields import field_key
+
+SPLITS = ("train", "dev", "test")
+DATASET_SCHEMA = PARAGRAPH_SCHEMA.append(pa.field("field", pa.string())).append(pa.field("split", pa.string()))
+STATISTICS_SCHEMA = pa.schema(
+    [
+        ("rule_set", pa.string()),
+        ("field", pa.string()),
+        ("paragraphs", pa.int64()),
+        ("sentences", pa.int64()),
+        ("tokens", pa.int64()),
+        ("train_sentences", pa.int64()),
+        ("dev_sentences", pa.int64()),
+        ("test_sentences", pa.int64()),
+        ("cite_worthy", pa.int64()),
+        ("non_cite_worthy", pa.int64()),
+        ("cite_worthy_share", pa.float64()),
+        ("min_chars", pa.int64()),
+        ("max_chars", pa.int64()),
+        ("mean_chars", pa.float64()),
+        ("median_chars", pa.float64()),
+    ]
+)
+
+
+def _rank(*parts) -> str:
+    return hashlib.md5(":".join(map(str, parts)).encode()).hexdigest()
+
+
+def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
+    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs."""
+    shards = sorted(path.name.split("=", 1)[1] for path in (lake_root / "s2orc_candidate_papers").glob("shard=*"))
+    papers: list[PaperInput] = []
+    for shard in shards:
+        fields = {
+            row["paper_id"]: row["mag_field_of_study"]
+            for row in lake.iter_partition_rows(lake_root, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"])
+        }
+        wanted = list(fields)[: limit - len(papers)]
+        wanted_ids = set(wanted)
+        with_paragraphs = {
+            paper.paper_id: paper
+            for paper in papers_from_paragraph_rows(lake.iter_partition_rows(lake_root, "s2orc_paragraphs", shard), fields)
+            if paper.paper_id in wanted_ids
+        }
+        papers.extend(with_paragraphs.get(paper_id) or PaperInput(paper_id, [], fields[paper_id]) for paper_id in wanted)
+        if len(papers) >= limit:
+            break
+    return papers
+
+
+def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) -> int:
+    """The accepted paragraphs (of ``rules``) of papers whose only field of study is ``field``."""
+    if not lake.has_data(lake_root, "citeworth_paragraphs"):
+        return lake.write_partition(lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field")
+    query = (
+        f"SELECT * FROM read_parquet('{lake.table_glob(lake_root, 'citeworth_paragraphs')}') "
+        "WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? "
+        "ORDER BY shard, line, section_idx"
+    )
+    return lake.write_partition_from_query(lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field")
+
+
+def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | None, seed: int) -> dict:
+    """Sample the same number of paragraphs per field, split by paper, and store the dataset."""
+    per_field = {}
+    for field in fields:
+        folder = lake.partition_dir(lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), "field")
+        per_field[field] = pq.read_table(folder) if folder.is_dir() else PARAGRAPH_SCHEMA.empty_table()
+    present = {field: table for field, table in per_field.items() if table.num_rows}
+    size = min((table.num_rows for table in present.values()), default=0)
+    if cap is not None:
+        size = min(size, cap)
+    parts, split_counts = [], dict.fromkeys(SPLITS, 0)
+    for field, table in present.items():
+        keys = list(zip(table.column("paper_id").to_pylist(), table.column("section_idx").to_pylist()))
+        chosen = sorted(range(table.num_rows), key=lambda i: _rank(seed, *keys[i]))[:size]
+        sample = table.take(sorted(chosen))
+        papers = sorted(set(sample.column("paper_id").to_pylist()), key=lambda paper: _rank(seed, paper))
+        cut_train, cut_dev = round(len(papers) * 0.8), round(len(papers) * 0.9)
+        split_of = {paper: SPLITS[(i >= cut_train) + (i >= cut_dev)] for i, paper in enumerate(papers)}
+        splits = [split_of[paper] for paper in sample.column("paper_id").to_pylist()]
+        for split in splits:
+            split_counts[split] += 1
+        sample = sample.append_column("field", pa.array([field] * sample.num_rows, pa.string()))
+        parts.append(sample.append_column("split", pa.array(splits, pa.string())))
+    table = pa.concat_tables(parts) if parts else DATASET_SCHEMA.empty_table()
+    with lake.PartitionWriter(lake_root, "citeworth_dataset", DATASET_SCHEMA, rules, "rules") as out:
+        out.write_table(table)
+    return {
+        "paragraphs_per_field": size,
+        "fields": len(present),
+        "missing_fields": sorted(set(fields) - set(present)),
+        "paragraphs": table.num_rows,
+        "paragraphs_per_split": split_counts,
+    }
+
+
+def read_dataset(lake_root: Path, rules: str) -> pa.Table:
+    return lake.read_partition(lake_root, "citeworth_dataset", rules, dimension="rules")
+
+
+def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
+    """Table 2 of the paper, overall (field ``all``) and per field; stored in the lake.
+
+    Counts and lengths come from DuckDB over the dataset's Parquet; tokens are counted by streaming
+    the sentences through the tokenizer, so the dataset is never loaded whole.
+    """
+    folder = lake.partition_dir(lake_root, "citeworth_dataset", rules, "rules")
+    files = str(folder / "*.parquet").replace("'", "''")
+    query = f"""
+        WITH sentences AS (
+            SELECT field, split, s.label, length(s.text) AS chars
+            FROM (SELECT field, split, unnest(samples) AS s FROM read_parquet('{files}'))
+        )
+        SELECT coalesce(field, 'all') AS field, count(*) AS sentences,
+            count(*) FILTER (split = 'train') AS train_sentences, count(*) FILTER (split = 'dev') AS dev_sentences,
+            count(*) FILTER (split = 'test') AS test_sentences,
+            count(*) FILTER (label = '{CHECK_WORTHY}') AS cite_worthy,
+            count(*) FILTER (label = '{NON_CHECK_WORTHY}') AS non_cite_worthy,
+            min(chars) AS min_chars, max(chars) AS max_chars, round(avg(chars), 1) AS mean_chars,
+            median(chars)::DOUBLE AS median_chars
+        FROM sentences GROUP BY GROUPING SETS ((), (field))
+    """
+    paragraphs_query = f"SELECT coalesce(field, 'all'), count(*) FROM read_parquet('{files}') GROUP BY GROUPING SETS ((), (field))"
+    with duckdb.connect() as connection:
+        metrics = {row["field"]: row for row in connection.sql(query).to_arrow_table().to_pylist()}
+        paragraphs = dict(connection.execute(paragraphs_query).fetchall())
+    tokens = dict.fromkeys(metrics, 0)
+    for batch in lake.iter_partition_batches(lake_root, "citeworth_dataset", rules, ["field", "samples"], "rules"):
+        for row in batch.to_pylist():
+            count = sum(len(doc) for doc in splitter.tokenize(sample["text"] for sample in row["samples"]))
+            tokens[row["field"]] += count
+            tokens["all"] += count
+    rows = []
+    for field in ["all", *sorted(set(metrics) - {"all"})]:
+        row = metrics.get(field)
+        if row is None:
+            continue
+        share = row["cite_worthy"] / row["sentences"] if row["sentences"] else None
+        rows.append(
+            {**row, "rule_set": rules, "paragraphs": paragraphs.get(field, 0), "tokens": tokens.get(field, 0),
+             "cite_worthy_share": round(share, 4) if share is not None else None}
+        )  # fmt: skip
+    result = pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
+    with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, "rules") as out:
+        out.write_table(result)
+    return result
+
+
+RELEASE_FIELDS = ("paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples")
+
+
+def release_json(row: dict) -> dict:
+    """A dataset row in the published schema (non-cite-worthy samples carry no ``citation_text``)."""
+    record = {name: row[name] for name in RELEASE_FIELDS}
+    record["samples"] = [
+        {k: v for k, v in sample.items() if not (k == "citation_text" and sample["label"] == NON_CHECK_WORTHY)}
+        for sample in row["samples"]
+    ]
+    return record
+
+
+def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:
+    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` and ``citeworth.parquet``, replaced atomically."""
+    table = read_dataset(lake_root, rules)
+    counts = {}
+    with lake.replaced_folder(folder) as staging:
+        for split in SPLITS:
+            rows = table.filter(pc.equal(table.column("split"), split)).to_pylist()
+            counts[split] = len(rows)
+            with open(staging / f"{split}.jsonl", "w", encoding="utf-8") as out:
+                for row in rows:
+                    out.write(json.dumps(release_json(row), ensure_ascii=False) + "\n")
+        pq.write_table(table, staging / "citeworth.parquet", compression="zstd")
+    return folder, counts

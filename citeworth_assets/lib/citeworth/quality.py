@@ -1,0 +1,104 @@
+"""Comparing CiteWorth rule sets: yield and quality proxies on the same candidate papers.
+
+Yield is counted per 1000 candidate papers (papers, paragraphs, sentences kept). The quality proxies
+are independent of every rule set's own checks, so they can catch what a rule set lets through:
+
+* a *citation marker* left in a kept sentence: bracketed numbers (with any separators, including
+  decimals a range-based expression would accept), author-year parentheses, a bare year in
+  parentheses, ``et al.`` as words, or a hanging reference phrase at the end ("as shown by.");
+* a *format problem*: not starting with an upper-case letter, not ending with ``.``, ``?`` or ``!``,
+  surrounding whitespace, 20 characters or fewer, unbalanced brackets, or space before the final mark.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+import pyarrow as pa
+
+from citeworth_assets.lib.citeworth.cleaning import clean_papers
+from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, CITEWORTH_IMPROVED, IMPROVEMENTS, RuleSet
+
+CITATION_MARKERS = {
+    "bracketed_number": re.compile(r"\[\s*\d+(?:\s*[-,;\u2013]\s*\d+)*\s*\]"),
+    "author_year": re.compile(r"\([A-Z][^()]{0,80}?,?\s(?:19|20)\d\d[a-z]?\s*[;)]"),
+    "parenthetical_year": re.compile(r"\(\s*(?:19|20)\d\d[a-z]?\s*\)"),
+    "et_al": re.compile(r"\bet al\b"),
+    "hanging_reference": re.compile(r"\b(?:by|of|in|see|from|as|to|with|e\.g\.,?)\s*[.?!]$", re.IGNORECASE),
+}
+
+
+COMPARISON_SCHEMA = pa.schema(
+    [
+        ("rule_set", pa.string()),
+        ("candidate_papers", pa.int64()),
+        ("papers_per_1000", pa.float64()),
+        ("paragraphs_per_1000", pa.float64()),
+        ("sentences_per_1000", pa.float64()),
+        ("cite_worthy_share", pa.float64()),
+        ("sentences_with_marker", pa.int64()),
+        ("marker_share", pa.float64()),
+        ("sentences_with_format_problem", pa.int64()),
+        ("format_problem_share", pa.float64()),
+    ]
+)
+
+
+def citation_marker(sentence: str) -> str | None:
+    """The kind of citation marker a sentence still holds, if any."""
+    return next((name for name, pattern in CITATION_MARKERS.items() if pattern.search(sentence)), None)
+
+
+def format_problem(sentence: str) -> str | None:
+    if sentence != sentence.strip():
+        return "surrounding_whitespace"
+    if len(sentence) <= 20:
+        return "too_short"
+    if not sentence[0].isupper():
+        return "not_capitalized"
+    if sentence[-1] not in ".?!":
+        return "bad_ending"
+    if re.search(r"\s[.?!]$", sentence):
+        return "space_before_final_mark"
+    if sentence.count("(") != sentence.count(")") or sentence.count("[") != sentence.count("]"):
+        return "unbalanced_brackets"
+    return None
+
+
+def comparison_rule_sets() -> list[RuleSet]:
+    """Both rule sets, and the faithful one with each improvement alone (its measured effect)."""
+    return [CITEWORTH_2021, CITEWORTH_IMPROVED, *(CITEWORTH_2021.with_improvements(name) for name in IMPROVEMENTS)]
+
+
+def compare_rule_sets(papers: list[PaperInput], rule_sets: Iterable[RuleSet], splitter) -> list[dict]:
+    """One row per rule set: yield per 1000 candidate papers and the quality proxies of what it keeps."""
+    rows = []
+    for rules in rule_sets:
+        kept_papers = paragraphs = sentences = cite_worthy = markers = problems = 0
+        for result in clean_papers(papers, rules, splitter):
+            kept_papers += bool(result.accepted)
+            for accepted in result.accepted:
+                paragraphs += 1
+                for sample in accepted.verdict.samples:
+                    sentences += 1
+                    cite_worthy += sample.label == CHECK_WORTHY
+                    markers += citation_marker(sample.text) is not None
+                    problems += format_problem(sample.text) is not None
+        per_thousand = 1000 / len(papers) if papers else 0.0
+        rows.append(
+            {
+                "rule_set": rules.name,
+                "candidate_papers": len(papers),
+                "papers_per_1000": round(kept_papers * per_thousand, 1),
+                "paragraphs_per_1000": round(paragraphs * per_thousand, 1),
+                "sentences_per_1000": round(sentences * per_thousand, 1),
+                "cite_worthy_share": round(cite_worthy / sentences, 4) if sentences else None,
+                "sentences_with_marker": markers,
+                "marker_share": round(markers / sentences, 4) if sentences else None,
+                "sentences_with_format_problem": problems,
+                "format_problem_share": round(problems / sentences, 4) if sentences else None,
+            }
+        )
+    return rows
