@@ -11,8 +11,9 @@ from citeworth_assets.lib.settings import SettingError, Settings
 QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
-def _settings(dumps: str | None, data: str | None, need_dumps: bool) -> Settings:
-    settings = Settings.resolve(dumps, data)
+def _settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> Settings:
+    """The settings (flags beat the environment, which beats the defaults), with the paths checked."""
+    settings = Settings.resolve(dumps=dumps, data=data, **others)
     try:
         if need_dumps:
             settings.require_dumps()
@@ -54,16 +55,15 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
     """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early."""
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import SPLITTERS
-    from citeworth_assets.resources import CiteworthSettings
 
-    resource = CiteworthSettings.from_env(rules=rules, splitter=splitter)
+    settings = Settings.resolve(rules=rules, splitter=splitter)
     try:
-        rule_set(resource.rules)
+        rule_set(settings.rules)
     except ValueError as error:
         raise click.UsageError(str(error)) from error
-    if resource.splitter not in SPLITTERS:
-        raise click.UsageError(f"unknown sentence splitter {resource.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}")
-    return resource.rules, resource.splitter
+    if settings.splitter not in SPLITTERS:
+        raise click.UsageError(f"unknown sentence splitter {settings.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}")
+    return settings.rules, settings.splitter
 
 
 RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (overrides CITEWORTH_RULES).")
@@ -79,15 +79,15 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
 def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
-    from citeworth_assets.defs.models.assets import MODEL_NAMES
+    from citeworth_models.registry import MODELS, NEURAL_MODELS
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance
     from citeworth_assets.lib.s2orc.shards import discover_shards
     from citeworth_assets.resources import CiteworthSettings
 
-    settings = _settings(dumps, data, need_dumps=True)
     rules, splitter = _rules_and_splitter(rules, splitter)
+    settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
     shards = discover_shards(settings.dumps)
     if not shards:
         raise click.ClickException(
@@ -95,9 +95,7 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             "with a matching pdf_parses file; check --dumps / CITEWORTH_DUMPS)"
         )
     instance = dagster_instance(settings)
-    defs = build_definitions(
-        CiteworthSettings(dumps=str(settings.dumps), data=str(settings.data), rules=rules, splitter=splitter)
-    )
+    defs = build_definitions(CiteworthSettings(**settings.values()))
     known = set(instance.get_dynamic_partitions(s2orc_shards.name))
     instance.add_dynamic_partitions(s2orc_shards.name, [s.key for s in shards if s.key not in known])
 
@@ -143,13 +141,13 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             json.loads(model_params)
         except ValueError as error:
             raise click.UsageError(f"--model-params is not JSON: {error}") from error
-        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in MODEL_NAMES if name != "logistic_regression"}
+        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
         trained = defs.resolve_job_def("models_job").execute_in_process(
             instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
         )
         scores = {
             key.removeprefix("model_"): _materialized(trained, key, "test_f1")
-            for key in (f"model_{name}" for name in MODEL_NAMES)
+            for key in (f"model_{name}" for name in MODELS)
         }
         click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
         if not trained.success:
@@ -177,14 +175,13 @@ def ui(dumps: str | None, data: str | None, port: int) -> None:
     import sys
 
     from citeworth_assets.instance import prepare_dagster_home
-    from citeworth_assets.lib.settings import DATA_ENV, DUMPS_ENV
 
     settings = _settings(dumps, data, need_dumps=False)
     home = prepare_dagster_home(settings)
-    os.environ.update({DUMPS_ENV: str(settings.dumps), DATA_ENV: str(settings.data)})
+    os.environ.update(settings.environment())
     workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
     dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
-    click.echo(f"DAGSTER_HOME={home}\nCITEWORTH_DUMPS={settings.dumps}\nCITEWORTH_DATA={settings.data}")
+    click.echo("\n".join(f"{name}={value}" for name, value in {"DAGSTER_HOME": home, **settings.environment()}.items()))
     os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-p", str(port)])
 
 
@@ -257,4 +254,4 @@ def annotate(data: str | None, rules: str | None, annotator: str | None, host: s
         )
     if annotator:
         click.echo(f"open http://{host}:{port}/?annotator={annotator}")
-    serve(sample, settings.data / "manual_eval" / rules / "judgements", host=host, port=port)
+    serve(sample, settings.judgements_dir(rules), host=host, port=port)

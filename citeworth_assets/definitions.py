@@ -4,15 +4,14 @@ assets, checks, sensors and jobs, merged, with the platform's resources."""
 import dagster as dg
 
 from citeworth_assets.defs import citesum, citeworth, manual_eval, models, s2orc, warehouse
-from citeworth_assets.defs.models.assets import CiteworthModels
 from citeworth_assets.resources import CiteworthSettings
 
 DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse)
 
 
-def build_definitions(settings: CiteworthSettings | None = None, models: CiteworthModels | None = None) -> dg.Definitions:
+def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
     """The code location, with settings from the environment unless given (the CLI passes its flags)."""
-    resources = {"citeworth": settings or CiteworthSettings.from_env(), "models": models or CiteworthModels.from_env()}
+    resources = {"citeworth": settings or CiteworthSettings.from_environment()}
     return dg.Definitions.merge(*(domain.defs for domain in DOMAINS), dg.Definitions(resources=resources))
 
 

@@ -1,40 +1,38 @@
-"""Dagster resources: the platform settings as a configurable resource."""
-
+"""Dagster resources: the platform settings (:mod:`citeworth_assets.lib.settings`) as one configurable resource."""
 
 import os
+from functools import lru_cache
 
 import dagster as dg
 
-from citeworth_assets.lib.settings import DATA_ENV, DEFAULT_DATA, DEFAULT_DUMPS, DUMPS_ENV, Settings
+from citeworth_assets.lib.settings import ENV_VARS, SETTINGS, Settings
 
-RULES_ENV = "CITEWORTH_RULES"
-SPLITTER_ENV = "CITEWORTH_SPLITTER"
+
+@lru_cache(maxsize=32)
+def _resolved(**values) -> Settings:
+    return Settings.resolve(**values)
 
 
 class CiteworthSettings(dg.ConfigurableResource):
-    """Where dumps are read from, where the lake, warehouse and MLflow store live, and which CiteWorth
-    rule set and sentence splitter build the dataset.
+    """Where dumps are read from and everything is written (lake, warehouse, exports, MLflow store), which
+    CiteWorth rule set and sentence splitter build the datasets, where runs are tracked and which local
+    encoder checkpoint the BERT-style models start from (defaults: ``citeworth_assets.lib.settings``)."""
 
-    Defaults come from ``CITEWORTH_DUMPS``, ``CITEWORTH_DATA``, ``CITEWORTH_RULES`` and
-    ``CITEWORTH_SPLITTER`` when the code location loads.
-    """
-
-    dumps: str = DEFAULT_DUMPS
-    data: str = DEFAULT_DATA
+    dumps: str = SETTINGS["dumps"][2]
+    data: str = SETTINGS["data"][2]
+    rules: str = SETTINGS["rules"][2]
+    splitter: str = SETTINGS["splitter"][2]
+    mlflow_uri: str | None = None
+    encoder: str | None = None
     shard_settle_seconds: float = 30.0
-    rules: str = "citeworth_2021"
-    splitter: str = "scispacy_pysbd"
 
     @classmethod
-    def from_env(cls, **overrides) -> "CiteworthSettings":
-        values = {
-            "dumps": os.environ.get(DUMPS_ENV, DEFAULT_DUMPS),
-            "data": os.environ.get(DATA_ENV, DEFAULT_DATA),
-            "rules": os.environ.get(RULES_ENV, "citeworth_2021"),
-            "splitter": os.environ.get(SPLITTER_ENV, "scispacy_pysbd"),
-        }
-        return cls(**{**values, **{k: v for k, v in overrides.items() if v is not None}})
+    def from_environment(cls) -> "CiteworthSettings":
+        """The resource of the code location: each ``CITEWORTH_*`` variable that is set is read through
+        ``dg.EnvVar`` (so its value is taken when a run starts, and the UI shows where it came from)."""
+        return cls(**{name: dg.EnvVar(env) for name, env in ENV_VARS.items() if env in os.environ})
 
     @property
     def settings(self) -> Settings:
-        return Settings.resolve(self.dumps, self.data)
+        """The resolved settings (absolute paths, defaults filled in), computed once per distinct configuration."""
+        return _resolved(**{name: getattr(self, name) for name in SETTINGS})

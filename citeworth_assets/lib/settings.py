@@ -1,77 +1,140 @@
-"""The platform's settings: one place, with defaults and environment variables.
+"""The platform's settings: one object, with defaults and environment variables named in one place.
 
 Every path the platform touches derives from two roots:
 
 * the dump root (``CITEWORTH_DUMPS``): raw dumps, read-only;
 * the data root (``CITEWORTH_DATA``, default ``./data``): ``lake/`` (Parquet, the source of truth),
-  ``warehouse.duckdb`` (views over the lake), ``mlruns/`` (MLflow) and ``dagster_home/``.
+  ``warehouse.duckdb`` (views over the lake), ``exports/`` (dataset releases), ``models/`` (trained models),
+  ``manual_eval/`` (annotators' judgements), ``mlflow.db`` + ``mlruns/`` (MLflow) and ``dagster_home/``.
 
-A CLI flag beats the environment, which beats the default. A missing or wrong path fails fast with a
-:class:`SettingError` that names the setting, never later with an obscure I/O error.
+Besides the paths: the CiteWorth rule set, the sentence splitter, the MLflow tracking URI and the encoder
+checkpoint the BERT-style models start from. A CLI flag beats the environment, which beats the default. A
+missing or wrong path fails fast with a :class:`SettingError` that names the setting, never later with an
+obscure I/O error.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cached_property
 from pathlib import Path
 
-DUMPS_ENV = "CITEWORTH_DUMPS"
-DATA_ENV = "CITEWORTH_DATA"
-DEFAULT_DUMPS = "./dumps"
-DEFAULT_DATA = "./data"
+# setting -> (environment variable, CLI flag, default)
+SETTINGS = {
+    "dumps": ("CITEWORTH_DUMPS", "--dumps", "./dumps"),
+    "data": ("CITEWORTH_DATA", "--data", "./data"),
+    "rules": ("CITEWORTH_RULES", "--rules", "citeworth_2021"),
+    "splitter": ("CITEWORTH_SPLITTER", "--splitter", "scispacy_pysbd"),
+    "mlflow_uri": ("CITEWORTH_MLFLOW_URI", None, None),
+    "encoder": ("CITEWORTH_ENCODER", None, None),
+}
+ENV_VARS = {name: env for name, (env, _, _) in SETTINGS.items()}
+DUMPS_ENV, DATA_ENV = ENV_VARS["dumps"], ENV_VARS["data"]
 
 
 class SettingError(ValueError):
     """A setting is missing or points somewhere unusable; the message names the setting."""
 
 
+def describe(name: str) -> str:
+    """How a user sets ``name``: ``--data / CITEWORTH_DATA``."""
+    env, flag, _ = SETTINGS[name]
+    return f"{flag} / {env}" if flag else env
+
+
 @dataclass(frozen=True)
 class Settings:
     dumps: Path
     data: Path
+    rules: str = SETTINGS["rules"][2]
+    splitter: str = SETTINGS["splitter"][2]
+    mlflow_uri: str | None = None  # default: SQLite under the data root
+    encoder: str | None = None  # a local checkpoint folder; default: the tiny encoder built from the training split
 
     @classmethod
-    def resolve(cls, dumps: str | os.PathLike | None = None, data: str | os.PathLike | None = None) -> "Settings":
-        """Settings from explicit values, else the environment, else the defaults (paths made absolute)."""
-        dumps = dumps or os.environ.get(DUMPS_ENV) or DEFAULT_DUMPS
-        data = data or os.environ.get(DATA_ENV) or DEFAULT_DATA
-        return cls(dumps=Path(dumps).expanduser().resolve(), data=Path(data).expanduser().resolve())
+    def resolve(cls, **explicit) -> "Settings":
+        """Settings from explicit values (None: not given), else the environment, else the defaults.
 
-    @property
+        Paths are made absolute once, here.
+        """
+        unknown = set(explicit) - SETTINGS.keys()
+        if unknown:
+            raise TypeError(f"unknown settings {sorted(unknown)}")
+        values = {}
+        for name, (env, _, default) in SETTINGS.items():
+            value = explicit.get(name)
+            values[name] = value if value not in (None, "") else (os.environ.get(env) or default)
+        for name in ("dumps", "data"):
+            values[name] = Path(values[name]).expanduser().resolve()
+        return cls(**values)
+
+    def values(self) -> dict[str, str]:
+        """The settings that have a value, as strings (to configure the Dagster resource)."""
+        return {f.name: str(getattr(self, f.name)) for f in fields(self) if getattr(self, f.name) is not None}
+
+    def environment(self) -> dict[str, str]:
+        """These settings as environment variables (for processes started from the CLI, such as the UI)."""
+        return {ENV_VARS[name]: value for name, value in self.values().items()}
+
+    # --- paths under the data root ---------------------------------------------------------------------------------
+    @cached_property
     def lake(self) -> Path:
         return self.data / "lake"
 
-    @property
+    @cached_property
     def warehouse(self) -> Path:
         return self.data / "warehouse.duckdb"
 
-    @property
+    @cached_property
     def mlruns(self) -> Path:
         return self.data / "mlruns"
 
-    @property
+    @cached_property
     def dagster_home(self) -> Path:
         return self.data / "dagster_home"
 
+    @cached_property
+    def tracking_uri(self) -> str:
+        return self.mlflow_uri or f"sqlite:///{self.data / 'mlflow.db'}"
+
+    def export_dir(self, dataset: str, version: str | None = None) -> Path:
+        """Where a dataset release is written: ``exports/<dataset>[/<rule set>]``."""
+        folder = self.data / "exports" / dataset
+        return folder / version if version else folder
+
+    def model_dir(self, name: str) -> Path:
+        """Where a trained model (or the tiny encoder) is saved: ``models/<name>``."""
+        return self.data / "models" / name
+
+    @cached_property
+    def encoder_dir(self) -> Path:
+        """The encoder the BERT-style models start from: the configured checkpoint, else the tiny encoder."""
+        return Path(self.encoder) if self.encoder else self.model_dir("tiny_bert")
+
+    def judgements_dir(self, rules: str) -> Path:
+        """The annotators' judgement files of a rule set's manual evaluation."""
+        return self.data / "manual_eval" / rules / "judgements"
+
+    # --- checks ----------------------------------------------------------------------------------------------------
     def require_dumps(self) -> Path:
         """The dump root, which must be an existing directory."""
         if not self.dumps.exists():
             raise SettingError(
-                f"dump root {self.dumps} does not exist (set --dumps or {DUMPS_ENV} to the folder holding the dumps)"
+                f"dump root {self.dumps} does not exist (set {describe('dumps')} to the folder holding the dumps)"
             )
         if not self.dumps.is_dir():
-            raise SettingError(f"dump root {self.dumps} is not a directory (--dumps / {DUMPS_ENV})")
+            raise SettingError(f"dump root {self.dumps} is not a directory ({describe('dumps')})")
         return self.dumps
 
     def require_data(self) -> Path:
         """The data root, created when missing; it must be a writable directory."""
         if self.data.exists() and not self.data.is_dir():
-            raise SettingError(f"data root {self.data} is not a directory (--data / {DATA_ENV})")
+            raise SettingError(f"data root {self.data} is not a directory ({describe('data')})")
         try:
             self.data.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise SettingError(f"data root {self.data} cannot be created (--data / {DATA_ENV}): {error}") from error
+            raise SettingError(f"data root {self.data} cannot be created ({describe('data')}): {error}") from error
         if not os.access(self.data, os.W_OK):
-            raise SettingError(f"data root {self.data} is not writable (--data / {DATA_ENV})")
+            raise SettingError(f"data root {self.data} is not writable ({describe('data')})")
         return self.data

@@ -7,8 +7,6 @@ import duckdb
 import mlflow
 
 from citeworth_assets.defs.models.assets import (
-    MODEL_NAMES,
-    CiteworthModels,
     citeworth_domain_matrix,
     citeworth_model_comparison,
     citeworth_tiny_encoder,
@@ -17,7 +15,7 @@ from citeworth_assets.defs.models.assets import (
 from citeworth_assets.defs.warehouse.assets import models_warehouse_views
 from citeworth_assets.lib.models.tracking import latest_runs
 from citeworth_assets.resources import CiteworthSettings
-from citeworth_models.registry import load_and_predict
+from citeworth_models.registry import MODELS, load_and_predict
 
 from tables import TINY, make_rows, write_table
 
@@ -27,9 +25,9 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     release = data / "exports" / "citeworth" / "citeworth_2021"
     release.mkdir(parents=True)
     write_table(release / "citeworth.parquet", make_rows(60))
-    resources = {"citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)), "models": CiteworthModels()}
+    resources = {"citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data))}
     tiny = {**TINY, "epochs": 2}
-    config = {f"model_{name}": {"config": {"params_json": json.dumps(tiny if name != "logistic_regression" else {})}} for name in MODEL_NAMES}
+    config = {f"model_{name}": {"config": {"params_json": json.dumps(tiny if name != "logistic_regression" else {})}} for name in MODELS}
     result = dg.materialize(
         [citeworth_tiny_encoder, *training_assets, citeworth_model_comparison, citeworth_domain_matrix, models_warehouse_views],
         resources=resources,
@@ -38,7 +36,7 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     assert result.success
     uri = f"sqlite:///{data / 'mlflow.db'}"
     runs = {run["model"]: run for run in latest_runs(uri)}
-    assert set(runs) == set(MODEL_NAMES)
+    assert set(runs) == set(MODELS)
     assert runs["logistic_regression"]["f1"] > 0.8
     client = mlflow.tracking.MlflowClient(uri)
     bert = client.get_run(runs["bert"]["run_id"])
@@ -47,6 +45,6 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     artifact = mlflow.artifacts.download_artifacts(run_id=runs["logistic_regression"]["run_id"], artifact_path="model", tracking_uri=uri, dst_path=str(tmp_path / "dl"))
     assert load_and_predict("logistic_regression", artifact, ["It has been shown that the error rate depends on the dose.", "We observed that the growth rate varies with pressure."]) == [1, 0]
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
-        assert connection.execute("SELECT count(*) FROM citeworth.model_comparison").fetchall() == [(len(MODEL_NAMES),)]
+        assert connection.execute("SELECT count(*) FROM citeworth.model_comparison").fetchall() == [(len(MODELS),)]
         matrix = connection.execute("SELECT f1 FROM citeworth.domain_matrix WHERE train_field = 'Biology' AND test_field = 'Chemistry'").fetchall()
     assert matrix[0][0] is not None and matrix[0][0] > 0.5

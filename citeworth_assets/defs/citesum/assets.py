@@ -132,7 +132,7 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
 def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, "citesum_dataset")
-    folder, counts = tables.export_release(table, settings.data / "exports" / "citesum")
+    folder, counts = tables.export_release(table, settings.export_dir("citesum"))
     return dg.MaterializeResult(metadata={"folder": str(folder), "examples": dg.MetadataValue.json(counts)})
 
 

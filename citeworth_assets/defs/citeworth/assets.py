@@ -145,7 +145,7 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
     folder, counts = dataset.export_release(
-        settings.lake, citeworth.rules, settings.data / "exports" / "citeworth" / citeworth.rules
+        settings.lake, citeworth.rules, settings.export_dir("citeworth", citeworth.rules)
     )
     return dg.MaterializeResult(metadata={"folder": str(folder), "paragraphs": dg.MetadataValue.json(counts)})
 

@@ -15,7 +15,7 @@ from citeworth_assets.resources import CiteworthSettings
 
 
 def judgement_store(citeworth: CiteworthSettings) -> JudgementStore:
-    return JudgementStore(citeworth.settings.data / "manual_eval" / citeworth.rules / "judgements")
+    return JudgementStore(citeworth.settings.judgements_dir(citeworth.rules))
 
 
 def read_sample(citeworth: CiteworthSettings) -> list[dict]:

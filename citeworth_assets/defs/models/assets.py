@@ -1,7 +1,6 @@
 """Cite-worthiness models (seeds/001 §4-§6) as training assets, tracked in MLflow, and their comparison."""
 
 import json
-import os
 import statistics
 
 import dagster as dg
@@ -9,35 +8,25 @@ import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
-from citeworth_assets.lib.models.tracking import dataset_version, default_tracking_uri, latest_runs, tracked_run
+from citeworth_assets.lib.models.tracking import dataset_version, latest_runs, tracked_run
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
+from citeworth_models.registry import ENCODER_MODELS, MODELS
 
 MODEL_POOL = "gpu"
-ENCODER_MODELS = ("bert", "bert_unweighted", "bert_pu", "longformer_ctx", "citebert")
 DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "Biology")
 
 
-class CiteworthModels(dg.ConfigurableResource):
-    """Where runs are tracked (default: SQLite under the data root) and which local encoder checkpoint the
-    BERT-style models start from (default: the tiny encoder built from the training split)."""
-
-    tracking_uri: str | None = None
-    encoder_dir: str | None = None
-
-    @classmethod
-    def from_env(cls) -> "CiteworthModels":
-        return cls(tracking_uri=os.environ.get("CITEWORTH_MLFLOW_URI"), encoder_dir=os.environ.get("CITEWORTH_ENCODER"))
-
-    def uri(self, citeworth: CiteworthSettings) -> str:
-        return self.tracking_uri or default_tracking_uri(citeworth.settings.data)
-
-
 def release_parquet(citeworth: CiteworthSettings):
-    path = citeworth.settings.data / "exports" / "citeworth" / citeworth.rules / "citeworth.parquet"
+    path = citeworth.settings.export_dir("citeworth", citeworth.rules) / "citeworth.parquet"
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: materialize citeworth_release for rule set {citeworth.rules} first")
     return path
+
+
+def encoder_for(name: str, citeworth: CiteworthSettings) -> str | None:
+    """The encoder checkpoint a model starts from (None for the models that need none)."""
+    return str(citeworth.settings.encoder_dir) if name in ENCODER_MODELS else None
 
 
 class TrainingConfig(dg.Config):
@@ -57,7 +46,7 @@ def citeworth_tiny_encoder(citeworth: CiteworthSettings) -> dg.MaterializeResult
     from citeworth_models.tiny_bert import build_tiny_bert
 
     texts = [text for text, _ in load_sentences(release_parquet(citeworth), split="train")]
-    folder = citeworth.settings.data / "models" / "tiny_bert"
+    folder = citeworth.settings.model_dir("tiny_bert")
     build_tiny_bert(texts, folder)
     return dg.MaterializeResult(metadata={"encoder_dir": str(folder), "training_sentences": len(texts)})
 
@@ -74,7 +63,7 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         description=f"Train and evaluate the {name} cite-worthiness model; params, dataset version, per-epoch dev F1, "
         "test precision/recall/F1 and the model artifact go to MLflow.",
     )
-    def train(context: dg.AssetExecutionContext, config: TrainingConfig, citeworth: CiteworthSettings, models: CiteworthModels) -> dg.MaterializeResult:
+    def train(context: dg.AssetExecutionContext, config: TrainingConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
         import mlflow
 
         from citeworth_models.registry import train_and_evaluate
@@ -82,8 +71,7 @@ def training_asset(name: str) -> dg.AssetsDefinition:
 
         data_path = release_parquet(citeworth)
         params = json.loads(config.params_json)
-        encoder = models.encoder_dir or str(citeworth.settings.data / "models" / "tiny_bert")
-        uri = models.uri(citeworth)
+        uri = citeworth.settings.tracking_uri
         tags = {"model": name, "rule_set": citeworth.rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
             context_params = {"dataset_version": dataset_version(data_path), "rule_set": citeworth.rules, "training_device": str(pick_device())}
@@ -91,8 +79,8 @@ def training_asset(name: str) -> dg.AssetsDefinition:
             result = train_and_evaluate(
                 name,
                 data_path,
-                citeworth.settings.data / "models" / name,
-                encoder_dir=encoder if name in ENCODER_MODELS else None,
+                citeworth.settings.model_dir(name),
+                encoder_dir=encoder_for(name, citeworth),
                 params=params,
                 on_epoch=lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch),
             )
@@ -107,8 +95,7 @@ def training_asset(name: str) -> dg.AssetsDefinition:
     return train
 
 
-MODEL_NAMES = ("logistic_regression", "transformer", "bert", "bert_unweighted", "bert_pu", "longformer_ctx", "citebert")
-training_assets = [training_asset(name) for name in MODEL_NAMES]
+training_assets = [training_asset(name) for name in MODELS]
 
 
 
@@ -118,8 +105,8 @@ training_assets = [training_asset(name) for name in MODEL_NAMES]
     kinds={"mlflow", "parquet"},
     description="The latest MLflow run of each model with its test precision, recall and F1 (the paper's Table 4).",
 )
-def citeworth_model_comparison(citeworth: CiteworthSettings, models: CiteworthModels) -> dg.MaterializeResult:
-    rows = latest_runs(models.uri(citeworth))
+def citeworth_model_comparison(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    rows = latest_runs(citeworth.settings.tracking_uri)
     lake.write_partition(citeworth.settings.lake, "citeworth_model_comparison", COMPARISON_SCHEMA, rows)
     return dg.MaterializeResult(metadata={"table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA)))})
 
@@ -137,16 +124,15 @@ class DomainConfig(dg.Config):
     description="Train on one field, test on another, for the paper's five fields, with the per-column standard "
     "deviation (Table 5); the model is a setting (logistic regression by default).",
 )
-def citeworth_domain_matrix(config: DomainConfig, citeworth: CiteworthSettings, models: CiteworthModels) -> dg.MaterializeResult:
+def citeworth_domain_matrix(config: DomainConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     from citeworth_models.registry import domain_f1
 
     data_path = release_parquet(citeworth)
-    encoder = models.encoder_dir or str(citeworth.settings.data / "models" / "tiny_bert")
     rows = []
     for train_field in DOMAIN_FIELDS:
         for test_field in DOMAIN_FIELDS:
-            f1 = domain_f1(config.model, data_path, train_field, test_field, citeworth.settings.data / "models" / "domain",
-                           encoder_dir=encoder if config.model in ENCODER_MODELS else None, params=json.loads(config.params_json))  # fmt: skip
+            f1 = domain_f1(config.model, data_path, train_field, test_field, citeworth.settings.model_dir("domain"),
+                           encoder_dir=encoder_for(config.model, citeworth), params=json.loads(config.params_json))  # fmt: skip
             rows.append({"train_field": train_field, "test_field": test_field, "f1": f1})
     for test_field in DOMAIN_FIELDS:
         column = [row["f1"] for row in rows if row["test_field"] == test_field and row["f1"] is not None]

@@ -15,10 +15,6 @@ from typing import Iterator
 EXPERIMENT = "citeworth"
 
 
-def default_tracking_uri(data: Path) -> str:
-    return f"sqlite:///{data / 'mlflow.db'}"
-
-
 def dataset_version(path: Path) -> str:
     """A content hash of the dataset file a model was trained on (its version in the runs)."""
     digest = hashlib.sha256()
