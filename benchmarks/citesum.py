@@ -20,12 +20,16 @@ def main() -> None:
     args = parser.parse_args()
 
     from citeworth_assets.lib.citesum import construction as citesum
-    from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.records import ShardSource, read_metadata, read_paragraphs
-    from citeworth_assets.samples.s2orc import generate_sample_dump
-    from citeworth_assets.lib.sentences import splitter
+    from citeworth_assets.lib.s2orc.records import (
+        ShardSource,
+        papers_from_paragraph_rows,
+        read_metadata,
+        read_paragraphs,
+    )
     from citeworth_assets.lib.s2orc.shards import discover_shards
+    from citeworth_assets.lib.sentences import splitter
+    from citeworth_assets.samples.s2orc import generate_sample_dump
 
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citesum-bench-"))
     dump = workdir / f"dump_{args.papers}"

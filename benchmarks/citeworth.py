@@ -30,10 +30,14 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def load_papers(dump: Path):
-    from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
-    from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.records import ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
+    from citeworth_assets.lib.s2orc.records import (
+        ShardSource,
+        papers_from_paragraph_rows,
+        read_metadata,
+        read_paragraphs,
+    )
     from citeworth_assets.lib.s2orc.shards import discover_shards
 
     (shard,) = discover_shards(dump)
@@ -79,10 +83,9 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
 
 def run_published(path: Path, shard, fields: dict) -> tuple[dict, float]:
     """The published worker on one shard, laid out as it expects; returns its paragraphs and seconds."""
+    import scispacy.custom_sentence_segmenter  # noqa: F401
     import spacy
     from scispacy.custom_tokenizer import combined_rule_tokenizer
-
-    import scispacy.custom_sentence_segmenter  # noqa: F401
 
     from citeworth_assets.lib.citeworth.rules import PERMISSIBLE_SECTION_TITLES
 

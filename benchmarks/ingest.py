@@ -29,9 +29,15 @@ def step(name: str, dump: str, data: str) -> dict:
     import orjson
 
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
+    from citeworth_assets.lib.s2orc.records import (
+        PAPER_SCHEMA,
+        PARAGRAPH_SCHEMA,
+        ShardSource,
+        read_metadata,
+        read_paragraphs,
+    )
     from citeworth_assets.lib.s2orc.shards import discover_shards
 
     (shard,) = discover_shards(Path(dump))

@@ -79,12 +79,12 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
 def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
-    from citeworth_models.registry import MODELS, NEURAL_MODELS
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance
     from citeworth_assets.lib.s2orc.shards import discover_shards
     from citeworth_assets.resources import CiteworthSettings
+    from citeworth_models.registry import MODELS, NEURAL_MODELS
 
     rules, splitter = _rules_and_splitter(rules, splitter)
     settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
@@ -196,8 +196,8 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     import json
 
     from citeworth_assets.lib.citeworth.cleaning import clean_papers, release_record
-    from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+    from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
 
     rules, splitter = _rules_and_splitter(rules, splitter)
@@ -223,7 +223,12 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
 def citesum_baselines(path: str) -> None:
     """Score EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (seeds/002 §3.1) on a TLDR dataset: mean ROUGE-1/2/L F1 x100,
     each the maximum over the record's reference summaries."""
-    from citeworth_assets.lib.citesum.baselines import TldrFormatError, format_table, read_tldr_jsonl, score_baselines
+    from citeworth_assets.lib.citesum.baselines import (
+        TldrFormatError,
+        format_table,
+        read_tldr_jsonl,
+        score_baselines,
+    )
 
     try:
         scores = score_baselines(read_tldr_jsonl(path))
@@ -241,8 +246,8 @@ def citesum_baselines(path: str) -> None:
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
     """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
     under <data>/manual_eval/<rule set>/judgements/."""
-    from citeworth_assets.lib.manual_eval.server import serve
     from citeworth_assets.lib.lake import partition_dir
+    from citeworth_assets.lib.manual_eval.server import serve
 
     settings = _settings(None, data, need_dumps=False)
     rules, _ = _rules_and_splitter(rules, None)

@@ -3,7 +3,14 @@ assets, checks, sensors and jobs, merged, with the platform's resources."""
 
 import dagster as dg
 
-from citeworth_assets.defs import citesum, citeworth, manual_eval, models, s2orc, warehouse
+from citeworth_assets.defs import (
+    citesum,
+    citeworth,
+    manual_eval,
+    models,
+    s2orc,
+    warehouse,
+)
 from citeworth_assets.resources import CiteworthSettings
 
 DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse)

@@ -18,7 +18,12 @@ from citeworth_models import checkpoint
 from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
 from citeworth_models.sentence_classifier import SentenceClassifier
-from citeworth_models.training import batched, pick_device, seed_everything, train_epochs
+from citeworth_models.training import (
+    batched,
+    pick_device,
+    seed_everything,
+    train_epochs,
+)
 
 # The paper gives no separate CiteBert hyperparameters; SciBERT's (Appendix C.6) plus the usual 15% masking.
 DEFAULTS = {**SentenceClassifier.DEFAULTS, "batch_size": 4, "lr": 1.351e-6, "mlm_probability": 0.15}

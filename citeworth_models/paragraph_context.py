@@ -18,7 +18,13 @@ from transformers import AutoModel, AutoTokenizer
 from citeworth_models import checkpoint
 from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
-from citeworth_models.training import autocast, batched, pick_device, seed_everything, train_epochs
+from citeworth_models.training import (
+    autocast,
+    batched,
+    pick_device,
+    seed_everything,
+    train_epochs,
+)
 
 # Appendix C.6, Longformer-Ctx row; max_length is ours (use 4096 with a real Longformer).
 DEFAULTS = {

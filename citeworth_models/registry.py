@@ -107,7 +107,9 @@ def _fit(spec: ModelSpec, params: dict, train, dev, encoder_dir, out_dir: Path, 
 
 
 def _test_scores(spec: ModelSpec, model, test) -> dict:
-    from citeworth_models.metrics import cite_worthy_scores  # scikit-learn, only when scoring
+    from citeworth_models.metrics import (
+        cite_worthy_scores,  # scikit-learn, only when scoring
+    )
 
     if spec.paragraphs:
         gold = [y for _, ys in test for y in ys]

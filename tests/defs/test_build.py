@@ -93,7 +93,7 @@ def test_manual_evaluation_sample_judgements_and_table_3(built):
     import dagster as dg
 
     from citeworth_assets.defs.manual_eval.assets import citeworth_manual_eval_results
-    from citeworth_assets.defs.warehouse.assets import citeworth_warehouse_views
+    from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
     from citeworth_assets.lib.manual_eval.store import JudgementStore
     from citeworth_assets.resources import CiteworthSettings
 
@@ -106,7 +106,8 @@ def test_manual_evaluation_sample_judgements_and_table_3(built):
         store.judge("alice", item, True, number % 2 == 0)
     store.undo("alice")
     resources = {"citeworth": CiteworthSettings(dumps=str(dumps), data=str(data))}
-    assert dg.materialize([citeworth_manual_eval_results, citeworth_warehouse_views], resources=resources).success
+    views = [a for a in build_sql_model_assets() if a.key.path[-1] in ("manual_eval_judgements", "manual_eval_results")]
+    assert dg.materialize([citeworth_manual_eval_results, *views], resources=resources).success
     assert query(data, "SELECT count(*) FROM citeworth.manual_eval_judgements WHERE annotator = 'alice'") == [(5,)]
     rows = query(data, "SELECT method, judged, yes FROM citeworth.manual_eval_results WHERE question = 'extracted_correctly'")
     judged = {method: count for method, _, count in rows}

@@ -4,14 +4,18 @@ import json
 import random
 
 import pytest
+import scispacy.custom_sentence_segmenter  # noqa: F401  (registers pysbd_sentencizer)
 import spacy
 from pysbd.lang.english import English
 from scispacy.custom_tokenizer import combined_rule_tokenizer
 
-import scispacy.custom_sentence_segmenter  # noqa: F401  (registers pysbd_sentencizer)
-from citeworth_assets.samples.s2orc import generate_sample_dump
-from citeworth_assets.lib.sentences import SentenceSplitter, _abbreviation_replacer_class, splitter
+from citeworth_assets.lib.sentences import (
+    SentenceSplitter,
+    _abbreviation_replacer_class,
+    splitter,
+)
 from citeworth_assets.lib.settings import SettingError
+from citeworth_assets.samples.s2orc import generate_sample_dump
 
 TRICKY = [
     "",

@@ -1,7 +1,12 @@
 import pytest
 
-from citeworth_assets.lib.sql_models import SqlModelError, load_model, load_models, upstream_relations
 from citeworth_assets.defs.warehouse.assets import SQL_MODELS_DIR
+from citeworth_assets.lib.sql_models import (
+    SqlModelError,
+    load_model,
+    load_models,
+    upstream_relations,
+)
 
 
 def test_upstream_relations_come_from_from_join_subquery_and_cte_bodies():

@@ -1,10 +1,9 @@
 """Fixtures for the model tests: a small generated table and a tiny encoder built from it."""
 
 import pytest
+from tables import make_rows, write_table
 
 from citeworth_models.tiny_bert import build_tiny_bert
-
-from tables import make_rows, write_table
 
 
 @pytest.fixture(scope="session")

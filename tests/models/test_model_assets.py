@@ -5,6 +5,7 @@ import json
 import dagster as dg
 import duckdb
 import mlflow
+from tables import TINY, make_rows, write_table
 
 from citeworth_assets.defs.models.assets import (
     citeworth_domain_matrix,
@@ -12,12 +13,14 @@ from citeworth_assets.defs.models.assets import (
     citeworth_tiny_encoder,
     training_assets,
 )
-from citeworth_assets.defs.warehouse.assets import models_warehouse_views
+from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib.models.tracking import latest_runs
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_models.registry import MODELS, load_and_predict
 
-from tables import TINY, make_rows, write_table
+
+def model_views() -> list:
+    return [a for a in build_sql_model_assets() if a.key.path[-1] in ("model_comparison", "domain_matrix")]
 
 
 def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
@@ -29,7 +32,7 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     tiny = {**TINY, "epochs": 2}
     config = {f"model_{name}": {"config": {"params_json": json.dumps(tiny if name != "logistic_regression" else {})}} for name in MODELS}
     result = dg.materialize(
-        [citeworth_tiny_encoder, *training_assets, citeworth_model_comparison, citeworth_domain_matrix, models_warehouse_views],
+        [citeworth_tiny_encoder, *training_assets, citeworth_model_comparison, citeworth_domain_matrix, *model_views()],
         resources=resources,
         run_config={"ops": config},
     )

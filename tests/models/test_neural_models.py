@@ -8,7 +8,11 @@ from transformers import AutoModel
 from citeworth_models.citebert import CiteBert, mask_tokens
 from citeworth_models.data import load_paragraphs, load_sentences
 from citeworth_models.paragraph_context import ParagraphContextModel, paragraph_windows
-from citeworth_models.pu_learning import PUSentenceClassifier, positive_weight, pu_training_set
+from citeworth_models.pu_learning import (
+    PUSentenceClassifier,
+    positive_weight,
+    pu_training_set,
+)
 from citeworth_models.sentence_classifier import SentenceClassifier
 from citeworth_models.transformer_scratch import ScratchTransformerClassifier
 

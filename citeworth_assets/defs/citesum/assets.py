@@ -5,6 +5,7 @@ from collections import Counter
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum import construction as citesum
@@ -20,9 +21,9 @@ class CandidateConfig(dg.Config):
     """Filters of §2.1: the cited abstract's minimum length and the ROUGE recall thresholds (x100)."""
 
     min_abstract_words: int = citesum.MIN_ABSTRACT_WORDS
-    rouge1_recall: float = 50.0
-    rouge2_recall: float = 20.0
-    rougeL_recall: float = 40.0
+    rouge1_recall: float = citesum.ROUGE_THRESHOLDS["rouge1"]
+    rouge2_recall: float = citesum.ROUGE_THRESHOLDS["rouge2"]
+    rougeL_recall: float = citesum.ROUGE_THRESHOLDS["rougeL"]
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -30,23 +31,16 @@ class CandidateConfig(dg.Config):
 
 
 @dg.multi_asset(
-    specs=[
-        dg.AssetSpec(
+    specs=kept_and_dropped_specs(
+        "citesum",
+        ["s2orc_paragraphs", "s2orc_papers"],
+        kept=(
             "citesum_candidates",
-            deps=["s2orc_paragraphs", "s2orc_papers"],
-            group_name="citesum",
-            kinds={"parquet"},
-            description="Related Work sentences citing exactly one linked paper with an abstract, with their ROUGE "
-            "recall against it, REF-replaced text and whether the ROUGE filter keeps them.",
+            "Related Work sentences citing exactly one linked paper with an abstract, with their ROUGE recall against "
+            "it, REF-replaced text and whether the ROUGE filter keeps them.",
         ),
-        dg.AssetSpec(
-            "citesum_drops",
-            deps=["s2orc_paragraphs", "s2orc_papers"],
-            group_name="citesum",
-            kinds={"parquet"},
-            description="Related Work sentences that are not candidates, with the reason.",
-        ),
-    ],
+        dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
+    ),
     partitions_def=s2orc_shards,
 )
 def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: CiteworthSettings):
@@ -62,10 +56,9 @@ def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfi
     abstracts = {paper_id: paper["abstract"] for paper_id, paper in cited.items()}
     papers = papers_from_paragraph_rows(lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard), {})
     counts, scores = Counter(), []
-    with (
-        lake.PartitionWriter(settings.lake, "citesum_candidates", tables.CANDIDATE_SCHEMA, shard) as out,
-        lake.PartitionWriter(settings.lake, "citesum_drops", tables.DROP_SCHEMA, shard) as dropped,
-    ):
+    with lake.kept_and_dropped(
+        settings.lake, ("citesum_candidates", tables.CANDIDATE_SCHEMA), ("citesum_drops", tables.DROP_SCHEMA), shard
+    ) as (out, dropped):
         for candidates, drops in citesum.iter_citation_candidates(
             papers, abstracts, splitter(citeworth.splitter), config.min_abstract_words, counts
         ):
@@ -74,7 +67,8 @@ def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfi
             for scored in citesum.score_candidates(candidates, abstracts):
                 scores.append({f"{name}_recall": scored[f"{name}_recall"] for name in citesum.ROUGE_TYPES})
                 example = citesum.make_example(scored)
-                out.write({**example, "kept": citesum.passes(scored, config.thresholds), "shard": shard})
+                failed = citesum.failed_thresholds(scored, config.thresholds)
+                out.write({**example, "kept": not failed, "failed_thresholds": failed, "shard": shard})
     report = citesum.threshold_report(scores, config.thresholds)
     yield dg.MaterializeResult(
         asset_key="citesum_candidates",

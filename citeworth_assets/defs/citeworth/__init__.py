@@ -2,7 +2,10 @@
 
 import dagster as dg
 
-from citeworth_assets.defs.citeworth.assets import citeworth_assets, citeworth_field_paragraphs
+from citeworth_assets.defs.citeworth.assets import (
+    citeworth_assets,
+    citeworth_field_paragraphs,
+)
 from citeworth_assets.defs.citeworth.checks import citeworth_checks
 
 field_job = dg.define_asset_job(

@@ -8,9 +8,10 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib.citeworth import dataset
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth import dataset
 from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA,
     REJECTION_SCHEMA,
@@ -19,32 +20,26 @@ from citeworth_assets.lib.citeworth.cleaning import (
     rejection_rows,
     rules_key,
 )
-from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA, compare_rule_sets, comparison_rule_sets
+from citeworth_assets.lib.citeworth.quality import (
+    COMPARISON_SCHEMA,
+    compare_rule_sets,
+    comparison_rule_sets,
+)
 from citeworth_assets.lib.citeworth.rules import rule_set
-from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
+from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
 
 
 @dg.multi_asset(
-    specs=[
-        dg.AssetSpec(
-            "citeworth_paragraphs",
-            deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
-            group_name="citeworth",
-            kinds={"parquet"},
-            description="Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard.",
-        ),
-        dg.AssetSpec(
-            "citeworth_rejections",
-            deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
-            group_name="citeworth",
-            kinds={"parquet"},
-            description="Every paper and paragraph the rule set dropped, with the rule that dropped it.",
-        ),
-    ],
+    specs=kept_and_dropped_specs(
+        "citeworth",
+        ["s2orc_paragraphs", "s2orc_candidate_papers"],
+        kept=("citeworth_paragraphs", "Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard."),
+        dropped=("citeworth_rejections", "Every paper and paragraph the rule set dropped, with the rule that dropped it."),
+    ),
     partitions_def=s2orc_shards,
 )
 def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
@@ -57,10 +52,12 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
     started = time.perf_counter()
     papers, reasons = 0, Counter()
-    with (
-        lake.PartitionWriter(settings.lake, "citeworth_paragraphs", PARAGRAPH_SCHEMA, rules_key(rules.name, shard)) as accepted,
-        lake.PartitionWriter(settings.lake, "citeworth_rejections", REJECTION_SCHEMA, rules_key(rules.name, shard)) as dropped,
-    ):
+    with lake.kept_and_dropped(
+        settings.lake,
+        ("citeworth_paragraphs", PARAGRAPH_SCHEMA),
+        ("citeworth_rejections", REJECTION_SCHEMA),
+        rules_key(rules.name, shard),
+    ) as (accepted, dropped):
         for result in clean_papers(papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter)):
             papers += 1
             for item in result.accepted:

@@ -5,10 +5,10 @@ import pyarrow as pa
 
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.manual_eval import evaluation
-from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.citeworth.dataset import read_dataset, sample_candidate_papers
 from citeworth_assets.lib.citeworth.rules import rule_set
+from citeworth_assets.lib.manual_eval import evaluation
+from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings

@@ -6,7 +6,8 @@ from citeworth_assets.defs.models.assets import model_assets
 
 models_job = dg.define_asset_job(
     "models_job",
-    selection=dg.AssetSelection.groups("models") | dg.AssetSelection.assets("models_warehouse_views"),
+    selection=dg.AssetSelection.groups("models")
+    | dg.AssetSelection.assets(dg.AssetKey(["citeworth", "model_comparison"]), dg.AssetKey(["citeworth", "domain_matrix"])),
     description="Train and evaluate every cite-worthiness model, compare them and fill the domain matrix.",
 )
 

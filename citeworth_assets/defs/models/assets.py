@@ -8,7 +8,11 @@ import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
-from citeworth_assets.lib.models.tracking import dataset_version, latest_runs, tracked_run
+from citeworth_assets.lib.models.tracking import (
+    dataset_version,
+    latest_runs,
+    tracked_run,
+)
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_models.registry import ENCODER_MODELS, MODELS

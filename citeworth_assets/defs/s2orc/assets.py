@@ -5,10 +5,15 @@ import time
 
 import dagster as dg
 
+from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES, REJECTION_SCHEMA, split_candidates
 from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc.candidate_filter import (
+    CRITERION_NAMES,
+    REJECTION_SCHEMA,
+    split_candidates,
+)
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
@@ -62,22 +67,12 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
 
 
 @dg.multi_asset(
-    specs=[
-        dg.AssetSpec(
-            "s2orc_candidate_papers",
-            deps=[s2orc_papers],
-            group_name="s2orc",
-            kinds={"parquet"},
-            description="Papers that pass the CiteWorth candidate filter (seeds/001 §3.1).",
-        ),
-        dg.AssetSpec(
-            "s2orc_paper_rejections",
-            deps=[s2orc_papers],
-            group_name="s2orc",
-            kinds={"parquet"},
-            description="Papers the candidate filter rejects, with the first criterion each fails.",
-        ),
-    ],
+    specs=kept_and_dropped_specs(
+        "s2orc",
+        [s2orc_papers],
+        kept=("s2orc_candidate_papers", "Papers that pass the CiteWorth candidate filter (seeds/001 §3.1)."),
+        dropped=("s2orc_paper_rejections", "Papers the candidate filter rejects, with the first criterion each fails."),
+    ),
     check_specs=[
         dg.AssetCheckSpec(
             "candidates_and_rejections_add_up",
@@ -91,10 +86,9 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
     settings, key = citeworth.settings, context.partition_key
     reasons = dict.fromkeys(CRITERION_NAMES, 0)
     papers = 0
-    with (
-        lake.PartitionWriter(settings.lake, "s2orc_candidate_papers", PAPER_SCHEMA, key) as candidates,
-        lake.PartitionWriter(settings.lake, "s2orc_paper_rejections", REJECTION_SCHEMA, key) as rejections,
-    ):
+    with lake.kept_and_dropped(
+        settings.lake, ("s2orc_candidate_papers", PAPER_SCHEMA), ("s2orc_paper_rejections", REJECTION_SCHEMA), key
+    ) as (candidates, rejections):
         for batch in lake.iter_partition_batches(settings.lake, "s2orc_papers", key, batch_size=5_000):
             papers += batch.num_rows
             accepted, rejected = split_candidates(batch)

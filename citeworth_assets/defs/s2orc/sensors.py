@@ -6,8 +6,8 @@ import json
 import dagster as dg
 
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.lib.s2orc.shards import discover_shards
+from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.resources import CiteworthSettings
 
 s2orc_shard_job = dg.define_asset_job(

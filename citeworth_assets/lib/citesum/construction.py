@@ -211,9 +211,14 @@ def score_candidates(candidates: Iterable[dict], abstracts: Mapping[str, str]) -
         yield {**candidate, **rouge_recall(scored_text, abstracts[candidate["cited_paper_id"]])}
 
 
+def failed_thresholds(scored: dict, thresholds: Mapping[str, float] = ROUGE_THRESHOLDS) -> list[str]:
+    """The ROUGE types whose recall stays below its threshold."""
+    return [name for name, threshold in thresholds.items() if scored[f"{name}_recall"] < threshold]
+
+
 def passes(scored: dict, thresholds: Mapping[str, float] = ROUGE_THRESHOLDS) -> bool:
     """Kept when every recall reaches its threshold: enough of the sentence comes from the cited paper."""
-    return all(scored[f"{name}_recall"] >= threshold for name, threshold in thresholds.items())
+    return not failed_thresholds(scored, thresholds)
 
 
 def keep_by_rouge(scored: Iterable[dict], thresholds: Mapping[str, float] = ROUGE_THRESHOLDS) -> Iterator[dict]:

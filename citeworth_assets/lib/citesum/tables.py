@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.construction import SPLITS, release_record
+from citeworth_assets.lib.releases import write_release
 
 CANDIDATE_SCHEMA = pa.schema(
     [
@@ -24,6 +23,7 @@ CANDIDATE_SCHEMA = pa.schema(
         ("rouge2_recall", pa.float64()),
         ("rougeL_recall", pa.float64()),
         ("kept", pa.bool_()),
+        ("failed_thresholds", pa.list_(pa.string())),  # the ROUGE types below their threshold
         ("shard", pa.string()),
     ]
 )
@@ -39,7 +39,7 @@ DROP_SCHEMA = pa.schema(
 )
 EXAMPLE_SCHEMA = pa.schema(
     [
-        *[CANDIDATE_SCHEMA.field(name) for name in CANDIDATE_SCHEMA.names if name not in ("kept", "shard")],
+        *[CANDIDATE_SCHEMA.field(name) for name in CANDIDATE_SCHEMA.names if name not in ("kept", "failed_thresholds", "shard")],
         ("title", pa.string()),
         ("abstract", pa.string()),
         ("discipline", pa.string()),
@@ -73,7 +73,7 @@ def kept_candidates(lake_root: Path) -> list[dict]:
     if not lake.has_data(lake_root, "citesum_candidates"):
         return []
     query = (
-        f"SELECT * EXCLUDE (kept) FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
+        f"SELECT * EXCLUDE (kept, failed_thresholds) FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
         "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
     )
     with duckdb.connect() as connection:
@@ -81,14 +81,5 @@ def kept_candidates(lake_root: Path) -> list[dict]:
 
 
 def export_release(table: pa.Table, folder: Path) -> tuple[Path, dict]:
-    """``train``/``validation``/``test.jsonl`` in the published CiteSum fields and ``citesum.parquet``, replaced atomically."""
-    counts = {}
-    with lake.replaced_folder(folder) as staging:
-        for split in SPLITS:
-            rows = [row for row in table.to_pylist() if row["split"] == split]
-            counts[split] = len(rows)
-            with open(staging / f"{split}.jsonl", "w", encoding="utf-8") as out:
-                for row in rows:
-                    out.write(json.dumps(release_record(row), ensure_ascii=False) + "\n")
-        pq.write_table(table, staging / "citesum.parquet", compression="zstd")
-    return folder, counts
+    """``train``/``validation``/``test.jsonl`` in the published CiteSum fields and ``citesum.parquet``."""
+    return folder, write_release(folder, table, SPLITS, release_record, "citesum.parquet")

@@ -25,9 +25,9 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
-from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.fields import field_key
+from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
 
 SPLITS = ("train", "dev", "test")
 DATASET_SCHEMA = PARAGRAPH_SCHEMA.append(pa.field("field", pa.string())).append(pa.field("split", pa.string()))

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.records import _Reporter, paragraph_rows
+from citeworth_assets.lib.s2orc.records import PaperInput, _Reporter, paragraph_rows
 
 
 def _files(paths: list[Path]) -> Iterator[Path]:

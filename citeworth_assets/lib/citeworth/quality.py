@@ -18,8 +18,14 @@ from typing import Iterable
 import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
+from citeworth_assets.lib.citeworth.rules import (
+    CHECK_WORTHY,
+    CITEWORTH_2021,
+    CITEWORTH_IMPROVED,
+    IMPROVEMENTS,
+    RuleSet,
+)
 from citeworth_assets.lib.s2orc.records import PaperInput
-from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, CITEWORTH_IMPROVED, IMPROVEMENTS, RuleSet
 
 CITATION_MARKERS = {
     "bracketed_number": re.compile(r"\[\s*\d+(?:\s*[-,;\u2013]\s*\d+)*\s*\]"),

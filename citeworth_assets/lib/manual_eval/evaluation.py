@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.cleaning import select_paragraphs
-from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY, RuleSet
+from citeworth_assets.lib.s2orc.records import PaperInput
 
 METHODS = ("ours", "baseline")
 LABELS = (CHECK_WORTHY, NON_CHECK_WORTHY)
@@ -192,35 +192,22 @@ def table_3(rules: str, sample: list[dict], judgements: list[dict]) -> list[dict
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
 
 
-JUDGEMENT_COLUMNS = """{seq: 'BIGINT', action: 'VARCHAR', annotator: 'VARCHAR', item_id: 'VARCHAR',
-    extracted_correctly: 'BOOLEAN', markers_removed: 'BOOLEAN', comment: 'VARCHAR', "at": 'VARCHAR', undoes: 'BIGINT'}"""
+JUDGEMENT_EVENT_COLUMNS = {
+    "seq": "BIGINT", "action": "VARCHAR", "annotator": "VARCHAR", "item_id": "VARCHAR", "extracted_correctly": "BOOLEAN",
+    "markers_removed": "BOOLEAN", "comment": "VARCHAR", '"at"': "VARCHAR", "undoes": "BIGINT",
+}  # fmt: skip
 
 
-def judgements_sql(data_root) -> str:
-    """The active judgements of every rule set and annotator, read from the annotators' event files.
-
-    Files live at ``<data>/manual_eval/<rule set>/judgements/<annotator>.jsonl``; an undo event retracts
-    the judgement it names. With no files yet, an empty relation with the same columns.
-    """
-    files = sorted((data_root / "manual_eval").glob("*/judgements/*.jsonl"))
-    if not files:
-        return (
-            "SELECT NULL::VARCHAR AS rule_set, NULL::VARCHAR AS annotator, NULL::VARCHAR AS item_id, "
-            "NULL::BOOLEAN AS extracted_correctly, NULL::BOOLEAN AS markers_removed, NULL::VARCHAR AS comment, "
-            "NULL::VARCHAR AS judged_at WHERE false"
-        )
-    glob = str(data_root / "manual_eval" / "*" / "judgements" / "*.jsonl").replace("'", "''")
-    return f"""
-        WITH events AS (
-            SELECT *, parse_path(filename)[-3] AS rule_set
-            FROM read_json('{glob}', format = 'newline_delimited', columns = {JUDGEMENT_COLUMNS},
-                           filename = true, ignore_errors = true)
-        )
-        SELECT e.rule_set, e.annotator, e.item_id, e.extracted_correctly, e.markers_removed, e.comment, e."at" AS judged_at
-        FROM events AS e
-        WHERE e.action = 'judge'
-          AND NOT EXISTS (
-              SELECT 1 FROM events AS u
-              WHERE u.action = 'undo' AND u.rule_set = e.rule_set AND u.annotator = e.annotator AND u.undoes = e.seq
-          )
-    """
+def judgement_events_sql(data_root) -> str:
+    """Every event of the annotators' files ``<data>/manual_eval/<rule set>/judgements/<annotator>.jsonl``, with
+    the rule set taken from the path (an empty relation with the same columns before the first file exists).
+    The warehouse model ``citeworth.manual_eval_judgements`` resolves undo events over it."""
+    glob = str(data_root / "manual_eval" / "*" / "judgements" / "*.jsonl")
+    if not list(data_root.glob("manual_eval/*/judgements/*.jsonl")):
+        columns = ", ".join(f"NULL::{kind} AS {name}" for name, kind in JUDGEMENT_EVENT_COLUMNS.items())
+        return f"SELECT {columns}, NULL::VARCHAR AS filename, NULL::VARCHAR AS rule_set WHERE false"
+    columns = "{" + ", ".join(f"{name}: '{kind}'" for name, kind in JUDGEMENT_EVENT_COLUMNS.items()) + "}"
+    return (
+        f"SELECT *, parse_path(filename)[-3] AS rule_set FROM read_json('{glob.replace(chr(39), chr(39) * 2)}', "
+        f"format = 'newline_delimited', columns = {columns}, filename = true, ignore_errors = true)"
+    )

@@ -4,7 +4,12 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA
-from citeworth_assets.lib.citeworth.dataset import build_dataset, export_release, read_dataset, write_statistics
+from citeworth_assets.lib.citeworth.dataset import (
+    build_dataset,
+    export_release,
+    read_dataset,
+    write_statistics,
+)
 from citeworth_assets.lib.fields import field_key
 from citeworth_assets.lib.sentences import splitter
 

@@ -8,7 +8,6 @@ import time
 import pytest
 
 from citeworth_assets.lib.citeworth.cleaning import clean_papers, release_record
-from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_2021,
     CITEWORTH_IMPROVED,
@@ -20,6 +19,7 @@ from citeworth_assets.lib.citeworth.rules import (
     remove_citations,
     rule_set,
 )
+from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 PUBLISHED_NUMERIC = re.compile(r"\[([0-9]+\s*[,-;]*\s*)*[0-9]+\s*\]")

@@ -4,7 +4,11 @@ import json
 
 import pytest
 
-from citeworth_assets.lib.manual_eval.store import DuplicateJudgement, JudgementStore, annotation_sheet_csv
+from citeworth_assets.lib.manual_eval.store import (
+    DuplicateJudgement,
+    JudgementStore,
+    annotation_sheet_csv,
+)
 
 
 def events(store, annotator):

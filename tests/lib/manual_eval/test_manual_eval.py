@@ -4,15 +4,16 @@ import math
 import duckdb
 import pytest
 
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.defs.warehouse.assets import SQL_MODELS_DIR
 from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021
 from citeworth_assets.lib.manual_eval.evaluation import (
     baseline_sentences,
     draw_sample,
-    judgements_sql,
+    judgement_events_sql,
     table_3,
     wilson_interval,
 )
+from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 
@@ -103,6 +104,9 @@ def test_judgement_view_resolves_undo(tmp_path):
         {"seq": 3, "action": "undo", "annotator": "ann", "undoes": 2, "at": "t3"},
     ]
     (folder / "ann.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
-    rows = duckdb.connect().sql(judgements_sql(tmp_path)).fetchall()
-    assert rows == [("citeworth_2021", "ann", "a", True, False, "", "t1")]
-    assert duckdb.connect().sql(judgements_sql(tmp_path / "empty")).fetchall() == []
+    model = (SQL_MODELS_DIR / "citeworth" / "manual_eval_judgements.sql").read_text()
+    for root, expected in ((tmp_path, [("citeworth_2021", "ann", "a", True, False, "", "t1")]), (tmp_path / "empty", [])):
+        connection = duckdb.connect()
+        connection.execute("CREATE SCHEMA lake")
+        connection.execute(f"CREATE VIEW lake.judgement_events AS {judgement_events_sql(root)}")
+        assert connection.execute(model).fetchall() == expected

@@ -2,7 +2,10 @@ import json
 
 import pytest
 
-from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES, first_failed_criterion
+from citeworth_assets.lib.s2orc.candidate_filter import (
+    CRITERION_NAMES,
+    first_failed_criterion,
+)
 
 CANDIDATE = {
     "mag_field_of_study": ["Computer Science"], "has_inbound_citations": True, "has_pdf_parse": True,

@@ -4,7 +4,11 @@ from pathlib import Path
 import pytest
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.records import ShardSource, read_metadata, read_paragraphs
+from citeworth_assets.lib.s2orc.records import (
+    ShardSource,
+    read_metadata,
+    read_paragraphs,
+)
 
 
 def write_jsonl(path: Path, records) -> Path:

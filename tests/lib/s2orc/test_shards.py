@@ -1,7 +1,11 @@
 import os
 import time
 
-from citeworth_assets.lib.s2orc.shards import PARTITION_KEY, discover_shards, partition_key
+from citeworth_assets.lib.s2orc.shards import (
+    PARTITION_KEY,
+    discover_shards,
+    partition_key,
+)
 
 
 def touch(path, age=3600, data=b"x"):

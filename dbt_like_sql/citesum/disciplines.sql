@@ -1,0 +1,2 @@
+-- Cited papers per discipline (Figure 1).
+SELECT * FROM lake.citesum_disciplines
