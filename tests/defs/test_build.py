@@ -67,7 +67,7 @@ def test_the_citeworth_dataset_is_built_checked_and_released(built):
     stats = query(data, "SELECT sentences FROM citeworth.statistics WHERE field = 'all'")
     assert stats == [(sum(splits.values()),)]
     rule_sets = dict(query(data, "SELECT rule_set, sentences_per_1000 FROM citeworth.rule_comparison"))
-    assert rule_sets["citeworth_improved"] > rule_sets["citeworth_2021"] > 0
+    assert rule_sets["citeworth_improved_v1"] > rule_sets["citeworth_2021"] > 0
     release = data / "exports" / "citeworth" / "citeworth_2021"
     assert sum(1 for split in ("train", "dev", "test") for _ in (release / f"{split}.jsonl").open()) == sum(c for _, c in fields)
 

@@ -8,6 +8,7 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
 from citeworth_assets.lib.models.tracking import dataset_version, default_tracking_uri, latest_runs, tracked_run
 from citeworth_assets.lib.warehouse import markdown_table
@@ -34,9 +35,10 @@ class CiteworthModels(dg.ConfigurableResource):
 
 
 def release_parquet(citeworth: CiteworthSettings):
-    path = citeworth.settings.data / "exports" / "citeworth" / citeworth.rules / "citeworth.parquet"
+    rules = rule_set(citeworth.rules).name
+    path = citeworth.settings.data / "exports" / "citeworth" / rules / "citeworth.parquet"
     if not path.exists():
-        raise FileNotFoundError(f"{path} does not exist: materialize citeworth_release for rule set {citeworth.rules} first")
+        raise FileNotFoundError(f"{path} does not exist: materialize citeworth_release for rule set {rules} first")
     return path
 
 
@@ -84,9 +86,10 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         params = json.loads(config.params_json)
         encoder = models.encoder_dir or str(citeworth.settings.data / "models" / "tiny_bert")
         uri = models.uri(citeworth)
-        tags = {"model": name, "rule_set": citeworth.rules}
+        rules = rule_set(citeworth.rules).name
+        tags = {"model": name, "rule_set": rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
-            context_params = {"dataset_version": dataset_version(data_path), "rule_set": citeworth.rules, "training_device": str(pick_device())}
+            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, "training_device": str(pick_device())}
             mlflow.log_params(context_params)
             result = train_and_evaluate(
                 name,

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
+from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, release_record, rules_key
 from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.fields import field_key
@@ -177,19 +177,6 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     return result
 
 
-RELEASE_FIELDS = ("paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples")
-
-
-def release_json(row: dict) -> dict:
-    """A dataset row in the published schema (non-cite-worthy samples carry no ``citation_text``)."""
-    record = {name: row[name] for name in RELEASE_FIELDS}
-    record["samples"] = [
-        {k: v for k, v in sample.items() if not (k == "citation_text" and sample["label"] == NON_CHECK_WORTHY)}
-        for sample in row["samples"]
-    ]
-    return record
-
-
 def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:
     """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` and ``citeworth.parquet``, replaced atomically."""
     table = read_dataset(lake_root, rules)
@@ -200,6 +187,6 @@ def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dic
             counts[split] = len(rows)
             with open(staging / f"{split}.jsonl", "w", encoding="utf-8") as out:
                 for row in rows:
-                    out.write(json.dumps(release_json(row), ensure_ascii=False) + "\n")
+                    out.write(json.dumps(release_record(row), ensure_ascii=False) + "\n")
         pq.write_table(table, staging / "citeworth.parquet", compression="zstd")
     return folder, counts

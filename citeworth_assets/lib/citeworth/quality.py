@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.s2orc.records import PaperInput
-from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, CITEWORTH_IMPROVED, IMPROVEMENTS, RuleSet
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, CITEWORTH_IMPROVED, Improvement, RuleSet
 
 CITATION_MARKERS = {
     "bracketed_number": re.compile(r"\[\s*\d+(?:\s*[-,;\u2013]\s*\d+)*\s*\]"),
@@ -68,8 +68,8 @@ def format_problem(sentence: str) -> str | None:
 
 
 def comparison_rule_sets() -> list[RuleSet]:
-    """Both rule sets, and the faithful one with each improvement alone (its measured effect)."""
-    return [CITEWORTH_2021, CITEWORTH_IMPROVED, *(CITEWORTH_2021.with_improvements(name) for name in IMPROVEMENTS)]
+    """The faithful set, the latest improved set, and the faithful one with each improvement alone (its measured effect)."""
+    return [CITEWORTH_2021, CITEWORTH_IMPROVED, *(CITEWORTH_2021.with_improvements(name) for name in Improvement)]
 
 
 def compare_rule_sets(papers: list[PaperInput], rule_sets: Iterable[RuleSet], splitter) -> list[dict]:
