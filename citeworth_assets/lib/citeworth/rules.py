@@ -126,6 +126,7 @@ class Rule:
     check: Callable[[Any, "RuleSet"], Any] = field(repr=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "_single", self.reasons[0] if len(self.reasons) == 1 else None)
         if self.level not in LEVELS:
             raise ValueError(f"rule {self.name}: level {self.level!r} is not one of {LEVELS}")
         unregistered = [reason for reason in self.reasons if reason not in REASONS]
@@ -134,8 +135,8 @@ class Rule:
 
     def __call__(self, subject, rules: "RuleSet") -> str | None:
         verdict = self.check(subject, rules)
-        if len(self.reasons) == 1:
-            return None if verdict else self.reasons[0]
+        if self._single:
+            return None if verdict else self._single
         if verdict is not None and verdict not in self.reasons:
             raise UnregisteredReason(f"rule {self.name} gave {verdict!r}, not one of its reasons {self.reasons}")
         return verdict
@@ -293,9 +294,28 @@ class RuleSet:
         no_missed_citation, capitalized, ends_with_final_mark, long_enough, no_hanging_citation,
     )  # fmt: skip
     context_only_rules: tuple[Rule, ...] = (citations_bracketed_at_end,)
+    # What the improvements select, looked up once: the rules run for every sentence.
+    _normalized_titles: bool = field(init=False, repr=False, compare=False)
+    _separators: frozenset[str] = field(init=False, repr=False, compare=False)
+    _year_or_et_al: re.Pattern = field(init=False, repr=False, compare=False)
+    _joins_after_abbreviations: bool = field(init=False, repr=False, compare=False)
+    _trims_sentences: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "improvements", frozenset(Improvement.named(name) for name in self.improvements))
+        improvements = frozenset(Improvement.named(name) for name in self.improvements)
+        chosen = {
+            "improvements": improvements,
+            "_normalized_titles": Improvement.NORMALIZED_SECTION_TITLES in improvements,
+            "_separators": IMPROVED_SEPARATORS if Improvement.LITERAL_NUMERIC_SEPARATORS in improvements else RANGE_SEPARATORS,
+            "_year_or_et_al": YEAR_OR_ET_AL_WORD if Improvement.ET_AL_WORD_BOUNDARY in improvements else YEAR_OR_ET_AL,
+            "_joins_after_abbreviations": Improvement.ABBREVIATION_AWARE_SPLITTING in improvements,
+            "_trims_sentences": Improvement.TRIMMED_SENTENCES in improvements,
+        }
+        for name, value in chosen.items():
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"RuleSet({self.name!r})"
 
     def units(self) -> tuple[Rule, ...]:
         """Every rule unit of the set, in evaluation order (each once)."""
@@ -314,13 +334,12 @@ class RuleSet:
         return Improvement.named(improvement) in self.improvements
 
     def permissible_section(self, section: str) -> bool:
-        if Improvement.NORMALIZED_SECTION_TITLES in self.improvements:
+        if self._normalized_titles:
             section = normalize_section_title(section)
         return section.lower() in PERMISSIBLE_SECTION_TITLES
 
     def numeric_citation(self, text: str) -> bool:
-        literal = Improvement.LITERAL_NUMERIC_SEPARATORS in self.improvements
-        return contains_numeric_citation(text, IMPROVED_SEPARATORS if literal else RANGE_SEPARATORS)
+        return contains_numeric_citation(text, self._separators)
 
     def citation_format(self, text: str) -> bool:
         """The first citation of a paper is bracketed-numeric or parenthetical-year (published ``valid_citation_format``)."""
@@ -328,9 +347,7 @@ class RuleSet:
 
     def leftover_citation(self, text: str) -> bool:
         """A citation S2ORC did not mark, or a marker left after removal (published ``ignore_sentence``)."""
-        word_boundary = Improvement.ET_AL_WORD_BOUNDARY in self.improvements
-        year_or_et_al = YEAR_OR_ET_AL_WORD if word_boundary else YEAR_OR_ET_AL
-        return self.numeric_citation(text) or year_or_et_al.search(text) is not None
+        return self.numeric_citation(text) or self._year_or_et_al.search(text) is not None
 
 
 CITEWORTH_2021 = RuleSet("citeworth_2021")
@@ -360,7 +377,7 @@ def rule_set(name: str) -> RuleSet:
 
 def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet) -> list[tuple[int, int]]:
     """Sentence boundaries after the splitting improvements of a rule set (unchanged for the faithful set)."""
-    if Improvement.ABBREVIATION_AWARE_SPLITTING in rules.improvements and len(sentences) > 1:
+    if rules._joins_after_abbreviations and len(sentences) > 1:
         joined = [sentences[0]]
         for start, end in sentences[1:]:
             if SPLIT_ABBREVIATIONS.search(text[joined[-1][0] : joined[-1][1]].rstrip()):
@@ -368,7 +385,7 @@ def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet
             else:
                 joined.append((start, end))
         sentences = joined
-    if Improvement.TRIMMED_SENTENCES in rules.improvements:
+    if rules._trims_sentences:
         trimmed = []
         for start, end in sentences:
             piece = text[start:end]
