@@ -145,3 +145,26 @@ def test_rule_set_names_are_versioned_and_the_plain_name_selects_the_latest():
     assert rule_set("citeworth_improved+et_al_word_boundary").name == "citeworth_improved_v1+et_al_word_boundary"
     assert rule_set("citeworth_2021").name == "citeworth_2021"
     assert rules_key(rule_set("citeworth_improved").name, "20200705v1_0") == "citeworth_improved_v1.20200705v1_0"
+
+
+def test_drops_on_real_papers_have_registered_reasons_at_their_level(shared_data):
+    from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+
+    folders = [shared_data / "s2orc-20200705" / "pdf_parses", shared_data / "cord19" / "pdf_json"]
+    papers = list(read_paper_files(folders, []))
+    drops = [drop for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED) for r in clean_papers(papers, rules, splitter()) for drop in r.drops]
+    assert {drop.level for drop in drops} == {"paper", "paragraph"}
+    for drop in drops:
+        level = REASONS[drop.reason].level
+        assert (level == "paper") == (drop.level == "paper"), drop
+        assert (drop.sentence_index is not None) <= (level == "sentence"), drop
+
+
+def test_the_cli_names_the_setting_for_an_unknown_improvement(tmp_path):
+    from click.testing import CliRunner
+
+    from citeworth_assets.cli import main
+
+    (tmp_path / "p.json").write_text('{"paper_id": "1", "body_text": []}')
+    result = CliRunner().invoke(main, ["clean-paper", str(tmp_path / "p.json"), "--rules", "citeworth_2021+et_al"])
+    assert result.exit_code == 2 and "CITEWORTH_RULES / --rules" in result.output and "et_al_word_boundary" in result.output
