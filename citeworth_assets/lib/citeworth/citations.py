@@ -16,8 +16,9 @@ import re
 import string
 import warnings
 from bisect import bisect_right
+from itertools import pairwise
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 with warnings.catch_warnings():  # string.punctuation holds '[' inside a set; re warns, the meaning is unchanged
     warnings.simplefilter("ignore", FutureWarning)
@@ -104,7 +105,7 @@ def remove_citations(text: str, start: int, end: int, spans: list[CitationSpan])
     """The sentence ``text[start:end]`` without its citation spans (published ``remove_citations``)."""
     spans = sorted(spans, key=lambda span: span.start)
     result = text[start : spans[0].start]
-    for previous, span in zip(spans, spans[1:]):
+    for previous, span in pairwise(spans):
         between = text[previous.end : span.start]
         if STARTS_WITH_PUNCTUATION.search(between):
             result = result.rstrip()

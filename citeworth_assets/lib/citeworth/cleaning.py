@@ -23,9 +23,10 @@ several rules may name this rule rather than, say, ``fewer_than_3_sentences``.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 import pyarrow as pa
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 import re
 import string
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Callable
+from typing import Any
 
 from citeworth_assets.lib.citeworth.citations import (
     IMPROVED_SEPARATORS,
@@ -89,7 +90,7 @@ class Improvement(StrEnum):
         return IMPROVEMENT_DESCRIPTIONS[self]
 
     @classmethod
-    def named(cls, name: str) -> "Improvement":
+    def named(cls, name: str) -> Improvement:
         try:
             return cls(name)
         except ValueError:
@@ -123,7 +124,7 @@ class Rule:
     name: str
     level: str
     reasons: tuple[str, ...]
-    check: Callable[[Any, "RuleSet"], Any] = field(repr=False)
+    check: Callable[[Any, RuleSet], Any] = field(repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "_single", self.reasons[0] if len(self.reasons) == 1 else None)
@@ -133,7 +134,7 @@ class Rule:
         if not self.reasons or unregistered:
             raise UnregisteredReason(f"rule {self.name}: reasons {unregistered or '(none)'} are not registered in REASONS")
 
-    def __call__(self, subject, rules: "RuleSet") -> str | None:
+    def __call__(self, subject, rules: RuleSet) -> str | None:
         verdict = self.check(subject, rules)
         if self._single:
             return None if verdict else self._single
@@ -147,7 +148,7 @@ def rule(level: str, *reasons: str) -> Callable[[Callable], Rule]:
     return lambda check: Rule(check.__name__, level, reasons, check)
 
 
-def first_failure(units: tuple[Rule, ...], subject, rules: "RuleSet") -> str | None:
+def first_failure(units: tuple[Rule, ...], subject, rules: RuleSet) -> str | None:
     """The reason of the first unit the subject fails, in the rule set's order."""
     for unit in units:
         reason = unit(subject, rules)
@@ -326,7 +327,7 @@ class RuleSet:
         )  # fmt: skip
         return tuple(dict.fromkeys(unit for group in groups for unit in group))
 
-    def with_improvements(self, *names: str) -> "RuleSet":
+    def with_improvements(self, *names: str) -> RuleSet:
         added = frozenset(Improvement.named(name) for name in names)
         return replace(self, name=f"{self.name}+{'+'.join(sorted(added))}", improvements=self.improvements | added)
 

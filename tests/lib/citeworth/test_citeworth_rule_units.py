@@ -8,7 +8,13 @@ import pytest
 from citeworth_assets.lib.citeworth import rules as rules_module
 from citeworth_assets.lib.citeworth.citations import CitationSpan, Sentence
 from citeworth_assets.lib.citeworth.cleaning import clean_papers, rules_key
-from citeworth_assets.lib.citeworth.reasons import LEVELS, REASON_SCHEMA, REASONS, reason_rows, reason_table
+from citeworth_assets.lib.citeworth.reasons import (
+    LEVELS,
+    REASON_SCHEMA,
+    REASONS,
+    reason_rows,
+    reason_table,
+)
 from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_2021,
     CITEWORTH_IMPROVED,
@@ -22,8 +28,8 @@ from citeworth_assets.lib.citeworth.rules import (
     rule_set,
 )
 from citeworth_assets.lib.s2orc.records import PaperInput
-from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.lib.sentences import splitter
+from citeworth_assets.lib.settings import SettingError
 
 ALL_SETS = [CITEWORTH_2021, CITEWORTH_IMPROVED, *(CITEWORTH_2021.with_improvements(i) for i in Improvement)]
 UNITS = {unit.name: unit for rules in ALL_SETS for unit in rules.units()}
@@ -48,7 +54,7 @@ def test_an_unregistered_reason_fails_at_declaration_and_at_run_time():
 
 
 def test_unit_names_and_published_order_are_stable():
-    names = lambda units: [unit.name for unit in units]  # noqa: E731
+    names = lambda units: [unit.name for unit in units]
     assert names(CITEWORTH_2021.cited_sentence_rules) == [
         "long_enough", "capitalized", "ends_with_final_mark", "no_leftover_citation_marker", "no_hanging_citation",
     ]  # fmt: skip
@@ -116,7 +122,7 @@ def test_thresholds_are_fields_with_the_published_defaults():
 
 def test_a_paper_dropped_for_its_first_citation_is_not_scanned_further():
     bad_first = paragraph(CITED.replace("[1]", "Smith et al."), "Smith et al.", "[2]", "[3]", index=1)
-    other = lambda index: paragraph(CITED, "[1]", section="Acknowledgments", index=index)  # noqa: E731
+    other = lambda index: paragraph(CITED, "[1]", section="Acknowledgments", index=index)
     result = clean(CITEWORTH_2021, other(0), bad_first, other(2))
     assert [(d.level, d.paragraph_index, d.reason) for d in result.drops] == [
         ("paper", None, "first_citation_not_numeric_or_year"),
