@@ -16,9 +16,9 @@ import re
 import string
 import warnings
 from bisect import bisect_right
-from itertools import pairwise
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 with warnings.catch_warnings():  # string.punctuation holds '[' inside a set; re warns, the meaning is unchanged
     warnings.simplefilter("ignore", FutureWarning)
