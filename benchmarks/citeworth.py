@@ -73,12 +73,12 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
         results.append(result)
     cleaning = time.perf_counter() - started
     started = time.perf_counter()
-    lake.write_partition(workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules_name)
-    lake.write_partition(workdir, "r", REJECTION_SCHEMA, (row for r in results for row in rejection_rows(rules, r)), rules_name)
+    lake.write_partition(workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name)
+    lake.write_partition(workdir, "r", REJECTION_SCHEMA, (row for r in results for row in rejection_rows(rules, r)), rules.name)
     timings["write"] = time.perf_counter() - started
     timings["cleaning"] = cleaning
     accepted = {(r.paper.paper_id, a.paragraph["paragraph_index"]): [(s.label, s.text) for s in a.verdict.samples] for r in results for a in r.accepted}
-    return {"timings": timings, "accepted": accepted}
+    return {"name": rules.name, "timings": timings, "accepted": accepted}
 
 
 def run_published(path: Path, shard, fields: dict) -> tuple[dict, float]:
@@ -151,6 +151,7 @@ def main() -> None:
     outputs = {}
     for name in args.rules.split(","):
         measured = clean(papers, name, workdir / "lake")
+        name = measured["name"]  # versioned: citeworth_improved gives its latest version
         outputs[name] = measured["accepted"]
         t = measured["timings"]
         total = read_seconds + t["cleaning"] + t["write"]

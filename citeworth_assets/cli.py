@@ -52,21 +52,25 @@ def _materialized(result, key: str, field: str):
 
 
 def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, str]:
-    """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early."""
+    """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early.
+
+    The rule set's name comes back resolved and versioned (``citeworth_improved`` gives its latest version),
+    since it keys lake partitions and export folders.
+    """
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import SPLITTERS
 
     settings = Settings.resolve(rules=rules, splitter=splitter)
     try:
-        rule_set(settings.rules)
+        rules = rule_set(settings.rules).name
     except ValueError as error:
         raise click.UsageError(str(error)) from error
     if settings.splitter not in SPLITTERS:
         raise click.UsageError(f"unknown sentence splitter {settings.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}")
-    return settings.rules, settings.splitter
+    return rules, settings.splitter
 
 
-RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (overrides CITEWORTH_RULES).")
+RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. citeworth_improved_v1), optionally +<improvement> (overrides CITEWORTH_RULES).")
 SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_pysbd (default) or en_core_sci_sm (overrides CITEWORTH_SPLITTER).")
 
 
@@ -195,7 +199,11 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     metadata filter; print their accepted paragraphs as JSON lines in the release schema."""
     import json
 
-    from citeworth_assets.lib.citeworth.cleaning import clean_papers, release_record
+    from citeworth_assets.lib.citeworth.cleaning import (
+        clean_papers,
+        paragraph_row,
+        release_record,
+    )
     from citeworth_assets.lib.citeworth.paper_files import read_paper_files
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
@@ -203,9 +211,10 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     rules, splitter = _rules_and_splitter(rules, splitter)
     problems: list[str] = []
     papers = read_paper_files([Path(path) for path in paths], problems)
-    for result in clean_papers(papers, rule_set(rules), sentence_splitter(splitter)):
+    rules = rule_set(rules)
+    for result in clean_papers(papers, rules, sentence_splitter(splitter)):
         for accepted in result.accepted:
-            click.echo(json.dumps(release_record(result, accepted), ensure_ascii=False))
+            click.echo(json.dumps(release_record(paragraph_row(rules, result, accepted)), ensure_ascii=False))
         if explain:
             for drop in result.drops:
                 click.echo(f"drop {drop}", err=True)

@@ -90,9 +90,9 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     description="Accepted paragraphs of papers with exactly this one field of study, from every shard.",
 )
 def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, field = citeworth.settings, FIELD_BY_KEY[context.partition_key]
-    rows = dataset.write_field_paragraphs(settings.lake, citeworth.rules, field, context.partition_key)
-    return dg.MaterializeResult(metadata={"rule_set": citeworth.rules, "field": field, "paragraphs": rows})
+    settings, field, rules = citeworth.settings, FIELD_BY_KEY[context.partition_key], rule_set(citeworth.rules).name
+    rows = dataset.write_field_paragraphs(settings.lake, rules, field, context.partition_key)
+    return dg.MaterializeResult(metadata={"rule_set": rules, "field": field, "paragraphs": rows})
 
 
 class DatasetConfig(dg.Config):
@@ -110,9 +110,9 @@ class DatasetConfig(dg.Config):
     description="Paragraphs sampled evenly from the configured fields, split 80/10/10 by paper, seeded.",
 )
 def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings = citeworth.settings
-    summary = dataset.build_dataset(settings.lake, citeworth.rules, config.fields, config.max_paragraphs_per_field, config.seed)
-    return dg.MaterializeResult(metadata={"rule_set": citeworth.rules, **summary})
+    settings, rules = citeworth.settings, rule_set(citeworth.rules).name
+    summary = dataset.build_dataset(settings.lake, rules, config.fields, config.max_paragraphs_per_field, config.seed)
+    return dg.MaterializeResult(metadata={"rule_set": rules, **summary})
 
 
 @dg.asset(
@@ -122,11 +122,12 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
     description="The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall and per field.",
 )
 def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    table = dataset.write_statistics(citeworth.settings.lake, citeworth.rules, splitter(citeworth.splitter))
+    rules = rule_set(citeworth.rules).name
+    table = dataset.write_statistics(citeworth.settings.lake, rules, splitter(citeworth.splitter))
     overall = table.slice(0, 1).to_pylist()[0]
     return dg.MaterializeResult(
         metadata={
-            "rule_set": citeworth.rules,
+            "rule_set": rules,
             "overall": dg.MetadataValue.json(overall),
             "table": dg.MetadataValue.md(markdown_table(table)),
         }
@@ -140,10 +141,8 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     description="train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under <data>/exports/citeworth/<rule set>/.",
 )
 def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings = citeworth.settings
-    folder, counts = dataset.export_release(
-        settings.lake, citeworth.rules, settings.export_dir("citeworth", citeworth.rules)
-    )
+    settings, rules = citeworth.settings, rule_set(citeworth.rules).name
+    folder, counts = dataset.export_release(settings.lake, rules, settings.export_dir("citeworth", rules))
     return dg.MaterializeResult(metadata={"folder": str(folder), "paragraphs": dg.MetadataValue.json(counts)})
 
 
@@ -156,7 +155,7 @@ class ComparisonConfig(dg.Config):
     group_name="citeworth",
     kinds={"parquet"},
     description=(
-        "citeworth_2021, citeworth_improved and the faithful set with each improvement alone, run on the same "
+        "citeworth_2021, the latest citeworth_improved_v<n> and the faithful set with each improvement alone, run on the same "
         "candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, format problems)."
     ),
 )

@@ -15,12 +15,13 @@ from citeworth_assets.resources import CiteworthSettings
 
 
 def judgement_store(citeworth: CiteworthSettings) -> JudgementStore:
-    return JudgementStore(citeworth.settings.judgements_dir(citeworth.rules))
+    return JudgementStore(citeworth.settings.judgements_dir(rule_set(citeworth.rules).name))
 
 
 def read_sample(citeworth: CiteworthSettings) -> list[dict]:
-    folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", citeworth.rules, "rules")
-    return lake.read_partition(citeworth.settings.lake, "citeworth_manual_eval_sample", citeworth.rules, dimension="rules").to_pylist() if folder.is_dir() else []
+    rules = rule_set(citeworth.rules).name
+    folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, "rules")
+    return lake.read_partition(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, dimension="rules").to_pylist() if folder.is_dir() else []
 
 
 class SampleConfig(dg.Config):
@@ -69,11 +70,11 @@ def citeworth_manual_eval_sample(context: dg.AssetExecutionContext, config: Samp
     "correctly and with citation markers removed, 95% Wilson intervals, improvement over the baseline, Cohen's kappa.",
 )
 def citeworth_manual_eval_results(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings = citeworth.settings
-    rows = evaluation.table_3(citeworth.rules, read_sample(citeworth), judgement_store(citeworth).all_active())
-    lake.write_partition(settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, citeworth.rules, "rules")
+    settings, rules = citeworth.settings, rule_set(citeworth.rules).name
+    rows = evaluation.table_3(rules, read_sample(citeworth), judgement_store(citeworth).all_active())
+    lake.write_partition(settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, rules, "rules")
     table = pa.Table.from_pylist(rows, schema=evaluation.RESULT_SCHEMA)
-    return dg.MaterializeResult(metadata={"rule_set": citeworth.rules, "table_3": dg.MetadataValue.md(markdown_table(table))})
+    return dg.MaterializeResult(metadata={"rule_set": rules, "table_3": dg.MetadataValue.md(markdown_table(table))})
 
 
 manual_eval_assets = [citeworth_manual_eval_sample, citeworth_manual_eval_results]

@@ -7,6 +7,7 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
 from citeworth_assets.lib.models.tracking import (
     dataset_version,
@@ -22,9 +23,10 @@ DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "
 
 
 def release_parquet(citeworth: CiteworthSettings):
-    path = citeworth.settings.export_dir("citeworth", citeworth.rules) / "citeworth.parquet"
+    rules = rule_set(citeworth.rules).name
+    path = citeworth.settings.export_dir("citeworth", rules) / "citeworth.parquet"
     if not path.exists():
-        raise FileNotFoundError(f"{path} does not exist: materialize citeworth_release for rule set {citeworth.rules} first")
+        raise FileNotFoundError(f"{path} does not exist: materialize citeworth_release for rule set {rules} first")
     return path
 
 
@@ -76,9 +78,10 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         data_path = release_parquet(citeworth)
         params = json.loads(config.params_json)
         uri = citeworth.settings.tracking_uri
-        tags = {"model": name, "rule_set": citeworth.rules}
+        rules = rule_set(citeworth.rules).name
+        tags = {"model": name, "rule_set": rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
-            context_params = {"dataset_version": dataset_version(data_path), "rule_set": citeworth.rules, "training_device": str(pick_device())}
+            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, "training_device": str(pick_device())}
             mlflow.log_params(context_params)
             result = train_and_evaluate(
                 name,

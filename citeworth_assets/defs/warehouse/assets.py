@@ -24,6 +24,7 @@ from citeworth_assets.lib.citeworth.cleaning import (
 )
 from citeworth_assets.lib.citeworth.dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
 from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA
+from citeworth_assets.lib.citeworth.reasons import reason_table
 from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.models import tables as model_tables
 from citeworth_assets.lib.s2orc.candidate_filter import REJECTION_SCHEMA
@@ -39,6 +40,7 @@ SQL_MODELS_DIR = Path(str(files("dbt_like_sql")))
 WAREHOUSE_POOL = "warehouse"
 LAKE_SCHEMA = "lake"
 JUDGEMENT_EVENTS = "judgement_events"  # the annotators' files, not a lake table; written outside Dagster
+DROP_REASONS = "citeworth_drop_reasons"  # the registry of CiteWorth drop reasons, from the code
 
 # lake table -> (its columns, the asset that writes it)
 LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
@@ -74,6 +76,8 @@ def create_sources(connection, settings, relations) -> None:
             continue
         if table == JUDGEMENT_EVENTS:
             warehouse.create_relation(connection, relation, manual_eval.judgement_events_sql(settings.data))
+        elif table == DROP_REASONS:
+            warehouse.replace_table(connection, relation, reason_table())
         else:
             warehouse.create_lake_view(connection, relation, settings.lake, table, LAKE_TABLES[table][0])
 
@@ -91,7 +95,7 @@ def upstream_assets(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -> tupl
             deps.add(dg.AssetKey(LAKE_TABLES[table][1]))
         elif relation in model_keys:
             deps.add(model_keys[relation])
-        elif relation != f"{LAKE_SCHEMA}.{JUDGEMENT_EVENTS}":
+        elif relation not in (f"{LAKE_SCHEMA}.{JUDGEMENT_EVENTS}", f"{LAKE_SCHEMA}.{DROP_REASONS}"):
             unknown.append(relation)
     return sorted(deps, key=str), unknown
 

@@ -1,41 +1,49 @@
-"""Running a CiteWorth rule set over papers: paper selection, batched tokenization, sentence walk.
+"""Running a CiteWorth rule set over papers: one pipeline from a paper's paragraphs to lake rows.
 
-Per paper, in the published order (seeds/001 §3.1-3.2):
+Per batch of papers, in the published order (seeds/001 §3.1-3.2), each stage applying the rule set's
+units (:mod:`~citeworth_assets.lib.citeworth.rules`) and recording the first failing one as a
+:class:`Decision`:
 
-1. keep body paragraphs in a permissible section with at least one citation span; the first span of
-   the first kept paragraph must be numeric or year-style, and the kept paragraphs must hold more
-   than 5 spans, else the paper is dropped;
-2. per kept paragraph: merge adjacent spans, split sentences (fewer than 3: dropped), walk the
-   sentences (see :func:`~citeworth_assets.lib.citeworth.rules.walk_sentences`).
+1. select: paragraph selection rules on each paragraph, paper rules on the selected ones;
+2. tokenize the selected paragraphs (batched) and merge their citation spans;
+3. paragraph rules decided before splitting;
+4. split the remaining paragraphs into sentences (batched; the splitting improvements adjust them) and
+   apply the paragraph rules on sentences;
+5. sentence rules on each sentence in turn (:func:`judge_sentences`): the first failing sentence drops
+   its paragraph;
+6. rows: the accepted paragraphs in the release schema and the drops, for the lake.
 
 Splitting is by far the most expensive step, so it is done only for paragraphs whose fate depends on
 it: a paragraph holding a span with visible text that is not bracketed is dropped before splitting
 (``citation_not_bracketed``), since its sentence is context-only whatever the boundaries. The
 accepted output is exactly the published code's; only the recorded reason of a paragraph that fails
 several rules may name this rule rather than, say, ``fewer_than_3_sentences``.
-
-Every drop is a :class:`Decision` naming its rule; with ``explain`` accepted items are listed too.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Iterable, Iterator
+from typing import NamedTuple
 
 import pyarrow as pa
 
+from citeworth_assets.lib.citeworth.citations import (
+    delete_hanging_punctuation,
+    merge_citation_spans,
+    remove_citations,
+    sentences_with_citations,
+)
 from citeworth_assets.lib.citeworth.rules import (
     CHECK_WORTHY,
+    CONTEXT_ONLY,
     NON_CHECK_WORTHY,
-    CitationSpan,
-    ParagraphVerdict,
+    CitedParagraph,
     RuleSet,
     adjust_sentences,
-    merge_citation_spans,
-    visibly_not_bracketed,
-    walk_sentences,
+    first_failure,
 )
 from citeworth_assets.lib.s2orc.records import PROVENANCE, PaperInput
 from citeworth_assets.lib.sentences import SentenceSplitter
@@ -57,6 +65,23 @@ class Decision:
 
 
 @dataclass
+class Sample:
+    text: str
+    label: str
+    original_text: str
+    ref_ids: list | None = None
+    citation_text: list | None = None
+
+
+@dataclass
+class ParagraphVerdict:
+    samples: list[Sample] = field(default_factory=list)
+    reason: str | None = None  # None: accepted
+    sentence_index: int | None = None  # the sentence that decided a drop
+    sentence_text: str | None = None
+
+
+@dataclass
 class AcceptedParagraph:
     paragraph: dict
     verdict: ParagraphVerdict
@@ -70,43 +95,64 @@ class PaperResult:
     paper_reason: str | None = None  # None: the paper had paragraphs to consider
 
 
-def select_paragraphs(paper: PaperInput, rules: RuleSet) -> tuple[list[dict], list[Decision], str | None]:
-    """Paragraphs worth cleaning, the others with their reasons, and the paper's drop reason (if dropped)."""
+class Selection(NamedTuple):
+    selected: list[dict]
+    skipped: list[Decision]
+    paper_reason: str | None
+
+
+def select_paragraphs(paper: PaperInput, rules: RuleSet) -> Selection:
+    """Paragraphs worth cleaning, the others with their reasons, and the paper's drop reason (if dropped).
+
+    As in the published code, the scan stops at the first selected paragraph when its first citation
+    drops the paper: later paragraphs get no decision.
+    """
     selected, skipped = [], []
-    spans = 0
     for paragraph in paper.paragraphs:
-        index = paragraph["paragraph_index"]
-        if not rules.permissible_section(paragraph["section"]):
-            skipped.append(Decision("paragraph", paper.paper_id, "section_not_permissible", index))
+        reason = first_failure(rules.paragraph_selection, paragraph, rules)
+        if reason:
+            skipped.append(Decision("paragraph", paper.paper_id, reason, paragraph["paragraph_index"]))
             continue
-        if not paragraph["cite_spans"]:
-            skipped.append(Decision("paragraph", paper.paper_id, "no_citation_spans", index))
-            continue
-        if not selected and not rules.citation_format(paragraph["cite_spans"][0]["text"]):
-            return [], skipped, "first_citation_not_numeric_or_year"
+        if not selected and (reason := first_failure(rules.first_paragraph_rules, paragraph, rules)):
+            return Selection([], skipped, reason)
         selected.append(paragraph)
-        spans += len(paragraph["cite_spans"])
-    if spans <= 5:
-        return [], skipped, "five_or_fewer_citation_spans" if selected else "no_cited_permissible_paragraph"
-    return selected, skipped, None
+    reason = first_failure(rules.paper_rules, selected, rules)
+    return Selection([] if reason else selected, skipped, reason)
 
 
-def prepare_paragraph(paragraph: dict, doc) -> tuple[list[CitationSpan], str | None]:
-    """Merged citation spans, and the reason to drop the paragraph if it is decided before splitting."""
-    if paragraph.get("invalid_span_count"):
-        return [], "invalid_citation_offsets"
-    text = paragraph["text"]
-    spans = merge_citation_spans(text, paragraph["cite_spans"], doc.to_array("IDX").tolist())
-    if any(visibly_not_bracketed(span, text) for span in spans):
-        return spans, "citation_not_bracketed"
-    return spans, None
+def judge_sentences(paragraph: CitedParagraph, bounds: list[tuple[int, int]], rules: RuleSet) -> ParagraphVerdict:
+    """Label each sentence, or say which sentence drops the paragraph and why (published ``dataset_worker`` loop).
 
-
-def judge_paragraph(paragraph: dict, spans: list[CitationSpan], bounds: list[tuple[int, int]], rules: RuleSet) -> ParagraphVerdict:
-    sentences = adjust_sentences(paragraph["text"], bounds, rules)
-    if len(sentences) < 3:
-        return ParagraphVerdict(reason="fewer_than_3_sentences")
-    return walk_sentences(paragraph["text"], sentences, spans, rules)
+    A context-only sentence does not stop the walk (a later failing sentence names the reason); the
+    paper drops such a paragraph, the published code keeps it under a third label.
+    """
+    verdict = ParagraphVerdict()
+    text = paragraph.row["text"]
+    for sentence in sentences_with_citations(text, bounds, paragraph.spans):
+        reason = first_failure(rules.sentence_rules, sentence, rules)
+        if reason:
+            return ParagraphVerdict(reason=reason, sentence_index=sentence.index, sentence_text=sentence.text)
+        if not sentence.citations:
+            reason = first_failure(rules.plain_sentence_rules, sentence.text, rules)
+            if reason:
+                return ParagraphVerdict(reason=reason, sentence_index=sentence.index, sentence_text=sentence.text)
+            verdict.samples.append(Sample(sentence.text, NON_CHECK_WORTHY, sentence.text))
+            continue
+        cleaned = delete_hanging_punctuation(
+            remove_citations(text, sentence.start, sentence.end, sentence.citations), rules.hanging_punctuation_longer_than
+        )
+        reason = first_failure(rules.cited_sentence_rules, cleaned, rules)
+        if reason:
+            return ParagraphVerdict(reason=reason, sentence_index=sentence.index, sentence_text=cleaned)
+        context_only = first_failure(rules.context_only_rules, sentence, rules)
+        if context_only and verdict.reason is None:
+            verdict.reason, verdict.sentence_index, verdict.sentence_text = context_only, sentence.index, sentence.text
+        own = sentence.citations
+        label = CONTEXT_ONLY if context_only else CHECK_WORTHY
+        verdict.samples.append(Sample(cleaned, label, sentence.text, [s.ref_ids for s in own], [s.text for s in own]))
+    if verdict.reason:
+        verdict.samples = []
+    return verdict
 
 
 def clean_papers(
@@ -124,29 +170,35 @@ def clean_papers(
     papers = iter(papers)
     while batch := list(islice(papers, batch_papers)):
         clock.lap(None)
-        results, pending = [], []
-        for paper in batch:
-            selected, skipped, reason = select_paragraphs(paper, rules)
-            result = PaperResult(paper, drops=skipped, paper_reason=reason)
-            if reason:
-                result.drops.append(Decision("paper", paper.paper_id, reason))
+        results, selected = [], []
+        for paper in batch:  # 1. select
+            selection = select_paragraphs(paper, rules)
+            result = PaperResult(paper, drops=selection.skipped, paper_reason=selection.paper_reason)
+            if selection.paper_reason:
+                result.drops.append(Decision("paper", paper.paper_id, selection.paper_reason))
             results.append(result)
-            pending.extend((result, paragraph) for paragraph in selected)
+            selected.extend((result, paragraph) for paragraph in selection.selected)
         clock.lap("rules")
-        docs = list(splitter.tokenize(paragraph["text"] for _, paragraph in pending))
+        docs = list(splitter.tokenize(paragraph["text"] for _, paragraph in selected))  # 2. tokenize
         clock.lap("tokenize")
         to_split = []
-        for (result, paragraph), doc in zip(pending, docs):
-            spans, reason = prepare_paragraph(paragraph, doc)
+        for (result, row), doc in zip(selected, docs):  # 3. paragraph rules before splitting
+            spans = merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)
+            paragraph = CitedParagraph(row, spans)
+            reason = first_failure(rules.paragraph_rules, paragraph, rules)
             if reason:
-                _record(result, paragraph, ParagraphVerdict(reason=reason))
+                _record(result, row, ParagraphVerdict(reason=reason))
             else:
-                to_split.append((result, paragraph, spans, doc))
+                to_split.append((result, paragraph, doc))
         clock.lap("rules")
-        bounds = splitter.sentence_bounds([item[3] for item in to_split], [item[1]["text"] for item in to_split])
+        texts = [paragraph.row["text"] for _, paragraph, _ in to_split]  # 4. split
+        bounds = splitter.sentence_bounds([doc for _, _, doc in to_split], texts)
         clock.lap("split")
-        for (result, paragraph, spans, _), sentences in zip(to_split, bounds):
-            _record(result, paragraph, judge_paragraph(paragraph, spans, sentences, rules))
+        for (result, paragraph, _), text, sentences in zip(to_split, texts, bounds):  # 5. sentence rules
+            sentences = adjust_sentences(text, sentences, rules)
+            reason = first_failure(rules.split_paragraph_rules, sentences, rules)
+            verdict = ParagraphVerdict(reason=reason) if reason else judge_sentences(paragraph, sentences, rules)
+            _record(result, paragraph.row, verdict)
         clock.lap("rules")
         for result in results:
             result.accepted.sort(key=lambda accepted: accepted.paragraph["paragraph_index"])
@@ -179,27 +231,6 @@ def _record(result: PaperResult, paragraph: dict, verdict: ParagraphVerdict) -> 
         )
     else:
         result.accepted.append(AcceptedParagraph(paragraph, verdict))
-
-
-def release_record(result: PaperResult, accepted: AcceptedParagraph) -> dict:
-    """One paragraph in the published CiteWorth release schema."""
-    paragraph, provenance = accepted.paragraph, result.paper.provenance
-    samples = []
-    for sample in accepted.verdict.samples:
-        record = {"text": sample.text, "label": sample.label, "original_text": sample.original_text, "ref_ids": sample.ref_ids}
-        if sample.label != NON_CHECK_WORTHY:
-            record["citation_text"] = sample.citation_text
-        samples.append(record)
-    return {
-        "paper_id": result.paper.paper_id,
-        "section_idx": paragraph["paragraph_index"],
-        "file_index": provenance["shard"].rsplit("_", 1)[-1] if provenance.get("shard") else None,
-        "file_offset": provenance.get("byte_offset"),
-        "mag_field_of_study": result.paper.mag_field_of_study,
-        "original_text": paragraph["text"],
-        "section_title": paragraph["section"],
-        "samples": samples,
-    }
 
 
 SAMPLE = pa.struct(
@@ -249,13 +280,44 @@ def rules_key(rules: str, key: str) -> str:
 
 
 def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagraph) -> dict:
-    """A ``citeworth_paragraphs`` lake row: the release record plus counts and provenance."""
-    row = release_record(result, accepted)
-    row.update(result.paper.provenance)
-    row["rule_set"] = rules.name
-    row["sentences"] = len(row["samples"])
-    row["cite_worthy"] = sum(sample["label"] == CHECK_WORTHY for sample in row["samples"])
-    return row
+    """A ``citeworth_paragraphs`` lake row: the release fields (see :func:`release_record`), counts and provenance."""
+    paragraph, paper = accepted.paragraph, result.paper
+    samples = [
+        {"text": s.text, "label": s.label, "original_text": s.original_text, "ref_ids": s.ref_ids, "citation_text": s.citation_text}
+        for s in accepted.verdict.samples
+    ]
+    shard = paper.provenance.get("shard")
+    return {
+        "rule_set": rules.name,
+        "paper_id": paper.paper_id,
+        "section_idx": paragraph["paragraph_index"],
+        "file_index": shard.rsplit("_", 1)[-1] if shard else None,
+        "file_offset": paper.provenance.get("byte_offset"),
+        "mag_field_of_study": paper.mag_field_of_study,
+        "original_text": paragraph["text"],
+        "section_title": paragraph["section"],
+        "samples": samples,
+        "sentences": len(samples),
+        "cite_worthy": sum(sample.label == CHECK_WORTHY for sample in accepted.verdict.samples),
+        **paper.provenance,
+    }
+
+
+RELEASE_FIELDS = ("paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples")
+
+
+def release_record(row: dict) -> dict:
+    """A paragraph row (lake or dataset) in the published CiteWorth release schema.
+
+    The one place the release record is built: the export and ``citeworth clean-paper`` both use it.
+    Non-cite-worthy samples carry no ``citation_text`` key in the published files.
+    """
+    record = {name: row[name] for name in RELEASE_FIELDS}
+    record["samples"] = [
+        {key: value for key, value in sample.items() if not (key == "citation_text" and sample["label"] == NON_CHECK_WORTHY)}
+        for sample in row["samples"]
+    ]
+    return record
 
 
 def rejection_rows(rules: RuleSet, result: PaperResult) -> Iterator[dict]:

@@ -15,16 +15,19 @@ Choices where the paper is silent:
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
+from citeworth_assets.lib.releases import write_release
+from citeworth_assets.lib.citeworth.cleaning import (
+    PARAGRAPH_SCHEMA,
+    release_record,
+    rules_key,
+)
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.fields import field_key
 from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
@@ -177,29 +180,6 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     return result
 
 
-RELEASE_FIELDS = ("paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples")
-
-
-def release_json(row: dict) -> dict:
-    """A dataset row in the published schema (non-cite-worthy samples carry no ``citation_text``)."""
-    record = {name: row[name] for name in RELEASE_FIELDS}
-    record["samples"] = [
-        {k: v for k, v in sample.items() if not (k == "citation_text" and sample["label"] == NON_CHECK_WORTHY)}
-        for sample in row["samples"]
-    ]
-    return record
-
-
 def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:
-    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` and ``citeworth.parquet``, replaced atomically."""
-    table = read_dataset(lake_root, rules)
-    counts = {}
-    with lake.replaced_folder(folder) as staging:
-        for split in SPLITS:
-            rows = table.filter(pc.equal(table.column("split"), split)).to_pylist()
-            counts[split] = len(rows)
-            with open(staging / f"{split}.jsonl", "w", encoding="utf-8") as out:
-                for row in rows:
-                    out.write(json.dumps(release_json(row), ensure_ascii=False) + "\n")
-        pq.write_table(table, staging / "citeworth.parquet", compression="zstd")
-    return folder, counts
+    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` in the published schema and ``citeworth.parquet``."""
+    return folder, write_release(folder, read_dataset(lake_root, rules), SPLITS, release_record, "citeworth.parquet")

@@ -1,4 +1,10 @@
-"""CiteWorth rule sets: which paragraphs and sentences become cite-worthiness data (seeds/001 §3).
+"""CiteWorth rule sets: which papers, paragraphs and sentences become cite-worthiness data (seeds/001 §3).
+
+Each rule is a small named unit (:class:`Rule`) that judges one thing and gives None or a registered
+reason (:mod:`~citeworth_assets.lib.citeworth.reasons`); a rule set holds ordered tuples of units and
+its thresholds, and the cleaning pipeline evaluates each tuple in order, the first failing unit giving
+the reason. Keeping the published order matters: the recorded reason of an item failing several
+rules is the first one.
 
 ``citeworth_2021`` reproduces the decisions of the published construction code (which differ in
 places from the paper's prose): the Appendix A section titles compared with ``section.lower()``,
@@ -6,13 +12,10 @@ the Appendix B regular expressions exactly as written (``[,-;]`` is a character 
 has no word boundary), citation spans merged by token distance, sentences walked against the merged
 spans, citation text removed and hanging punctuation deleted before the format checks.
 
-``citeworth_improved`` is the same procedure with named improvements switched on. Each improvement
-can also be switched on alone (``RuleSet.with_improvements``) to measure its effect.
-
-The published code's numeric-citation expression ``\\[([0-9]+\\s*[,-;]*\\s*)*[0-9]+\\s*\\]`` backtracks
-exponentially on long runs of digits and spaces with no closing bracket. It is evaluated here by an
-equivalent finite automaton (tested against the expression), which accepts exactly the same texts in
-linear time.
+``citeworth_improved_v1`` is the same procedure with the named :class:`Improvement` s switched on;
+``citeworth_improved`` names its latest version. Rule-set names key lake partitions and export
+folders, so a changed improved set gets a new version and never overwrites an older one's outputs.
+Each improvement can also be switched on alone (``citeworth_2021+et_al_word_boundary``) to measure it.
 """
 
 from __future__ import annotations
@@ -20,10 +23,23 @@ from __future__ import annotations
 import re
 import string
 import warnings
-from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
 
+from citeworth_assets.lib.citeworth.citations import (
+    IMPROVED_SEPARATORS,
+    RANGE_SEPARATORS,
+    CitationSpan,
+    Sentence,
+    brackets_only,
+    contains_numeric_citation,
+    visibly_not_bracketed,
+)
+from citeworth_assets.lib.citeworth.reasons import LEVELS, REASONS
 from citeworth_assets.lib.sections import normalize_section_title
+from citeworth_assets.lib.settings import SettingError
 
 PERMISSIBLE_SECTION_TITLES = frozenset(
     {
@@ -51,8 +67,6 @@ HANGING_CITATION = re.compile(
 with warnings.catch_warnings():  # string.punctuation holds '[' inside a set; re warns, the meaning is unchanged
     warnings.simplefilter("ignore", FutureWarning)
     TEXT_AFTER_CITATION = re.compile("[^" + string.punctuation + "]\\s+")
-    STARTS_WITH_PUNCTUATION = re.compile("^\\s*[" + string.punctuation + "]")
-HANGING_PUNCTUATION = " @&:;/-,\n\t"
 
 # Improvements.
 YEAR_OR_ET_AL_WORD = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)|\bet( )?al\b(\.?)")
@@ -61,42 +75,272 @@ SPLIT_ABBREVIATIONS = re.compile(
     re.IGNORECASE,
 )
 
-IMPROVEMENTS = {
-    "literal_numeric_separators": "numeric citations separate numbers only by , ; - and en dash, so [1.5] and [2/3] "
-    "are not citations and [3–6] is one",
-    "et_al_word_boundary": "'et al' is matched as words, so 'metal' and 'fetal' are not leftover citations",
-    "normalized_section_titles": "section titles are compared without numbering, case and trailing punctuation "
-    "('2 Related Work', 'II. INTRODUCTION', 'Methods:')",
-    "trimmed_sentences": "whitespace around a sentence is not part of it, so it cannot fail the end-character check",
-    "abbreviation_aware_splitting": "no sentence break after Ref., Fig., Eq., cf., e.g., i.e. and similar",
+
+class Improvement(StrEnum):
+    """A named departure from the published rules; an unknown name fails at once (:meth:`named`)."""
+
+    LITERAL_NUMERIC_SEPARATORS = "literal_numeric_separators"
+    ET_AL_WORD_BOUNDARY = "et_al_word_boundary"
+    NORMALIZED_SECTION_TITLES = "normalized_section_titles"
+    TRIMMED_SENTENCES = "trimmed_sentences"
+    ABBREVIATION_AWARE_SPLITTING = "abbreviation_aware_splitting"
+
+    @property
+    def description(self) -> str:
+        return IMPROVEMENT_DESCRIPTIONS[self]
+
+    @classmethod
+    def named(cls, name: str) -> Improvement:
+        try:
+            return cls(name)
+        except ValueError:
+            raise ValueError(f"unknown improvement {name!r}: use one of {[member.value for member in cls]}") from None
+
+
+IMPROVEMENT_DESCRIPTIONS = {
+    Improvement.LITERAL_NUMERIC_SEPARATORS: "numeric citations separate numbers only by , ; - and en dash, so [1.5] "
+    "and [2/3] are not citations and [3–6] is one",
+    Improvement.ET_AL_WORD_BOUNDARY: "'et al' is matched as words, so 'metal' and 'fetal' are not leftover citations",
+    Improvement.NORMALIZED_SECTION_TITLES: "section titles are compared without numbering, case and trailing "
+    "punctuation ('2 Related Work', 'II. INTRODUCTION', 'Methods:')",
+    Improvement.TRIMMED_SENTENCES: "whitespace around a sentence is not part of it, so it cannot fail the end-character check",
+    Improvement.ABBREVIATION_AWARE_SPLITTING: "no sentence break after Ref., Fig., Eq., cf., e.g., i.e. and similar",
 }
 
 
+# --- Rule units ---------------------------------------------------------------------------------------------
+class UnregisteredReason(ValueError):
+    """A rule declares or gives a reason that is not in the registry."""
+
+
 @dataclass(frozen=True)
-class RuleSet:
+class Rule:
+    """A named rule: ``rule(subject, rules)`` gives None when the subject passes, else the reason.
+
+    With one reason, ``check`` is a predicate saying what must hold; with several, it gives one of them
+    or None. Reasons must be registered, so every drop in the lake has a documented meaning.
+    """
+
     name: str
-    improvements: frozenset[str] = frozenset()
+    level: str
+    reasons: tuple[str, ...]
+    check: Callable[[Any, RuleSet], Any] = field(repr=False)
 
     def __post_init__(self):
-        unknown = set(self.improvements) - IMPROVEMENTS.keys()
-        if unknown:
-            raise ValueError(f"unknown improvements {sorted(unknown)}; known: {sorted(IMPROVEMENTS)}")
+        object.__setattr__(self, "_single", self.reasons[0] if len(self.reasons) == 1 else None)
+        if self.level not in LEVELS:
+            raise ValueError(f"rule {self.name}: level {self.level!r} is not one of {LEVELS}")
+        unregistered = [reason for reason in self.reasons if reason not in REASONS]
+        if not self.reasons or unregistered:
+            raise UnregisteredReason(f"rule {self.name}: reasons {unregistered or '(none)'} are not registered in REASONS")
 
-    def with_improvements(self, *names: str) -> "RuleSet":
-        improvements = self.improvements | set(names)
-        return replace(self, name=f"{self.name}+{'+'.join(sorted(names))}", improvements=frozenset(improvements))
+    def __call__(self, subject, rules: RuleSet) -> str | None:
+        verdict = self.check(subject, rules)
+        if self._single:
+            return None if verdict else self._single
+        if verdict is not None and verdict not in self.reasons:
+            raise UnregisteredReason(f"rule {self.name} gave {verdict!r}, not one of its reasons {self.reasons}")
+        return verdict
 
-    def uses(self, improvement: str) -> bool:
-        return improvement in self.improvements
+
+def rule(level: str, *reasons: str) -> Callable[[Callable], Rule]:
+    """Declare a function as a rule unit named after it."""
+    return lambda check: Rule(check.__name__, level, reasons, check)
+
+
+def first_failure(units: tuple[Rule, ...], subject, rules: RuleSet) -> str | None:
+    """The reason of the first unit the subject fails, in the rule set's order."""
+    for unit in units:
+        reason = unit(subject, rules)
+        if reason:
+            return reason
+    return None
+
+
+@dataclass
+class CitedParagraph:
+    """A selected paragraph (an ``s2orc_paragraphs`` row) with its merged citation spans."""
+
+    row: dict
+    spans: list[CitationSpan]
+
+
+# Paragraph selection: which paragraphs of a paper count (seeds/001 §3.1).
+@rule("paragraph", "section_not_permissible")
+def in_permissible_section(paragraph: dict, rules: RuleSet) -> bool:
+    return rules.permissible_section(paragraph["section"])
+
+
+@rule("paragraph", "no_citation_spans")
+def has_citation_spans(paragraph: dict, rules: RuleSet) -> bool:
+    return bool(paragraph["cite_spans"])
+
+
+# Paper rules: on the first selected paragraph (where the published scan stops), then on all of them.
+@rule("paper", "first_citation_not_numeric_or_year")
+def first_citation_numeric_or_year(paragraph: dict, rules: RuleSet) -> bool:
+    return rules.citation_format(paragraph["cite_spans"][0]["text"])
+
+
+@rule("paper", "no_cited_permissible_paragraph")
+def has_cited_permissible_paragraph(selected: list[dict], rules: RuleSet) -> bool:
+    return bool(selected)
+
+
+@rule("paper", "five_or_fewer_citation_spans")
+def enough_citation_spans(selected: list[dict], rules: RuleSet) -> bool:
+    return sum(len(paragraph["cite_spans"]) for paragraph in selected) > rules.few_citation_spans
+
+
+# Paragraph rules decided before splitting (splitting is the expensive step).
+@rule("paragraph", "invalid_citation_offsets")
+def valid_citation_offsets(paragraph: CitedParagraph, rules: RuleSet) -> bool:
+    return not paragraph.row.get("invalid_span_count")
+
+
+@rule("paragraph", "citation_not_bracketed")
+def no_visible_unbracketed_citation(paragraph: CitedParagraph, rules: RuleSet) -> bool:
+    """Such a citation makes its sentence context-only whatever the boundaries, so the paragraph is dropped."""
+    return not any(visibly_not_bracketed(span, paragraph.row["text"]) for span in paragraph.spans)
+
+
+@rule("paragraph", "fewer_than_3_sentences")
+def enough_sentences(sentences: list[tuple[int, int]], rules: RuleSet) -> bool:
+    return len(sentences) >= rules.min_sentences
+
+
+# Sentence rules on the sentence and its citation spans.
+@rule("sentence", "citation_crosses_sentence_boundary")
+def citations_within_sentence(sentence: Sentence, rules: RuleSet) -> bool:
+    return not sentence.crosses_citation
+
+
+@rule("sentence", "span_text_mismatch")
+def span_texts_in_sentence(sentence: Sentence, rules: RuleSet) -> bool:
+    return all(span.text in sentence.text for span in sentence.citations)
+
+
+@rule("sentence", "citation_not_bracketed", "citation_not_at_sentence_end")
+def citations_bracketed_at_end(sentence: Sentence, rules: RuleSet) -> str | None:
+    """The first citation that is not only brackets or is followed by text makes the sentence context-only."""
+    for span in sentence.citations:
+        if not brackets_only(span.text.strip()):
+            return "citation_not_bracketed"
+        if TEXT_AFTER_CITATION.search(sentence.text[span.end - sentence.start :]) is not None:
+            return "citation_not_at_sentence_end"
+    return None
+
+
+# Sentence rules on the text: a cited sentence's with its citations removed, a plain sentence's as it is.
+@rule("sentence", "sentence_too_short")
+def long_enough(text: str, rules: RuleSet) -> bool:
+    return len(text) > rules.short_sentence_chars
+
+
+@rule("sentence", "sentence_not_capitalized")
+def capitalized(text: str, rules: RuleSet) -> bool:
+    return "A" <= text[0] <= "Z"
+
+
+@rule("sentence", "sentence_bad_ending")
+def ends_with_final_mark(text: str, rules: RuleSet) -> bool:
+    return text[-1] in ".?!"
+
+
+@rule("sentence", "leftover_citation_marker")
+def no_leftover_citation_marker(text: str, rules: RuleSet) -> bool:
+    return not rules.leftover_citation(text)
+
+
+@rule("sentence", "missed_citation")
+def no_missed_citation(text: str, rules: RuleSet) -> bool:
+    return not rules.leftover_citation(text)
+
+
+@rule("sentence", "hanging_citation")
+def no_hanging_citation(text: str, rules: RuleSet) -> bool:
+    return HANGING_CITATION.search(text.lower()) is None
+
+
+# --- Rule sets ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RuleSet:
+    """Thresholds (published values as defaults), switched-on improvements and the ordered rule units.
+
+    The pipeline (:func:`~citeworth_assets.lib.citeworth.cleaning.clean_papers`) applies, per paper:
+    ``paragraph_selection`` to each paragraph, ``first_paragraph_rules`` to the first selected one,
+    ``paper_rules`` to the selected ones; per selected paragraph ``paragraph_rules`` before splitting and
+    ``split_paragraph_rules`` to its sentences; per sentence ``sentence_rules``, then on its text
+    ``cited_sentence_rules`` (citations removed) or ``plain_sentence_rules``; ``context_only_rules`` mark
+    a cited sentence context-only, which drops its paragraph once the walk ends.
+    """
+
+    name: str
+    improvements: frozenset[Improvement] = frozenset()
+    short_sentence_chars: int = 20  # a sentence of at most this many characters is too short
+    few_citation_spans: int = 5  # a paper whose selected paragraphs hold at most this many spans is dropped
+    merge_below_tokens: int = 2  # spans fewer than this many tokens apart are merged
+    min_sentences: int = 3  # a paragraph needs at least this many sentences
+    hanging_punctuation_longer_than: int = 20  # hanging punctuation is deleted only from longer sentences
+    paragraph_selection: tuple[Rule, ...] = (in_permissible_section, has_citation_spans)
+    first_paragraph_rules: tuple[Rule, ...] = (first_citation_numeric_or_year,)
+    paper_rules: tuple[Rule, ...] = (has_cited_permissible_paragraph, enough_citation_spans)
+    paragraph_rules: tuple[Rule, ...] = (valid_citation_offsets, no_visible_unbracketed_citation)
+    split_paragraph_rules: tuple[Rule, ...] = (enough_sentences,)
+    sentence_rules: tuple[Rule, ...] = (citations_within_sentence, span_texts_in_sentence)
+    cited_sentence_rules: tuple[Rule, ...] = (
+        long_enough, capitalized, ends_with_final_mark, no_leftover_citation_marker, no_hanging_citation,
+    )  # fmt: skip
+    plain_sentence_rules: tuple[Rule, ...] = (
+        no_missed_citation, capitalized, ends_with_final_mark, long_enough, no_hanging_citation,
+    )  # fmt: skip
+    context_only_rules: tuple[Rule, ...] = (citations_bracketed_at_end,)
+    # What the improvements select, looked up once: the rules run for every sentence.
+    _normalized_titles: bool = field(init=False, repr=False, compare=False)
+    _separators: frozenset[str] = field(init=False, repr=False, compare=False)
+    _year_or_et_al: re.Pattern = field(init=False, repr=False, compare=False)
+    _joins_after_abbreviations: bool = field(init=False, repr=False, compare=False)
+    _trims_sentences: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        improvements = frozenset(Improvement.named(name) for name in self.improvements)
+        chosen = {
+            "improvements": improvements,
+            "_normalized_titles": Improvement.NORMALIZED_SECTION_TITLES in improvements,
+            "_separators": IMPROVED_SEPARATORS if Improvement.LITERAL_NUMERIC_SEPARATORS in improvements else RANGE_SEPARATORS,
+            "_year_or_et_al": YEAR_OR_ET_AL_WORD if Improvement.ET_AL_WORD_BOUNDARY in improvements else YEAR_OR_ET_AL,
+            "_joins_after_abbreviations": Improvement.ABBREVIATION_AWARE_SPLITTING in improvements,
+            "_trims_sentences": Improvement.TRIMMED_SENTENCES in improvements,
+        }
+        for name, value in chosen.items():
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"RuleSet({self.name!r})"
+
+    def units(self) -> tuple[Rule, ...]:
+        """Every rule unit of the set, in evaluation order (each once)."""
+        groups = (
+            self.paragraph_selection, self.first_paragraph_rules, self.paper_rules, self.paragraph_rules,
+            self.split_paragraph_rules, self.sentence_rules, self.cited_sentence_rules, self.plain_sentence_rules,
+            self.context_only_rules,
+        )  # fmt: skip
+        return tuple(dict.fromkeys(unit for group in groups for unit in group))
+
+    def with_improvements(self, *names: str) -> RuleSet:
+        added = frozenset(Improvement.named(name) for name in names)
+        return replace(self, name=f"{self.name}+{'+'.join(sorted(added))}", improvements=self.improvements | added)
+
+    def uses(self, improvement: Improvement | str) -> bool:
+        return Improvement.named(improvement) in self.improvements
 
     def permissible_section(self, section: str) -> bool:
-        if self.uses("normalized_section_titles"):
+        if self._normalized_titles:
             section = normalize_section_title(section)
         return section.lower() in PERMISSIBLE_SECTION_TITLES
 
     def numeric_citation(self, text: str) -> bool:
-        separators = IMPROVED_SEPARATORS if self.uses("literal_numeric_separators") else RANGE_SEPARATORS
-        return contains_numeric_citation(text, separators)
+        return contains_numeric_citation(text, self._separators)
 
     def citation_format(self, text: str) -> bool:
         """The first citation of a paper is bracketed-numeric or parenthetical-year (published ``valid_citation_format``)."""
@@ -104,214 +348,37 @@ class RuleSet:
 
     def leftover_citation(self, text: str) -> bool:
         """A citation S2ORC did not mark, or a marker left after removal (published ``ignore_sentence``)."""
-        year_or_et_al = YEAR_OR_ET_AL_WORD if self.uses("et_al_word_boundary") else YEAR_OR_ET_AL
-        return self.numeric_citation(text) or year_or_et_al.search(text) is not None
+        return self.numeric_citation(text) or self._year_or_et_al.search(text) is not None
 
 
 CITEWORTH_2021 = RuleSet("citeworth_2021")
-CITEWORTH_IMPROVED = RuleSet("citeworth_improved", frozenset(IMPROVEMENTS))
-RULE_SETS = {rules.name: rules for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED)}
+CITEWORTH_IMPROVED_V1 = RuleSet("citeworth_improved_v1", frozenset(Improvement))
+RULE_SETS = {rules.name: rules for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED_V1)}
+LATEST = {"citeworth_improved": CITEWORTH_IMPROVED_V1}  # an unversioned name selects the latest version
+CITEWORTH_IMPROVED = LATEST["citeworth_improved"]
 
 
 def rule_set(name: str) -> RuleSet:
-    """A rule set by name: a base set, optionally with ``+improvement`` suffixes (``citeworth_2021+et_al_word_boundary``)."""
-    base, *extra = name.split("+")
-    if base not in RULE_SETS:
-        raise ValueError(f"unknown rule set {name!r} (CITEWORTH_RULES / --rules): use one of {sorted(RULE_SETS)}")
-    return RULE_SETS[base].with_improvements(*extra) if extra else RULE_SETS[base]
+    """A rule set by name: a base set, optionally with ``+improvement`` suffixes (``citeworth_2021+et_al_word_boundary``).
 
-
-# --- Bracketed numeric citations ---------------------------------------------------------------------------------
-# The characters the published class [,-;] admits besides digits: the range from ',' to ';'.
-RANGE_SEPARATORS = frozenset(",-./:;")
-IMPROVED_SEPARATORS = frozenset(",;-\u2013")
-
-
-def contains_numeric_citation(text: str, separators: frozenset[str]) -> bool:
-    """Whether ``\\[([0-9]+\\s*[S]*\\s*)*[0-9]+\\s*\\]`` matches somewhere in ``text`` (S: the separators).
-
-    The inside of the brackets must start with a digit and end with a digit (then optional spaces);
-    between digits, separators and spaces mix freely except that a run of spaces may not stand
-    between two separators. States: 1 after a digit, 2 after a separator, 3 spaces after a digit,
-    4 spaces after a separator.
+    The result's ``name`` is versioned (``citeworth_improved`` gives ``citeworth_improved_v1``): use it,
+    not the setting, wherever outputs are keyed.
     """
-    start = text.find("[")
-    while start >= 0:
-        state = 0
-        for char in text[start + 1 :]:
-            if "0" <= char <= "9":
-                state = 1
-            elif char == "]" and state in (1, 3):
-                return True
-            elif char in separators and state in (1, 2, 3):
-                state = 2
-            elif char.isspace() and state:
-                state = 4 if state in (2, 4) else 3
-            else:
-                break
-        start = text.find("[", start + 1)
-    return False
-
-
-# --- Paragraph and sentence rules -------------------------------------------------------------------------------
-@dataclass
-class CitationSpan:
-    """A merged citation span: adjacent S2ORC spans joined (published ``combine_span_indices``)."""
-
-    start: int
-    end: int
-    text: str
-    ref_ids: list
-    linked_paper_ids: list
-
-
-@dataclass
-class Sample:
-    text: str
-    label: str
-    original_text: str
-    ref_ids: list | None = None
-    citation_text: list | None = None
-
-
-@dataclass
-class ParagraphVerdict:
-    samples: list[Sample] = field(default_factory=list)
-    reason: str | None = None  # None: accepted
-    sentence_index: int | None = None  # the sentence that decided a drop
-    sentence_text: str | None = None
-
-
-def token_index(token_starts: list[int], char: int) -> int:
-    """The token a character belongs to; whitespace belongs to the token before it."""
-    return max(bisect_right(token_starts, char) - 1, 0)
-
-
-def merge_citation_spans(text: str, cite_spans: list[dict], token_starts: list[int]) -> list[CitationSpan]:
-    """Join each span to the previous one when fewer than 2 tokens lie between them."""
-    merged: list[CitationSpan] = []
-    for span in cite_spans:
-        if merged and token_index(token_starts, span["start"]) - token_index(token_starts, merged[-1].end) < 2:
-            last = merged[-1]
-            last.end = span["end"]
-            last.text = text[last.start : span["end"]]
-            last.ref_ids.append(span.get("ref_id"))
-            last.linked_paper_ids.append(span.get("linked_paper_id"))
-        else:
-            merged.append(
-                CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")])
-            )
-    return merged
-
-
-def brackets_only(text: str) -> bool:
-    return (text[0] == "[" and text[-1] == "]") or (text[0] == "(" and text[-1] == ")")
-
-
-def visibly_not_bracketed(span: CitationSpan, paragraph: str) -> bool:
-    """A span with visible text that is not bracketed: its sentence is context-only, whatever the boundaries."""
-    stripped = span.text.strip()
-    return bool(stripped) and bool(paragraph[span.start : span.end].strip()) and not brackets_only(stripped)
-
-
-def remove_citations(text: str, start: int, end: int, spans: list[CitationSpan]) -> str:
-    """The sentence ``text[start:end]`` without its citation spans (published ``remove_citations``)."""
-    spans = sorted(spans, key=lambda span: span.start)
-    result = text[start : spans[0].start]
-    for previous, span in zip(spans, spans[1:]):
-        between = text[previous.end : span.start]
-        if STARTS_WITH_PUNCTUATION.search(between):
-            result = result.rstrip()
-        result += between.lstrip()
-    after = text[spans[-1].end : end]
-    if STARTS_WITH_PUNCTUATION.search(after):
-        result = result.rstrip()
-    return result + after.lstrip()
-
-
-def delete_hanging_punctuation(sentence: str) -> str:
-    """Delete the character before the last while it is hanging punctuation and the sentence is long enough."""
-    while len(sentence) > 20 and sentence[-2] in HANGING_PUNCTUATION:
-        sentence = sentence[:-2] + sentence[-1]
-    return sentence
-
-
-def _starts_and_ends_well(sentence: str) -> str | None:
-    if not ("A" <= sentence[0] <= "Z"):
-        return "sentence_not_capitalized"
-    if sentence[-1] not in ".?!":
-        return "sentence_bad_ending"
-    return None
-
-
-def cited_sentence_failure(sentence: str, rules: RuleSet) -> str | None:
-    """Why a sentence with its citations removed fails, in the published order of checks."""
-    if len(sentence) <= 20:
-        return "sentence_too_short"
-    return (
-        _starts_and_ends_well(sentence)
-        or ("leftover_citation_marker" if rules.leftover_citation(sentence) else None)
-        or ("hanging_citation" if HANGING_CITATION.search(sentence.lower()) else None)
-    )
-
-
-def plain_sentence_failure(sentence: str, rules: RuleSet) -> str | None:
-    """Why a sentence without citation spans fails, in the published order of checks."""
-    if rules.leftover_citation(sentence):
-        return "missed_citation"
-    failure = _starts_and_ends_well(sentence)
-    if failure:
-        return failure
-    if len(sentence) <= 20:
-        return "sentence_too_short"
-    return "hanging_citation" if HANGING_CITATION.search(sentence.lower()) else None
-
-
-def walk_sentences(
-    text: str, sentences: list[tuple[int, int]], spans: list[CitationSpan], rules: RuleSet
-) -> ParagraphVerdict:
-    """Label each sentence of a paragraph, or say why the paragraph is dropped (published ``dataset_worker`` loop)."""
-    verdict = ParagraphVerdict()
-    j = 0
-    for index, (start, end) in enumerate(sentences):
-        sentence = text[start:end]
-        if j < len(spans) and start > spans[j].start:
-            return ParagraphVerdict(reason="citation_crosses_sentence_boundary", sentence_index=index, sentence_text=sentence)
-        own: list[CitationSpan] = []
-        context_only = None  # why the sentence is context-only, if it is
-        while j < len(spans) and start <= spans[j].start and spans[j].end <= end:
-            span = spans[j]
-            own.append(span)
-            if context_only is None:
-                if not brackets_only(span.text.strip()):
-                    context_only = "citation_not_bracketed"
-                elif TEXT_AFTER_CITATION.search(text[span.end : end]) is not None:
-                    context_only = "citation_not_at_sentence_end"
-            j += 1
-        if own:
-            if not all(span.text in sentence for span in own):
-                return ParagraphVerdict(reason="span_text_mismatch", sentence_index=index, sentence_text=sentence)
-            cleaned = delete_hanging_punctuation(remove_citations(text, start, end, own))
-            failure = cited_sentence_failure(cleaned, rules)
-            if failure:
-                return ParagraphVerdict(reason=failure, sentence_index=index, sentence_text=cleaned)
-            if context_only and verdict.reason is None:
-                verdict.reason, verdict.sentence_index, verdict.sentence_text = context_only, index, sentence
-            label = CONTEXT_ONLY if context_only else CHECK_WORTHY
-            verdict.samples.append(Sample(cleaned, label, sentence, [s.ref_ids for s in own], [s.text for s in own]))
-        else:
-            failure = plain_sentence_failure(sentence, rules)
-            if failure:
-                return ParagraphVerdict(reason=failure, sentence_index=index, sentence_text=sentence)
-            verdict.samples.append(Sample(sentence, NON_CHECK_WORTHY, sentence))
-    if verdict.reason:  # the published code keeps context-only sentences under a third label; the paper drops them
-        verdict.samples = []
-    return verdict
+    base, *extra = name.split("+")
+    rules = LATEST.get(base) or RULE_SETS.get(base)
+    known_improvements = [member.value for member in Improvement]
+    if rules is None or any(improvement not in known_improvements for improvement in extra):
+        latest = [f"{alias} (latest: {rules.name})" for alias, rules in LATEST.items()]
+        raise SettingError(
+            f"unknown rule set {name!r} (CITEWORTH_RULES / --rules): use one of {[*RULE_SETS, *latest]}, "
+            f"optionally with +<improvement> suffixes from {known_improvements}"
+        )
+    return rules.with_improvements(*extra) if extra else rules
 
 
 def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet) -> list[tuple[int, int]]:
     """Sentence boundaries after the splitting improvements of a rule set (unchanged for the faithful set)."""
-    if rules.uses("abbreviation_aware_splitting") and len(sentences) > 1:
+    if rules._joins_after_abbreviations and len(sentences) > 1:
         joined = [sentences[0]]
         for start, end in sentences[1:]:
             if SPLIT_ABBREVIATIONS.search(text[joined[-1][0] : joined[-1][1]].rstrip()):
@@ -319,7 +386,7 @@ def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet
             else:
                 joined.append((start, end))
         sentences = joined
-    if rules.uses("trimmed_sentences"):
+    if rules._trims_sentences:
         trimmed = []
         for start, end in sentences:
             piece = text[start:end]

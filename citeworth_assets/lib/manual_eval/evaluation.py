@@ -66,7 +66,7 @@ def item_id(rules: str, method: str, paper_id: str, paragraph_index: int, senten
 
 def baseline_sentences(papers: list[PaperInput], rules: RuleSet, splitter) -> list[dict]:
     """Sentences of the rule set's candidate paragraphs with only the S2ORC citation spans cut out."""
-    selected = [(paper, p) for paper in papers for p in select_paragraphs(paper, rules)[0]]
+    selected = [(paper, p) for paper in papers for p in select_paragraphs(paper, rules).selected]
     texts = [paragraph["text"] for _, paragraph in selected]
     bounds = splitter.sentence_bounds(list(splitter.tokenize(texts)), texts)
     sentences = []

@@ -7,16 +7,22 @@ import time
 
 import pytest
 
-from citeworth_assets.lib.citeworth.cleaning import clean_papers, release_record
-from citeworth_assets.lib.citeworth.rules import (
-    CITEWORTH_2021,
-    CITEWORTH_IMPROVED,
+from citeworth_assets.lib.citeworth.citations import (
     IMPROVED_SEPARATORS,
     RANGE_SEPARATORS,
     contains_numeric_citation,
     delete_hanging_punctuation,
     merge_citation_spans,
     remove_citations,
+)
+from citeworth_assets.lib.citeworth.cleaning import (
+    clean_papers,
+    paragraph_row,
+    release_record,
+)
+from citeworth_assets.lib.citeworth.rules import (
+    CITEWORTH_2021,
+    CITEWORTH_IMPROVED,
     rule_set,
 )
 from citeworth_assets.lib.s2orc.records import PaperInput
@@ -90,7 +96,7 @@ def test_table_1_computer_science_excerpt():
     labels = verdict_of(result)
     assert [label for label, _ in labels] == ["check-worthy", "non-check-worthy", "check-worthy"]
     assert labels[0][1].endswith("caused by urbanization.") and labels[2][1].endswith("different phases.")
-    record = release_record(result, result.accepted[0])
+    record = release_record(paragraph_row(CITEWORTH_2021, result, result.accepted[0]))
     assert record["samples"][0]["citation_text"] == ["[1]"] and record["samples"][0]["ref_ids"] == [["BIBREF0"]]
     assert "citation_text" not in record["samples"][1] and record["samples"][1]["ref_ids"] is None
 

@@ -1,0 +1,80 @@
+"""Every reason a CiteWorth rule can give for dropping a paper, paragraph or sentence, listed once.
+
+Rejection rows carry only the reason's name; this registry says what it means, so that an analyst
+reading ``citeworth.rejections`` can look a reason up (the integrator publishes it as the warehouse view
+``citeworth.drop_reasons``). A rule cannot be declared with a reason missing here
+(:func:`~citeworth_assets.lib.citeworth.rules.rule`), so the list cannot fall behind the rules.
+Names are stable: lake partitions of earlier runs hold them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+LEVELS = ("paper", "paragraph", "sentence")
+
+
+@dataclass(frozen=True)
+class Reason:
+    level: str  # what the rule judges: paper | paragraph | sentence
+    description: str
+
+
+REASONS: dict[str, Reason] = {
+    # Papers (seeds/001 §3.1).
+    "no_cited_permissible_paragraph": Reason(
+        "paper", "no body paragraph in a permissible section (Appendix A) holds a citation span"
+    ),
+    "first_citation_not_numeric_or_year": Reason(
+        "paper", "the first citation of the first cited permissible paragraph is neither [n] nor (year) style"
+    ),
+    "five_or_fewer_citation_spans": Reason(
+        "paper", "the cited permissible paragraphs hold too few citation spans (published: 5 or fewer)"
+    ),
+    # Paragraphs.
+    "section_not_permissible": Reason("paragraph", "the section title is not one of Appendix A's permissible titles"),
+    "no_citation_spans": Reason("paragraph", "the paragraph has no citation span"),
+    "invalid_citation_offsets": Reason(
+        "paragraph", "a citation or reference span of the parse has offsets outside the paragraph text"
+    ),
+    "fewer_than_3_sentences": Reason("paragraph", "the paragraph splits into too few sentences (published: fewer than 3)"),
+    # Sentences: the first failing sentence drops its paragraph.
+    "citation_crosses_sentence_boundary": Reason(
+        "sentence", "a merged citation span starts in one sentence and ends in another"
+    ),
+    "span_text_mismatch": Reason("sentence", "a citation span's text is not found in its sentence (bad parse offsets)"),
+    "citation_not_bracketed": Reason(
+        "sentence",
+        "a citation is not only brackets (e.g. 'Smith et al. (2019)'), so its sentence is context-only; a paragraph "
+        "with such a visible citation is dropped before splitting",
+    ),
+    "citation_not_at_sentence_end": Reason(
+        "sentence", "text follows a citation inside its sentence, so the sentence is context-only"
+    ),
+    "sentence_too_short": Reason("sentence", "the sentence (citations removed) is too short (published: 20 characters or fewer)"),
+    "sentence_not_capitalized": Reason("sentence", "the sentence does not start with an upper-case letter A-Z"),
+    "sentence_bad_ending": Reason("sentence", "the sentence does not end with '.', '?' or '!'"),
+    "leftover_citation_marker": Reason(
+        "sentence", "a cited sentence still holds a citation marker ([n], (year), et al) after its spans are removed"
+    ),
+    "hanging_citation": Reason(
+        "sentence", "the sentence ends with a word that announces a citation ('by', 'see', 'e.g.') before its final mark"
+    ),
+    "missed_citation": Reason(
+        "sentence", "a sentence without citation spans holds a citation marker the parser did not mark"
+    ),
+}
+
+REASON_SCHEMA = pa.schema([("reason", pa.string()), ("level", pa.string()), ("description", pa.string())])
+
+
+def reason_rows() -> list[dict]:
+    """The registry as rows of :data:`REASON_SCHEMA`, ordered paper, paragraph, sentence."""
+    ordered = sorted(REASONS.items(), key=lambda item: LEVELS.index(item[1].level))
+    return [{"reason": name, "level": reason.level, "description": reason.description} for name, reason in ordered]
+
+
+def reason_table() -> pa.Table:
+    return pa.Table.from_pylist(reason_rows(), schema=REASON_SCHEMA)
