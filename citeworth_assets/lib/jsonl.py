@@ -188,6 +188,8 @@ def iter_json_lines(
             record = orjson.loads(line)
         except orjson.JSONDecodeError as error:
             kind = "invalid_json" if complete else "truncated_line"
+            if complete and "UTF-8" in str(error):
+                kind = "invalid_utf8"
             log.add(ReadIssue(str(path), number, offset, kind, f"{error} ({len(line)} bytes)"))
             continue
         if not isinstance(record, dict):

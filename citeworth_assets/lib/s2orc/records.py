@@ -134,6 +134,18 @@ class _Reporter:
 
 
 MISSING = object()
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def _text_item(value, name: str, report: _Reporter) -> str | None:
+    """One string of a list: numbers become their text, anything else is reported and left out."""
+    if type(value) is str:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if value is not None:
+        report("bad_type", f"an item of {name!r} holds a {type(value).__name__}, expected a string")
+    return None
 
 
 def _text(value, name: str, report: _Reporter) -> str | None:
@@ -152,7 +164,8 @@ def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> l
     if type(value) is list:
         if all(type(item) is str for item in value):
             return value
-        return [item if isinstance(item, str) else str(item) for item in value if item is not None]
+        items = (_text_item(item, name, report) for item in value)
+        return [item for item in items if item is not None]
     if value is MISSING:
         report("missing_field", f"field {name!r} is missing")
         return None if nullable else []
@@ -166,14 +179,18 @@ def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> l
 
 
 def _year(value, report: _Reporter) -> int | None:
-    if value is None or type(value) is int:
-        return value
+    if value is None:
+        return None
     if value is MISSING:
         report("missing_field", "field 'year' is missing")
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    report("bad_type", f"field 'year' holds {value!r}, expected an integer")
+    if type(value) is int or (isinstance(value, str) and value.strip().isdigit()):
+        year = int(value)
+        if INT32_MIN <= year <= INT32_MAX:  # the lake column is int32: Arrow would reject the whole batch
+            return year
+        report("bad_type", f"field 'year' holds {value!r}, out of the int32 range")
+        return None
+    report("bad_type", f"field 'year' holds {str(value)[:80]!r}, expected an integer")
     return None
 
 
@@ -205,16 +222,28 @@ def _authors(value, report: _Reporter) -> list[dict]:
         if not isinstance(author, dict):
             report("bad_type", "an author is not an object")
             continue
-        middle = author.get("middle") or []
+        middle = author.get("middle")
+        if middle is not None and not isinstance(middle, list):
+            report("bad_type", f"an author's 'middle' holds a {type(middle).__name__}, expected a list")
+            middle = None
+        middle = [_text_item(m, "authors.middle", report) for m in middle or []]
         authors.append(
             {
-                "first": author.get("first") or "",
-                "middle": [m for m in middle if isinstance(m, str)] if isinstance(middle, list) else [],
-                "last": author.get("last") or "",
-                "suffix": author.get("suffix") or "",
+                "first": _author_part(author.get("first"), "first", report),
+                "middle": [m for m in middle if m is not None],
+                "last": _author_part(author.get("last"), "last", report),
+                "suffix": _author_part(author.get("suffix"), "suffix", report),
             }
         )
     return authors
+
+
+def _author_part(value, name: str, report: _Reporter) -> str:
+    if type(value) is str:
+        return value
+    if value is not None:
+        report("bad_type", f"an author's {name!r} holds a {type(value).__name__}, expected a string")
+    return ""
 
 
 def metadata_row(record: dict, report: _Reporter) -> dict:
@@ -323,13 +352,21 @@ def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = No
     def wanted(line: bytes) -> bool:
         # Records start with their paper_id in the release: skip others without parsing them.
         match = LEADING_PAPER_ID.match(line)
-        return match is None or match.group(1).decode() in paper_ids
+        if match is None:
+            return True
+        try:
+            return match.group(1).decode() in paper_ids
+        except UnicodeDecodeError:
+            return True  # let the JSON parser report the line as invalid UTF-8
 
     for line in iter_json_lines(source.path, log, wanted if paper_ids is not None else None):
         paper_id = line.record.get("paper_id")
         report = _Reporter(log, source.path, line.number, line.byte_offset, None)
         if paper_id in (None, ""):
             report("missing_field", "record has no paper_id; skipped")
+            continue
+        if type(paper_id) is not str and (type(paper_id) is not int):
+            report("bad_type", f"paper_id holds a {type(paper_id).__name__}, expected a string; skipped")
             continue
         report.paper_id = str(paper_id)
         if paper_ids is None or report.paper_id in paper_ids:
