@@ -50,6 +50,27 @@ def _materialized(result, key: str, field: str):
     return None
 
 
+def _citesum_candidates(defs, instance, keys: list[str]) -> list[str]:
+    """Build the cited-abstract catalogue from every shard, then score each shard's CiteSum candidates against it."""
+    catalogue = defs.resolve_job_def("citesum_catalogue_job").execute_in_process(
+        instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
+    if not catalogue.success:
+        click.echo("citesum catalogue: FAILED", err=True)
+        return ["citesum_cited_abstracts"]
+    failed = []
+    job = defs.resolve_job_def("citesum_candidates_job")
+    for key in keys:
+        result = job.execute_in_process(partition_key=key, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        if not result.success:
+            failed.append(f"citesum_candidates[{key}]")
+    click.echo(
+        f"citesum: {_materialized(catalogue, 'citesum_cited_abstracts', 'cited_papers')} cited papers catalogued, "
+        f"candidates scored for {len(keys) - len(failed)} shards against the catalogue of every shard"
+    )
+    return failed
+
+
 def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, str]:
     """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early."""
     from citeworth_assets.lib.citeworth.rules import rule_set
@@ -121,6 +142,7 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
             f" read issues ({time.perf_counter() - started:.1f} s)"
         )
+    failed += _citesum_candidates(defs, instance, [shard.key for shard in shards if shard.key not in failed])
     field_job = defs.resolve_job_def("citeworth_field_job")
     for field in field_job.partitions_def.get_partition_keys():
         result = field_job.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
