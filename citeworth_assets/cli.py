@@ -98,18 +98,23 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @SPLITTER_OPTION
 @click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str) -> None:
+@click.option("--skip-incomplete", is_flag=True, help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).")
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
     from citeworth_assets.defs.models.assets import MODEL_NAMES
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance
-    from citeworth_assets.lib.s2orc.shards import discover_shards
+    from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_assets.resources import CiteworthSettings
 
     settings = _settings(dumps, data, need_dumps=True)
     rules, splitter = _rules_and_splitter(rules, splitter)
-    shards = discover_shards(settings.dumps)
+    incomplete = incomplete_shards(settings.dumps)
+    for half in incomplete:
+        click.echo(f"incomplete shard {half} ({'skipped' if skip_incomplete else 'not built'})", err=True)
+    half_keys = {half.key for half in incomplete}
+    shards = [shard for shard in discover_shards(settings.dumps) if shard.key not in half_keys]
     if not shards:
         raise click.ClickException(
             f"no S2ORC shards under {settings.dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
@@ -184,6 +189,8 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         f"duckdb.connect('{settings.warehouse}', read_only=True), or duckdb -readonly with the DuckDB CLI)\n"
         f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data}"
     )
+    if incomplete and not skip_incomplete:
+        failed.append(f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)")
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
 
