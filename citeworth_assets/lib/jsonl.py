@@ -82,6 +82,25 @@ def _is_gzip(path: Path) -> bool:
         return f.read(2) == GZIP_MAGIC[:2]
 
 
+TEXT_PROBE_BYTES = 4096
+
+
+def _not_text(path: Path) -> str | None:
+    """Why a file without a gzip header cannot be JSON lines (binary, another compression), or None.
+
+    Checked once on the file's first bytes, so that such a file is one file-level problem instead of
+    hundreds of misleading ``invalid_json`` lines.
+    """
+    with open(path, "rb") as f:
+        head = f.read(TEXT_PROBE_BYTES)
+    stripped = head.lstrip()
+    if not stripped:
+        return None
+    if b"\x00" in head or stripped[:1] not in (b"{", b"["):
+        return f"not gzip and not JSON lines (starts with {head[:8]!r})"
+    return None  # a bad line further on is that line's problem
+
+
 def _plain_chunks(path: Path) -> Iterator[bytes]:
     with open(path, "rb") as f:
         while chunk := f.read(CHUNK_BYTES):
@@ -198,7 +217,14 @@ def _salvage(f, member_start: int, failed_at: int, failed_bytes: int, given_out:
 def iter_raw_lines(path: str | Path, log: IssueLog) -> Iterator[tuple[int, int, bytes, bool]]:
     """(line number, byte offset, line bytes, ended by a newline) of a gzipped or plain file, streaming."""
     path = Path(path)
-    chunks = _gzip_chunks(path) if _is_gzip(path) else _plain_chunks(path)
+    if _is_gzip(path):
+        chunks = _gzip_chunks(path)
+    else:
+        problem = _not_text(path)  # plain JSON lines under a .gz name are read as they are
+        if problem is not None:
+            log.add(ReadIssue(str(path), None, None, "not_gzip" if path.suffix == ".gz" else "not_json_lines", problem))
+            return
+        chunks = _plain_chunks(path)
     number, offset, partial = 0, 0, b""
     for chunk in chunks:
         if isinstance(chunk, _Damage):

@@ -45,3 +45,20 @@ def test_a_corrupt_region_keeps_every_complete_line_decoded_before_it(tmp_path):
     assert log.counts.get("corrupt_gzip") == 1
     damage = next(issue for issue in log.issues if issue.kind == "corrupt_gzip")
     assert damage.line is not None and damage.file == str(path)
+
+
+def test_a_file_named_gz_that_is_not_gzip_is_one_file_level_problem(tmp_path):
+    for name, data in [("random", random.Random(2).randbytes(50_000)), ("bz2", bz2.compress(b'{"paper_id": "1"}\n' * 500))]:
+        path = tmp_path / f"{name}_0.jsonl.gz"
+        path.write_bytes(data)
+        log = IssueLog()
+        assert list(iter_json_lines(path, log)) == []
+        assert [(issue.kind, issue.line) for issue in log.issues] == [("not_gzip", None)], name
+
+
+def test_a_binary_plain_file_is_one_file_level_problem(tmp_path):
+    path = tmp_path / "metadata_0.jsonl"
+    path.write_bytes(b"\x00\x01" + random.Random(3).randbytes(20_000))
+    log = IssueLog()
+    assert list(iter_json_lines(path, log)) == []
+    assert [(issue.kind, issue.line) for issue in log.issues] == [("not_json_lines", None)]
