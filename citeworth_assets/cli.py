@@ -147,6 +147,12 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
             f" read issues ({time.perf_counter() - started:.1f} s)"
         )
+    checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+    duplicates = _materialized(checked, "s2orc_duplicate_papers", "duplicate_rows")
+    if not checked.success:
+        failed.append("s2orc_duplicate_papers")
+    elif duplicates:
+        click.echo(f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; see s2orc_duplicate_papers)", err=True)
     failed += _citesum_candidates(defs, instance, [shard.key for shard in shards if shard.key not in failed])
     field_job = defs.resolve_job_def("citeworth_field_job")
     for field in field_job.partitions_def.get_partition_keys():

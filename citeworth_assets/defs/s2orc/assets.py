@@ -17,6 +17,7 @@ from citeworth_assets.lib.s2orc.records import (
     read_metadata,
     read_paragraphs,
 )
+from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.shards import find_shard
 from citeworth_assets.resources import CiteworthSettings
 
@@ -164,4 +165,19 @@ def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSett
     )
 
 
+@dg.asset(
+    deps=[dg.AssetDep(s2orc_papers, partition_mapping=dg.AllPartitionMapping())],
+    group_name="s2orc",
+    kinds={"parquet"},
+    description="Every occurrence of a paper_id found in more than one shard; the first by release, shard and line "
+    "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
+)
+def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    rows = write_duplicate_papers(citeworth.settings.lake)
+    if rows:
+        context.log.warning(f"{rows} rows of papers found in several shards; the first by release/shard/line is kept")
+    return dg.MaterializeResult(metadata={"duplicate_rows": rows})
+
+
 shard_assets = [s2orc_papers, s2orc_candidate_filter, s2orc_paragraphs]
+dump_assets = [s2orc_duplicate_papers]

@@ -12,7 +12,7 @@ from citeworth_assets.resources import CiteworthSettings
 
 s2orc_shard_job = dg.define_asset_job(
     "s2orc_shard_job",
-    selection=dg.AssetSelection.groups("s2orc")
+    selection=dg.AssetSelection.groups("s2orc") - dg.AssetSelection.assets("s2orc_duplicate_papers")
     | dg.AssetSelection.assets("citeworth_paragraphs", "citeworth_rejections"),
     description="Ingest one S2ORC shard (papers, candidate filter, paragraphs) and clean it with the CiteWorth rules "
     "(its CiteSum candidates wait for the cited-abstract catalogue of every shard: citesum_catalogue_job).",

@@ -349,6 +349,10 @@ LEADING_PAPER_ID = re.compile(rb'^\s*\{\s*"paper_id"\s*:\s*"([^"\\]*)"')
 
 
 def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[tuple]:
+    """(line, reporter) of each record with a usable paper_id; a paper_id seen before in the file is reported and
+    skipped, so that the first occurrence wins (across shards, ``s2orc_duplicate_papers`` reports them)."""
+    first_line: dict[str, int] = {}
+
     def wanted(line: bytes) -> bool:
         # Records start with their paper_id in the release: skip others without parsing them.
         match = LEADING_PAPER_ID.match(line)
@@ -370,6 +374,10 @@ def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = No
             continue
         report.paper_id = str(paper_id)
         if paper_ids is None or report.paper_id in paper_ids:
+            if report.paper_id in first_line:
+                report("duplicate_paper_id", f"paper_id seen before at line {first_line[report.paper_id]}; skipped")
+                continue
+            first_line[report.paper_id] = line.number
             yield line, report
 
 
