@@ -262,12 +262,30 @@ def metadata_row(record: dict, report: _Reporter) -> dict:
     for name in FLAG_FIELDS:
         if name not in record:
             report("missing_field", f"field {name!r} is missing")
-        row[name] = bool(get(name))
+        row[name] = _flag(get(name), name, report)
     for name in PDF_FLAG_FIELDS:
         if name not in record and row["has_pdf_parse"]:
             report("missing_field", f"field {name!r} is missing although has_pdf_parse is true")
-        row[name] = bool(get(name))
+        row[name] = _flag(get(name), name, report)
     return row
+
+
+FLAG_WORDS = {"true": True, "false": False}
+
+
+def _flag(value, name: str, report: _Reporter) -> bool | None:
+    """A JSON boolean as it is; absent or null is false. ``"false"`` is not true: the words true/false and the
+    numbers 0/1 are read for what they say and reported; anything else is null (the filter takes it as false)."""
+    if value is None or type(value) is bool:
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in FLAG_WORDS:
+        report("bad_type", f"flag {name!r} holds the string {value!r}, read as {FLAG_WORDS[value.strip().lower()]}")
+        return FLAG_WORDS[value.strip().lower()]
+    if type(value) is int and value in (0, 1):
+        report("bad_type", f"flag {name!r} holds the number {value}, read as {bool(value)}")
+        return bool(value)
+    report("bad_type", f"flag {name!r} holds {str(value)[:80]!r}, expected true or false")
+    return None
 
 
 def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, index: int, kind: str) -> tuple[list[dict], int]:

@@ -74,3 +74,16 @@ def test_a_paper_id_that_is_not_a_scalar_is_reported_and_skipped(tmp_path):
     log = IssueLog()
     assert [row["paper_id"] for row in read_metadata(source(path), log)] == ["1"]
     assert [(i.kind, i.line) for i in log.issues] == [("bad_type", 1)]
+
+
+@pytest.mark.parametrize(
+    "value,expected",
+    [("false", False), ("False", False), ("true", True), (0, False), (1, True), ("no", None), (2, None), ([], None)],
+)
+def test_flags_given_as_strings_or_numbers_are_read_strictly_and_reported(tmp_path, value, expected):
+    path = write_lines(tmp_path / "metadata_0.jsonl", [json.dumps({**METADATA, "has_pdf_parse": value}).encode()])
+    log = IssueLog()
+    (row,) = read_metadata(source(path), log)
+    assert row["has_pdf_parse"] is expected
+    assert [(i.kind, i.line, i.paper_id) for i in log.issues] == [("bad_type", 1, "1")]
+    assert "has_pdf_parse" in log.issues[0].message
