@@ -10,6 +10,7 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES, REJECTION_SCHEMA, split_candidates
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.records import (
+    MAX_PARAGRAPH_CHARS,
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
     READ_ISSUE_SCHEMA,
@@ -119,6 +120,13 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
     )
 
 
+class ParagraphConfig(dg.Config):
+    """A paragraph longer than this is dropped as a parse error (read issue ``paragraph_too_long``), so that no
+    single paragraph can make the sentence splitting of a shard take minutes."""
+
+    max_paragraph_chars: int = MAX_PARAGRAPH_CHARS
+
+
 @dg.asset(
     partitions_def=s2orc_shards,
     group_name="s2orc",
@@ -129,7 +137,9 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
         "paper of each span's bibliography entry) and reference spans, with provenance down to the pdf_parses line."
     ),
 )
-def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def s2orc_paragraphs(
+    context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_shard(settings.require_dumps(), context.partition_key)
     candidate_ids = set(
@@ -142,7 +152,7 @@ def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSett
     found: set[str] = set()
 
     def paragraphs():
-        for row in read_paragraphs(source, log, candidate_ids):
+        for row in read_paragraphs(source, log, candidate_ids, config.max_paragraph_chars):
             found.add(row["paper_id"])
             yield row
 

@@ -334,8 +334,15 @@ def _bib_links(bib_entries, report: _Reporter) -> dict:
     return links
 
 
-def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
-    """``s2orc_paragraphs`` rows (without provenance) for the body text of a pdf_parses record."""
+MAX_PARAGRAPH_CHARS = 100_000  # longer than any real S2ORC paragraph; sentence splitting of one costs seconds
+
+
+def paragraph_rows(record: dict, report: _Reporter, max_chars: int = MAX_PARAGRAPH_CHARS) -> Iterator[dict]:
+    """``s2orc_paragraphs`` rows (without provenance) for the body text of a pdf_parses record.
+
+    A paragraph longer than ``max_chars`` is dropped and reported (``paragraph_too_long``): it is a
+    parse error, and every later step would pay for it.
+    """
     links = _bib_links(record.get("bib_entries"), report)
     body = record.get("body_text")
     if body is None:
@@ -349,6 +356,9 @@ def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
             report("bad_paragraph", f"body_text[{index}] has no text")
             continue
         text = paragraph["text"]
+        if len(text) > max_chars:
+            report("paragraph_too_long", f"body_text[{index}] has {len(text)} chars, over the limit of {max_chars}; dropped")
+            continue
         section = paragraph.get("section")
         cite_spans, bad_cites = _spans(paragraph.get("cite_spans", []), text, links, report, index, "cite_spans")
         ref_spans, bad_refs = _spans(paragraph.get("ref_spans", []), text, None, report, index, "ref_spans")
@@ -407,11 +417,13 @@ def read_metadata(source: ShardSource, log: IssueLog) -> Iterator[dict]:
         yield row
 
 
-def read_paragraphs(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[dict]:
+def read_paragraphs(
+    source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None, max_paragraph_chars: int = MAX_PARAGRAPH_CHARS
+) -> Iterator[dict]:
     """Stream body-text paragraph rows with provenance from a pdf_parses shard, for ``paper_ids`` if given."""
     for line, report in _records(source, log, paper_ids):
         provenance = source.provenance(line.number, line.byte_offset)
-        for row in paragraph_rows(line.record, report):
+        for row in paragraph_rows(line.record, report, max_paragraph_chars):
             row.update(provenance)
             yield row
 
