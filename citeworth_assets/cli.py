@@ -71,6 +71,42 @@ def _citesum_candidates(defs, instance, keys: list[str]) -> list[str]:
     return failed
 
 
+def _model_params(text: str) -> dict:
+    """``--model-params``, checked before any work: a JSON object whose keys some neural model takes, each value of
+    the type of that model's default."""
+    from citeworth_models.registry import MODELS
+
+    try:
+        params = json.loads(text)
+    except ValueError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--model-params") from error
+    if not isinstance(params, dict):
+        raise click.BadParameter(f"expected a JSON object such as '{{\"epochs\": 1}}', got a {type(params).__name__}", param_hint="--model-params")
+    defaults: dict[str, list] = {}
+    for name, spec in MODELS.items():
+        if name != "logistic_regression":
+            for key, value in spec.defaults.items():
+                defaults.setdefault(key, []).append(value)
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise click.BadParameter(f"unknown keys {unknown}; the neural models take {sorted(defaults)}", param_hint="--model-params")
+    for key, value in params.items():
+        if not any(_same_kind(value, default) for default in defaults[key]):
+            kinds = sorted({type(default).__name__ for default in defaults[key]})
+            raise click.BadParameter(f"{key!r} is {value!r}; expected {' or '.join(kinds)}", param_hint="--model-params")
+    return params
+
+
+def _same_kind(value, default) -> bool:
+    if default is None or isinstance(default, (list, tuple, dict)):
+        return True
+    if isinstance(default, bool) or isinstance(value, bool):
+        return type(value) is type(default)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return type(value) is type(default)
+
+
 def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, str]:
     """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early."""
     from citeworth_assets.lib.citeworth.rules import rule_set
@@ -108,6 +144,7 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_assets.resources import CiteworthSettings
 
+    _model_params(model_params)
     settings = _settings(dumps, data, need_dumps=True)
     rules, splitter = _rules_and_splitter(rules, splitter)
     incomplete = incomplete_shards(settings.dumps)
@@ -172,10 +209,6 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         failed.append("warehouse")
     if models:
         started = time.perf_counter()
-        try:
-            json.loads(model_params)
-        except ValueError as error:
-            raise click.UsageError(f"--model-params is not JSON: {error}") from error
         neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in MODEL_NAMES if name != "logistic_regression"}
         trained = defs.resolve_job_def("models_job").execute_in_process(
             instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
