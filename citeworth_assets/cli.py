@@ -273,7 +273,15 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
 
     rules, splitter = _rules_and_splitter(rules, splitter)
     problems: list[str] = []
-    papers = read_paper_files([Path(path) for path in paths], problems)
+    read = 0
+
+    def counted(papers):
+        nonlocal read
+        for paper in papers:
+            read += 1
+            yield paper
+
+    papers = counted(read_paper_files([Path(path) for path in paths], problems))
     for result in clean_papers(papers, rule_set(rules), sentence_splitter(splitter)):
         for accepted in result.accepted:
             click.echo(json.dumps(release_record(result, accepted), ensure_ascii=False))
@@ -285,6 +293,8 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
                 click.echo(f"keep {result.paper.paper_id} paragraph {accepted.paragraph['paragraph_index']}: {labels}", err=True)
     for problem in problems:
         click.echo(f"problem {problem}", err=True)
+    if not read:
+        raise click.ClickException(f"no paper read from {', '.join(paths)} (expected .json pdf_parses records or CORD-19 documents)")
     if problems:
         raise SystemExit(1)
 
@@ -308,7 +318,7 @@ def citesum_baselines(path: str) -> None:
 @RULES_OPTION
 @click.option("--annotator", help="Your name; the page asks for it when not given.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep the default unless you mean to share the page.")
-@click.option("--port", default=8765, show_default=True, type=int)
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
     """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
     under <data>/manual_eval/<rule set>/judgements/."""
@@ -325,4 +335,7 @@ def annotate(data: str | None, rules: str | None, annotator: str | None, host: s
         )
     if annotator:
         click.echo(f"open http://{host}:{port}/?annotator={annotator}")
-    serve(sample, settings.data / "manual_eval" / rules / "judgements", host=host, port=port)
+    try:
+        serve(sample, settings.data / "manual_eval" / rules / "judgements", host=host, port=port)
+    except OSError as error:  # a busy port, an address not on this machine
+        raise click.ClickException(f"cannot serve on {host}:{port}: {error.strerror or error} (choose another --port / --host)") from None
