@@ -147,6 +147,10 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     _model_params(model_params)
     settings = _settings(dumps, data, need_dumps=True)
     rules, splitter = _rules_and_splitter(rules, splitter)
+    from citeworth_assets.lib.lake import clean_stale_staging
+
+    for cleaned in clean_stale_staging(settings.lake):
+        click.echo(f"staging: {cleaned} (left by an interrupted run)", err=True)
     incomplete = incomplete_shards(settings.dumps)
     for half in incomplete:
         click.echo(f"incomplete shard {half} ({'skipped' if skip_incomplete else 'not built'})", err=True)

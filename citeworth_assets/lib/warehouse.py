@@ -32,6 +32,7 @@ def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     with open(warehouse.with_name(warehouse.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        remove_stale_drafts(warehouse)  # every live draft belongs to the lock holder: these are a crash's
         draft = warehouse.with_name(f".{warehouse.name}.{uuid.uuid4().hex}.draft")
         if warehouse.exists():
             shutil.copyfile(warehouse, draft)
@@ -46,6 +47,17 @@ def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         finally:
             for leftover in (draft, draft.with_name(draft.name + ".wal")):
                 leftover.unlink(missing_ok=True)
+
+
+def remove_stale_drafts(warehouse: Path) -> list[Path]:
+    """Delete the drafts (and their WAL files) that crashed writers left beside the warehouse.
+
+    Call it only while holding the warehouse lock, as :func:`writing` does.
+    """
+    stale = sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft")) + sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft.wal"))
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return stale
 
 
 def reading(warehouse: Path) -> duckdb.DuckDBPyConnection:
