@@ -338,6 +338,12 @@ def annotate(data: str | None, rules: str | None, annotator: str | None, host: s
             "or materialize citeworth_manual_eval_sample first"
         )
     if annotator:
+        from citeworth_assets.lib.manual_eval.store import check_annotator
+
+        try:
+            check_annotator(annotator)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--annotator") from None
         click.echo(f"open http://{host}:{port}/?annotator={annotator}")
     try:
         serve(sample, settings.data / "manual_eval" / rules / "judgements", host=host, port=port)
