@@ -201,29 +201,34 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         if not result.success:
             failed.append(field)
     click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
-    result = defs.resolve_job_def("warehouse_job").execute_in_process(
-        instance=instance, run_config=QUIET_RUN, raise_on_error=False
-    )
-    click.echo(
-        f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
-        f"release: {_materialized(result, 'citeworth_release', 'folder')}"
-    )
-    click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED'} ({settings.warehouse})")
-    if not result.success:
-        failed.append("warehouse")
-    if models:
-        started = time.perf_counter()
-        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in MODEL_NAMES if name != "logistic_regression"}
-        trained = defs.resolve_job_def("models_job").execute_in_process(
-            instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+    from citeworth_assets.lib.warehouse import published_whole
+
+    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.
+    with published_whole(settings.warehouse) as whole:
+        result = defs.resolve_job_def("warehouse_job").execute_in_process(
+            instance=instance, run_config=QUIET_RUN, raise_on_error=False
         )
-        scores = {
-            key.removeprefix("model_"): _materialized(trained, key, "test_f1")
-            for key in (f"model_{name}" for name in MODEL_NAMES)
-        }
-        click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
-        if not trained.success:
-            failed.append("models")
+        click.echo(
+            f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
+            f"release: {_materialized(result, 'citeworth_release', 'folder')}"
+        )
+        click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})")
+        if not result.success:
+            failed.append("warehouse")
+        whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
+        if models:
+            started = time.perf_counter()
+            neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in MODEL_NAMES if name != "logistic_regression"}
+            trained = defs.resolve_job_def("models_job").execute_in_process(
+                instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+            )
+            scores = {
+                key.removeprefix("model_"): _materialized(trained, key, "test_f1")
+                for key in (f"model_{name}" for name in MODEL_NAMES)
+            }
+            click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
+            if not trained.success:
+                failed.append("models")
     evaluations = result.get_asset_check_evaluations()
     failing = [e.check_name for e in evaluations if not e.passed]
     click.echo(f"checks: {len(evaluations) - len(failing)} passed, {len(failing)} failed {' '.join(failing)}".rstrip())
