@@ -51,6 +51,63 @@ def _materialized(result, key: str, field: str):
     return None
 
 
+def _citesum_candidates(defs, instance, keys: list[str]) -> list[str]:
+    """Build the cited-abstract catalogue from every shard, then score each shard's CiteSum candidates against it."""
+    catalogue = defs.resolve_job_def("citesum_catalogue_job").execute_in_process(
+        instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
+    if not catalogue.success:
+        click.echo("citesum catalogue: FAILED", err=True)
+        return ["citesum_cited_abstracts"]
+    failed = []
+    job = defs.resolve_job_def("citesum_candidates_job")
+    for key in keys:
+        result = job.execute_in_process(partition_key=key, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        if not result.success:
+            failed.append(f"citesum_candidates[{key}]")
+    click.echo(
+        f"citesum: {_materialized(catalogue, 'citesum_cited_abstracts', 'cited_papers')} cited papers catalogued, "
+        f"candidates scored for {len(keys) - len(failed)} shards against the catalogue of every shard"
+    )
+    return failed
+
+
+def _model_params(text: str) -> dict:
+    """``--model-params``, checked before any work: a JSON object whose keys some neural model takes, each value of
+    the type of that model's default."""
+    from citeworth_models.registry import MODELS
+
+    try:
+        params = json.loads(text)
+    except ValueError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--model-params") from error
+    if not isinstance(params, dict):
+        raise click.BadParameter(f"expected a JSON object such as '{{\"epochs\": 1}}', got a {type(params).__name__}", param_hint="--model-params")
+    defaults: dict[str, list] = {}
+    for name, spec in MODELS.items():
+        if name != "logistic_regression":
+            for key, value in spec.defaults.items():
+                defaults.setdefault(key, []).append(value)
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise click.BadParameter(f"unknown keys {unknown}; the neural models take {sorted(defaults)}", param_hint="--model-params")
+    for key, value in params.items():
+        if not any(_same_kind(value, default) for default in defaults[key]):
+            kinds = sorted({type(default).__name__ for default in defaults[key]})
+            raise click.BadParameter(f"{key!r} is {value!r}; expected {' or '.join(kinds)}", param_hint="--model-params")
+    return params
+
+
+def _same_kind(value, default) -> bool:
+    if default is None or isinstance(default, (list, tuple, dict)):
+        return True
+    if isinstance(default, bool) or isinstance(value, bool):
+        return type(value) is type(default)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return type(value) is type(default)
+
+
 def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, str]:
     """The rule set and splitter names (flags beat CITEWORTH_RULES / CITEWORTH_SPLITTER), checked early.
 
@@ -81,18 +138,28 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @SPLITTER_OPTION
 @click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str) -> None:
+@click.option("--skip-incomplete", is_flag=True, help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).")
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance
-    from citeworth_assets.lib.s2orc.shards import discover_shards
+    from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_assets.resources import CiteworthSettings
     from citeworth_models.registry import MODELS, NEURAL_MODELS
 
+    _model_params(model_params)
     rules, splitter = _rules_and_splitter(rules, splitter)
     settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
-    shards = discover_shards(settings.dumps)
+    from citeworth_assets.lib.lake import clean_stale_staging
+
+    for cleaned in clean_stale_staging(settings.lake):
+        click.echo(f"staging: {cleaned} (left by an interrupted run)", err=True)
+    incomplete = incomplete_shards(settings.dumps)
+    for half in incomplete:
+        click.echo(f"incomplete shard {half} ({'skipped' if skip_incomplete else 'not built'})", err=True)
+    half_keys = {half.key for half in incomplete}
+    shards = [shard for shard in discover_shards(settings.dumps) if shard.key not in half_keys]
     if not shards:
         raise click.ClickException(
             f"no S2ORC shards under {settings.dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
@@ -123,39 +190,47 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
             f" read issues ({time.perf_counter() - started:.1f} s)"
         )
+    checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+    duplicates = _materialized(checked, "s2orc_duplicate_papers", "duplicate_rows")
+    if not checked.success:
+        failed.append("s2orc_duplicate_papers")
+    elif duplicates:
+        click.echo(f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; see s2orc_duplicate_papers)", err=True)
+    failed += _citesum_candidates(defs, instance, [shard.key for shard in shards if shard.key not in failed])
     field_job = defs.resolve_job_def("citeworth_field_job")
     for field in field_job.partitions_def.get_partition_keys():
         result = field_job.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
         if not result.success:
             failed.append(field)
     click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
-    result = defs.resolve_job_def("warehouse_job").execute_in_process(
-        instance=instance, run_config=QUIET_RUN, raise_on_error=False
-    )
-    click.echo(
-        f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
-        f"release: {_materialized(result, 'citeworth_release', 'folder')}"
-    )
-    click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED'} ({settings.warehouse})")
-    if not result.success:
-        failed.append("warehouse")
-    if models:
-        started = time.perf_counter()
-        try:
-            json.loads(model_params)
-        except ValueError as error:
-            raise click.UsageError(f"--model-params is not JSON: {error}") from error
-        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
-        trained = defs.resolve_job_def("models_job").execute_in_process(
-            instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+    from citeworth_assets.lib.warehouse import published_whole
+
+    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.
+    with published_whole(settings.warehouse) as whole:
+        result = defs.resolve_job_def("warehouse_job").execute_in_process(
+            instance=instance, run_config=QUIET_RUN, raise_on_error=False
         )
-        scores = {
-            key.removeprefix("model_"): _materialized(trained, key, "test_f1")
-            for key in (f"model_{name}" for name in MODELS)
-        }
-        click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
-        if not trained.success:
-            failed.append("models")
+        click.echo(
+            f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
+            f"release: {_materialized(result, 'citeworth_release', 'folder')}"
+        )
+        click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})")
+        if not result.success:
+            failed.append("warehouse")
+        whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
+        if models:
+            started = time.perf_counter()
+            neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
+            trained = defs.resolve_job_def("models_job").execute_in_process(
+                instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+            )
+            scores = {
+                key.removeprefix("model_"): _materialized(trained, key, "test_f1")
+                for key in (f"model_{name}" for name in MODELS)
+            }
+            click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
+            if not trained.success:
+                failed.append("models")
     evaluations = result.get_asset_check_evaluations()
     failing = [e.check_name for e in evaluations if not e.passed]
     click.echo(f"checks: {len(evaluations) - len(failing)} passed, {len(failing)} failed {' '.join(failing)}".rstrip())
@@ -164,6 +239,8 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         f"duckdb.connect('{settings.warehouse}', read_only=True), or duckdb -readonly with the DuckDB CLI)\n"
         f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data}"
     )
+    if incomplete and not skip_incomplete:
+        failed.append(f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)")
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
 
@@ -210,7 +287,15 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
 
     rules, splitter = _rules_and_splitter(rules, splitter)
     problems: list[str] = []
-    papers = read_paper_files([Path(path) for path in paths], problems)
+    read = 0
+
+    def counted(papers):
+        nonlocal read
+        for paper in papers:
+            read += 1
+            yield paper
+
+    papers = counted(read_paper_files([Path(path) for path in paths], problems))
     rules = rule_set(rules)
     for result in clean_papers(papers, rules, sentence_splitter(splitter)):
         for accepted in result.accepted:
@@ -223,6 +308,8 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
                 click.echo(f"keep {result.paper.paper_id} paragraph {accepted.paragraph['paragraph_index']}: {labels}", err=True)
     for problem in problems:
         click.echo(f"problem {problem}", err=True)
+    if not read:
+        raise click.ClickException(f"no paper read from {', '.join(paths)} (expected .json pdf_parses records or CORD-19 documents)")
     if problems:
         raise SystemExit(1)
 
@@ -251,7 +338,7 @@ def citesum_baselines(path: str) -> None:
 @RULES_OPTION
 @click.option("--annotator", help="Your name; the page asks for it when not given.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep the default unless you mean to share the page.")
-@click.option("--port", default=8765, show_default=True, type=int)
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
     """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
     under <data>/manual_eval/<rule set>/judgements/."""
@@ -267,5 +354,14 @@ def annotate(data: str | None, rules: str | None, annotator: str | None, host: s
             "or materialize citeworth_manual_eval_sample first"
         )
     if annotator:
+        from citeworth_assets.lib.manual_eval.store import check_annotator
+
+        try:
+            check_annotator(annotator)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--annotator") from None
         click.echo(f"open http://{host}:{port}/?annotator={annotator}")
-    serve(sample, settings.judgements_dir(rules), host=host, port=port)
+    try:
+        serve(sample, settings.judgements_dir(rules), host=host, port=port)
+    except OSError as error:  # a busy port, an address not on this machine
+        raise click.ClickException(f"cannot serve on {host}:{port}: {error.strerror or error} (choose another --port / --host)") from None

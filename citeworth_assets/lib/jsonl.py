@@ -82,6 +82,25 @@ def _is_gzip(path: Path) -> bool:
         return f.read(2) == GZIP_MAGIC[:2]
 
 
+TEXT_PROBE_BYTES = 4096
+
+
+def _not_text(path: Path) -> str | None:
+    """Why a file without a gzip header cannot be JSON lines (binary, another compression), or None.
+
+    Checked once on the file's first bytes, so that such a file is one file-level problem instead of
+    hundreds of misleading ``invalid_json`` lines.
+    """
+    with open(path, "rb") as f:
+        head = f.read(TEXT_PROBE_BYTES)
+    stripped = head.lstrip()
+    if not stripped:
+        return None
+    if b"\x00" in head or stripped[:1] not in (b"{", b"["):
+        return f"not gzip and not JSON lines (starts with {head[:8]!r})"
+    return None  # a bad line further on is that line's problem
+
+
 def _plain_chunks(path: Path) -> Iterator[bytes]:
     with open(path, "rb") as f:
         while chunk := f.read(CHUNK_BYTES):
@@ -109,6 +128,7 @@ def _gzip_chunks(path: Path) -> Iterator[bytes | _Damage]:
     """
     with open(path, "rb") as f:
         member_start = 0  # file offset of the current member, for messages and resynchronisation
+        member_out = 0  # decompressed bytes of the current member already given out
         decoder = zlib.decompressobj(wbits=31)
         started = False
         while True:
@@ -118,23 +138,29 @@ def _gzip_chunks(path: Path) -> Iterator[bytes | _Damage]:
                     yield _Damage("truncated_gzip", f"gzip stream ends early (member at byte {member_start})")
                 return
             while pending:
+                input_at = f.tell() - len(pending)
                 try:
                     out = decoder.decompress(pending, CHUNK_BYTES)
                 except zlib.error as error:
+                    # The failed call's output is lost with it: decode again up to the damage to keep it.
+                    salvaged = _salvage(f, member_start, input_at, len(pending), member_out)
+                    if salvaged:
+                        yield salvaged
                     yield _Damage("corrupt_gzip", f"gzip member at byte {member_start} is corrupt: {error}")
                     next_member = _find_member(f, member_start + 1)
                     if next_member is None:
                         return
-                    member_start, started = next_member, False
+                    member_start, started, member_out = next_member, False, 0
                     decoder = zlib.decompressobj(wbits=31)
                     f.seek(next_member)
                     break
                 started = True
                 if out:
+                    member_out += len(out)
                     yield out
                 if decoder.eof:
                     leftover = decoder.unused_data
-                    member_start = f.tell() - len(leftover)
+                    member_start, member_out = f.tell() - len(leftover), 0
                     decoder, started = zlib.decompressobj(wbits=31), False
                     if leftover and not leftover.startswith(GZIP_MAGIC[:2]):
                         if leftover.strip(b"\x00"):  # zero padding after the last member is harmless
@@ -150,10 +176,55 @@ def _gzip_chunks(path: Path) -> Iterator[bytes | _Damage]:
                     pending = decoder.unconsumed_tail
 
 
+SALVAGE_STEP = 1  # compressed bytes per call through the failing input: nothing decodable is lost
+
+
+def _salvage(f, member_start: int, failed_at: int, failed_bytes: int, given_out: int) -> bytes:
+    """The decompressed bytes of a member past ``given_out`` that can still be decoded before its damage.
+
+    The member is decoded again, quickly up to ``failed_at`` (where the failing call's input began, all
+    decodable before), then a few bytes at a time through the failing input until the error, so that at
+    most a few lines are lost at the damage instead of everything the failing call would have returned.
+    """
+    decoder = zlib.decompressobj(wbits=31)
+    f.seek(member_start)
+    produced, kept = 0, []
+
+    def take(out: bytes) -> None:
+        nonlocal produced
+        if produced + len(out) > given_out:
+            kept.append(out[max(0, given_out - produced) :])
+        produced += len(out)
+
+    try:
+        position = member_start
+        while position < failed_at:
+            data = f.read(min(CHUNK_BYTES, failed_at - position))
+            if not data:
+                break
+            position += len(data)
+            take(decoder.decompress(data))
+        damaged = f.read(failed_bytes)
+        for start in range(0, len(damaged), SALVAGE_STEP):
+            take(decoder.decompress(damaged[start : start + SALVAGE_STEP]))
+            if decoder.eof:
+                break
+    except zlib.error:
+        pass
+    return b"".join(kept)
+
+
 def iter_raw_lines(path: str | Path, log: IssueLog) -> Iterator[tuple[int, int, bytes, bool]]:
     """(line number, byte offset, line bytes, ended by a newline) of a gzipped or plain file, streaming."""
     path = Path(path)
-    chunks = _gzip_chunks(path) if _is_gzip(path) else _plain_chunks(path)
+    if _is_gzip(path):
+        chunks = _gzip_chunks(path)
+    else:
+        problem = _not_text(path)  # plain JSON lines under a .gz name are read as they are
+        if problem is not None:
+            log.add(ReadIssue(str(path), None, None, "not_gzip" if path.suffix == ".gz" else "not_json_lines", problem))
+            return
+        chunks = _plain_chunks(path)
     number, offset, partial = 0, 0, b""
     for chunk in chunks:
         if isinstance(chunk, _Damage):
@@ -188,6 +259,8 @@ def iter_json_lines(
             record = orjson.loads(line)
         except orjson.JSONDecodeError as error:
             kind = "invalid_json" if complete else "truncated_line"
+            if complete and "UTF-8" in str(error):
+                kind = "invalid_utf8"
             log.add(ReadIssue(str(path), number, offset, kind, f"{error} ({len(line)} bytes)"))
             continue
         if not isinstance(record, dict):

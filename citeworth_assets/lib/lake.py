@@ -10,7 +10,9 @@ leaves nothing in the table, and a rerun replaces the partition instead of addin
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -115,22 +117,101 @@ def kept_and_dropped(
 
 
 def publish(staging: Path, target: Path) -> None:
-    """Move a finished staging folder into place, replacing what was there."""
+    """Move a finished staging folder into place, replacing what was there.
+
+    An existing target is swapped with the staging folder in one atomic ``renameat2(RENAME_EXCHANGE)``
+    where the kernel offers it, so that a crash at any point leaves either the old or the new partition
+    readable. Elsewhere the old one is renamed aside first; a crash between the two renames leaves it in
+    staging as ``<name>.retired`` (naming its partition), and :func:`clean_stale_staging` moves it back.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() and _exchange(staging, target):
+        shutil.rmtree(staging, ignore_errors=True)  # now holds the old partition
+        return
     retired = None
     if target.exists():
         retired = staging.with_name(f"{staging.name}.retired")
+        (target / RETIRED_FROM).write_text(str(target))  # before the rename: a retired folder always says where from
         target.rename(retired)
     staging.rename(target)
     if retired is not None:
         shutil.rmtree(retired, ignore_errors=True)
 
 
+RETIRED_FROM = ".retired_from"  # names the partition a retired folder goes back to after a crash
+STALE_SECONDS = 3600.0
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where that is not available."""
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+
+
+def _newest_change(path: Path) -> float:
+    """The latest modification time of a folder and anything in it (a writer keeps touching its files)."""
+    try:
+        newest = path.stat().st_mtime
+        if path.is_dir():
+            for child in path.rglob("*"):
+                newest = max(newest, child.stat().st_mtime)
+        return newest
+    except FileNotFoundError:
+        return 0.0
+
+
+def clean_stale_staging(lake: Path, older_than: float = STALE_SECONDS, now: float | None = None) -> list[str]:
+    """Remove what crashed writers left in ``<lake>/_staging`` (untouched for ``older_than`` seconds); a retired
+    partition whose replacement never arrived is moved back first. Returns what was removed or restored."""
+    now = time.time() if now is None else now
+    done: list[str] = []
+    root = lake / STAGING
+    if not root.is_dir():
+        return done
+    for entry in sorted(root.iterdir()):
+        if now - _newest_change(entry) < older_than:
+            continue  # a writer may still be at work
+        marker = entry / RETIRED_FROM
+        if entry.is_dir() and marker.exists():
+            target = Path(marker.read_text())
+            if not target.exists():
+                marker.unlink()
+                entry.rename(target)
+                done.append(f"restored {target}")
+                continue
+        if entry.is_dir():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        done.append(f"removed {entry}")
+    return done
+
+
+EXPORT_STAGING = ".staging"
+
+
 @contextmanager
 def replaced_folder(folder: Path) -> Iterator[Path]:
-    """A staging folder that replaces ``folder`` atomically when the block succeeds (exports outside the lake)."""
-    staging = folder.with_name(f".{folder.name}.{uuid.uuid4().hex}")
-    staging.mkdir(parents=True)
+    """A staging folder that replaces ``folder`` atomically when the block succeeds (exports outside the lake).
+
+    The staging folder is ``<parent>/.staging/<name>.<uuid>``: one level deeper than the final folder, so
+    that no glob of final names (``exports/*/train.jsonl``) sees a half-written file. What a crash left
+    there (or beside the folder, where it used to be staged) is removed by the next export once stale.
+    """
+    root = folder.parent / EXPORT_STAGING
+    root.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    for leftover in [*root.glob(f"{folder.name}.*"), *folder.parent.glob(f".{folder.name}.*")]:
+        if now - _newest_change(leftover) >= STALE_SECONDS:
+            shutil.rmtree(leftover, ignore_errors=True)
+    staging = root / f"{folder.name}.{uuid.uuid4().hex}"
+    staging.mkdir()
     try:
         yield staging
         publish(staging, folder)

@@ -208,7 +208,10 @@ class _LocatingSegmenter:
         spans, prior_end = [], 0
         language = segmenter.language_module
         for sentence in self._processor(text, language, char_span=False).process():
-            position = 0
+            # pysbd searches from the text's start every time, which is quadratic on repeated sentences. The
+            # prior span ends before a non-space (its trailing spaces are part of it), so an occurrence ends
+            # after it only if it starts at prior_end - len(sentence) + 1 or later: search from there.
+            position = max(0, prior_end - len(sentence) + 1)
             while True:  # the first occurrence of sentence + trailing whitespace that ends after the prior one
                 start = text.find(sentence, position)
                 if start < 0:

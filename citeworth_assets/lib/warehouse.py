@@ -25,16 +25,56 @@ import pyarrow as pa
 
 from citeworth_assets.lib.lake import has_data, table_glob
 
+_BUILDS: dict[Path, Path] = {}  # warehouse -> the build draft its writers publish into (see published_whole)
+
+
+class WarehouseBuild:
+    """The handle of :func:`published_whole`: set ``complete = False`` to discard the build's writes."""
+
+    def __init__(self, draft: Path):
+        self.draft = draft
+        self.complete = True
+
+
+@contextmanager
+def published_whole(warehouse: Path) -> Iterator[WarehouseBuild]:
+    """Within this block (in this process), :func:`writing` publishes into one build draft, and the warehouse
+    is replaced by it once at the end, if the block succeeds and ``complete`` is still true.
+
+    So a build that stops half-way (a kill, a failed asset) leaves the previous warehouse, or none, never
+    one with some schemas of the new build only. The draft is named like a writer's, so a crash's draft
+    is removed by the next writer.
+    """
+    warehouse.parent.mkdir(parents=True, exist_ok=True)
+    draft = warehouse.with_name(f".{warehouse.name}.{uuid.uuid4().hex}.build.draft")
+    if warehouse.exists():
+        shutil.copyfile(warehouse, draft)
+    build = WarehouseBuild(draft)
+    _BUILDS[warehouse.resolve()] = draft
+    try:
+        yield build
+        if build.complete and draft.exists():
+            with open(warehouse.with_name(warehouse.name + ".lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                os.replace(draft, warehouse)
+    finally:
+        _BUILDS.pop(warehouse.resolve(), None)
+        for leftover in (draft, draft.with_name(draft.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+
 
 @contextmanager
 def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-write connection to a private copy of the warehouse, published when the block succeeds."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
+    build = _BUILDS.get(warehouse.resolve())
     with open(warehouse.with_name(warehouse.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        remove_stale_drafts(warehouse, keep=build)  # every other draft belongs to a crashed writer
+        target = build or warehouse
         draft = warehouse.with_name(f".{warehouse.name}.{uuid.uuid4().hex}.draft")
-        if warehouse.exists():
-            shutil.copyfile(warehouse, draft)
+        if target.exists():
+            shutil.copyfile(target, draft)
         try:
             connection = duckdb.connect(str(draft))
             try:
@@ -42,14 +82,32 @@ def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
                 connection.execute("CHECKPOINT")
             finally:
                 connection.close()
-            os.replace(draft, warehouse)
+            os.replace(draft, target)
         finally:
             for leftover in (draft, draft.with_name(draft.name + ".wal")):
                 leftover.unlink(missing_ok=True)
 
 
+def remove_stale_drafts(warehouse: Path, keep: Path | None = None) -> list[Path]:
+    """Delete the drafts (and their WAL files) that crashed writers left beside the warehouse, except ``keep``
+    (the live build draft of :func:`published_whole`, if any).
+
+    Call it only while holding the warehouse lock, as :func:`writing` does.
+    """
+    stale = sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft")) + sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft.wal"))
+    if keep is not None:
+        stale = [path for path in stale if path not in (keep, keep.with_name(keep.name + ".wal"))]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return stale
+
+
 def reading(warehouse: Path) -> duckdb.DuckDBPyConnection:
-    """A read-only connection, as an analyst would open it."""
+    """A read-only connection, as an analyst would open it (inside :func:`published_whole`: to the build's draft,
+    so that the build's own checks see what it wrote)."""
+    build = _BUILDS.get(warehouse.resolve())
+    if build is not None and build.exists():
+        return duckdb.connect(str(build), read_only=True)
     if not warehouse.exists():
         raise FileNotFoundError(f"warehouse {warehouse} does not exist yet; materialize the graph first")
     return duckdb.connect(str(warehouse), read_only=True)

@@ -30,10 +30,26 @@ class CandidateConfig(dg.Config):
         return {"rouge1": self.rouge1_recall, "rouge2": self.rouge2_recall, "rougeL": self.rougeL_recall}
 
 
+@dg.asset(
+    deps=[
+        dg.AssetDep("s2orc_papers", partition_mapping=dg.AllPartitionMapping()),
+        dg.AssetDep("s2orc_paragraphs", partition_mapping=dg.AllPartitionMapping()),
+    ],
+    group_name="citesum",
+    kinds={"parquet"},
+    description="Every paper linked from a citation span of any shard, with title, abstract and fields of study: "
+    "the lookup CiteSum candidates are scored against, built from every shard first so that the dataset does not "
+    "depend on which shards happened to be in the lake when a shard ran.",
+)
+def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    papers = tables.write_cited_abstract_catalogue(citeworth.settings.lake)
+    return dg.MaterializeResult(metadata={"cited_papers": papers})
+
+
 @dg.multi_asset(
     specs=kept_and_dropped_specs(
         "citesum",
-        ["s2orc_paragraphs", "s2orc_papers"],
+        ["s2orc_paragraphs", citesum_cited_abstracts],
         kept=(
             "citesum_candidates",
             "Related Work sentences citing exactly one linked paper with an abstract, with their ROUGE recall against "
@@ -52,7 +68,7 @@ def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfi
         for span in row["cite_spans"]
         if span["linked_paper_id"]
     }
-    cited = tables.cited_papers(settings.lake, cited_ids)
+    cited = tables.catalogued_papers(settings.lake, cited_ids)
     abstracts = {paper_id: paper["abstract"] for paper_id, paper in cited.items()}
     papers = papers_from_paragraph_rows(lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard), {})
     counts, scores = Counter(), []
@@ -91,7 +107,7 @@ class DatasetConfig(dg.Config):
 def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
     kept = tables.kept_candidates(settings.lake)
-    cited = tables.cited_papers(settings.lake, {row["cited_paper_id"] for row in kept})
+    cited = tables.catalogued_papers(settings.lake, {row["cited_paper_id"] for row in kept})
     examples = []
     for row in kept:
         paper = cited.get(row["cited_paper_id"], {})
@@ -147,4 +163,4 @@ def citesum_baselines(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata={"test_examples": len(test), "scores": dg.MetadataValue.md(markdown_table(result))})
 
 
-citesum_assets = [citesum_candidates, citesum_dataset, citesum_release, citesum_baselines]
+citesum_assets = [citesum_cited_abstracts, citesum_candidates, citesum_dataset, citesum_release, citesum_baselines]

@@ -14,7 +14,9 @@ from citeworth_assets.lib.s2orc.candidate_filter import (
     REJECTION_SCHEMA,
     split_candidates,
 )
+from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.records import (
+    MAX_PARAGRAPH_CHARS,
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
     READ_ISSUE_SCHEMA,
@@ -112,6 +114,13 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
     )
 
 
+class ParagraphConfig(dg.Config):
+    """A paragraph longer than this is dropped as a parse error (read issue ``paragraph_too_long``), so that no
+    single paragraph can make the sentence splitting of a shard take minutes."""
+
+    max_paragraph_chars: int = MAX_PARAGRAPH_CHARS
+
+
 @dg.asset(
     partitions_def=s2orc_shards,
     group_name="s2orc",
@@ -122,7 +131,9 @@ def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: Citewor
         "paper of each span's bibliography entry) and reference spans, with provenance down to the pdf_parses line."
     ),
 )
-def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def s2orc_paragraphs(
+    context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_shard(settings.require_dumps(), context.partition_key)
     candidate_ids = set(
@@ -135,7 +146,7 @@ def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSett
     found: set[str] = set()
 
     def paragraphs():
-        for row in read_paragraphs(source, log, candidate_ids):
+        for row in read_paragraphs(source, log, candidate_ids, config.max_paragraph_chars):
             found.add(row["paper_id"])
             yield row
 
@@ -158,4 +169,19 @@ def s2orc_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSett
     )
 
 
+@dg.asset(
+    deps=[dg.AssetDep(s2orc_papers, partition_mapping=dg.AllPartitionMapping())],
+    group_name="s2orc",
+    kinds={"parquet"},
+    description="Every occurrence of a paper_id found in more than one shard; the first by release, shard and line "
+    "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
+)
+def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    rows = write_duplicate_papers(citeworth.settings.lake)
+    if rows:
+        context.log.warning(f"{rows} rows of papers found in several shards; the first by release/shard/line is kept")
+    return dg.MaterializeResult(metadata={"duplicate_rows": rows})
+
+
 shard_assets = [s2orc_papers, s2orc_candidate_filter, s2orc_paragraphs]
+dump_assets = [s2orc_duplicate_papers]

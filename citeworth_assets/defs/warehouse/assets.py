@@ -28,6 +28,7 @@ from citeworth_assets.lib.citeworth.reasons import reason_table
 from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.models import tables as model_tables
 from citeworth_assets.lib.s2orc.candidate_filter import REJECTION_SCHEMA
+from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
@@ -50,6 +51,7 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "s2orc_paper_rejections": (REJECTION_SCHEMA, "s2orc_paper_rejections"),
     "s2orc_paragraphs": (PARAGRAPH_SCHEMA, "s2orc_paragraphs"),
     "s2orc_pdf_parse_issues": (READ_ISSUE_SCHEMA, "s2orc_paragraphs"),
+    "s2orc_duplicate_papers": (DUPLICATE_SCHEMA, "s2orc_duplicate_papers"),
     "citeworth_paragraphs": (CITEWORTH_PARAGRAPH_SCHEMA, "citeworth_paragraphs"),
     "citeworth_rejections": (CITEWORTH_REJECTION_SCHEMA, "citeworth_rejections"),
     "citeworth_dataset": (DATASET_SCHEMA, "citeworth_dataset"),
@@ -59,6 +61,7 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "citeworth_manual_eval_results": (manual_eval.RESULT_SCHEMA, "citeworth_manual_eval_results"),
     "citeworth_model_comparison": (model_tables.COMPARISON_SCHEMA, "citeworth_model_comparison"),
     "citeworth_domain_matrix": (model_tables.DOMAIN_SCHEMA, "citeworth_domain_matrix"),
+    "citesum_cited_abstracts": (citesum_tables.CITED_ABSTRACT_SCHEMA, "citesum_cited_abstracts"),
     "citesum_candidates": (citesum_tables.CANDIDATE_SCHEMA, "citesum_candidates"),
     "citesum_drops": (citesum_tables.DROP_SCHEMA, "citesum_drops"),
     "citesum_dataset": (citesum_tables.EXAMPLE_SCHEMA, "citesum_dataset"),

@@ -8,6 +8,7 @@ best score of each metric, and the means are reported x100.
 
 from __future__ import annotations
 
+import gzip
 import json
 from itertools import islice
 from pathlib import Path
@@ -115,19 +116,36 @@ def tldr_records(examples: Iterable[dict], splitter: SentenceSplitter, batch_siz
 
 
 def read_tldr_jsonl(path: str | Path) -> Iterator[dict]:
-    """Stream SciTLDR-style records; a malformed line stops the run with an error naming file and line."""
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise TldrFormatError(f"{path}:{number}: not valid JSON ({error.msg})") from error
-            problem = _record_problem(record)
-            if problem:
-                raise TldrFormatError(f"{path}:{number}: {problem}")
-            yield record
+    """Stream SciTLDR-style records (plain or gzipped); a malformed line stops the run with an error naming file
+    and line, and so does a file that holds no record at all."""
+    path = Path(path)
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == b"\x1f\x8b"
+    records = 0
+    with (gzip.open(path, "rb") if gzipped else open(path, "rb")) as lines:
+        try:
+            for number, raw in enumerate(lines, 1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise TldrFormatError(f"{path}:{number}: not UTF-8 text (byte {error.start} of the line)") from None
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise TldrFormatError(f"{path}:{number}: not valid JSON ({error.msg})") from None
+                except RecursionError:
+                    raise TldrFormatError(f"{path}:{number}: JSON nested too deeply") from None
+                problem = _record_problem(record)
+                if problem:
+                    raise TldrFormatError(f"{path}:{number}: {problem}")
+                records += 1
+                yield record
+        except (OSError, EOFError) as error:  # a damaged gzip stream
+            raise TldrFormatError(f"{path}: unreadable: {error}") from None
+    if not records:
+        raise TldrFormatError(f"{path}: no records read (expected JSON lines with 'source' and 'target')")
 
 
 def _record_problem(record) -> str | None:

@@ -68,6 +68,43 @@ def cited_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
     return {paper_id: {"title": title, "abstract": abstract, "mag_field_of_study": fields} for paper_id, title, abstract, fields in rows}
 
 
+CITED_ABSTRACT_SCHEMA = pa.schema(
+    [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("mag_field_of_study", pa.list_(pa.string()))]
+)
+CITED_ABSTRACTS = "citesum_cited_abstracts"
+
+
+def write_cited_abstract_catalogue(lake_root: Path) -> int:
+    """The catalogue of every paper linked from a citation span of any shard, with its title, abstract and fields.
+
+    Candidates are scored against this table, not against whatever ``s2orc_papers`` holds when a shard
+    runs, so that the dataset depends on every shard and a rebuild equals a fresh build. A paper_id
+    present in several shards takes its first row by release, shard and line.
+    """
+    if not (lake.has_data(lake_root, "s2orc_papers") and lake.has_data(lake_root, "s2orc_paragraphs")):
+        return lake.write_partition(lake_root, CITED_ABSTRACTS, CITED_ABSTRACT_SCHEMA, [])
+    sql = f"""
+        WITH cited AS (
+            SELECT DISTINCT span.linked_paper_id AS paper_id
+            FROM read_parquet('{lake.table_glob(lake_root, 's2orc_paragraphs')}'), unnest(cite_spans) AS s(span)
+            WHERE span.linked_paper_id IS NOT NULL
+        )
+        SELECT p.paper_id, p.title, p.abstract, p.mag_field_of_study
+        FROM read_parquet('{lake.table_glob(lake_root, 's2orc_papers')}') AS p JOIN cited USING (paper_id)
+        QUALIFY row_number() OVER (PARTITION BY p.paper_id ORDER BY p.release, p.shard, p.line) = 1
+        ORDER BY p.paper_id
+    """
+    return lake.write_partition_from_query(lake_root, CITED_ABSTRACTS, sql, [])
+
+
+def catalogued_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
+    """Title, abstract and fields of study of the given papers, from the cited-abstract catalogue."""
+    if not paper_ids:
+        return {}
+    table = lake.read_partition(lake_root, CITED_ABSTRACTS)
+    return {row["paper_id"]: row for row in table.to_pylist() if row["paper_id"] in paper_ids}
+
+
 def kept_candidates(lake_root: Path) -> list[dict]:
     """Every kept candidate of every shard, in shard order."""
     if not lake.has_data(lake_root, "citesum_candidates"):

@@ -22,7 +22,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.releases import write_release
 from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA,
     release_record,
@@ -30,6 +29,7 @@ from citeworth_assets.lib.citeworth.cleaning import (
 )
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.fields import field_key
+from citeworth_assets.lib.releases import write_release
 from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
 
 SPLITS = ("train", "dev", "test")

@@ -26,6 +26,9 @@ def read_paper_files(paths: list[Path], problems: list[str]) -> Iterator[PaperIn
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             problems.append(f"{path}: not a JSON paper: {error}")
             continue
+        except RecursionError:
+            problems.append(f"{path}: not a JSON paper: nested too deeply")
+            continue
         if not isinstance(record, dict) or not isinstance(record.get("body_text"), list):
             problems.append(f"{path}: no body_text list; expected a pdf_parses record or a CORD-19 document")
             continue

@@ -39,6 +39,7 @@ JUDGEMENT_FIELDS = {"annotator", "item_id", "extracted_correctly", "markers_remo
 MAX_JSON_BYTES = 64 * 1024
 MAX_CSV_BYTES = 16 * 1024 * 1024
 MAX_DRAINED_BYTES = 64 * 1024 * 1024
+SOCKET_TIMEOUT_SECONDS = 20.0
 
 
 def page_policy(page: bytes) -> str:
@@ -96,13 +97,24 @@ class AnnotationServer(ThreadingHTTPServer):
         last = list(judged.values())[-1] if judged else None
         if last is not None:
             last = {**last, "position": self.by_id.get(last["item_id"], {}).get("position")}
+        problems = self.store.problems_of(annotator)
         return {
+            **({"problems": problems} if problems else {}),
             "annotator": annotator,
             "total": len(self.items),
             "done": sum(item_id in self.by_id for item_id in judged),
             "next": {key: upcoming[key] for key in ("item_id", "position", "text")} if upcoming else None,
             "last": last,
         }
+
+    def allowed_hosts(self) -> set[str]:
+        """``Host`` values of requests this server answers: loopback names with its port, and the address it is
+        bound to. Any other name (a rebinding attacker's domain resolving to 127.0.0.1) is refused."""
+        host, port = self.server_address[:2]
+        names = {"127.0.0.1", "localhost", "[::1]"}
+        if host not in ("", "0.0.0.0", "::"):
+            names.add(f"[{host}]" if ":" in host else host)
+        return {f"{name}:{port}" for name in names} | (names if port == 80 else set())
 
 
 class AnnotationHandler(BaseHTTPRequestHandler):
@@ -111,6 +123,7 @@ class AnnotationHandler(BaseHTTPRequestHandler):
     server: AnnotationServer
     server_version = "citeworth-annotate"
     sys_version = ""
+    timeout = SOCKET_TIMEOUT_SECONDS  # a client that stops sending (a Content-Length larger than its body) is dropped
 
     def log_message(self, format: str, *args) -> None:
         log.debug("%s %s", self.address_string(), format % args)
@@ -178,6 +191,8 @@ class AnnotationHandler(BaseHTTPRequestHandler):
     def dispatch(self, routes: dict) -> None:
         path = urlsplit(self.path).path
         try:
+            if (self.headers.get("Host") or "").lower() not in self.server.allowed_hosts():
+                raise ApiError(HTTPStatus.FORBIDDEN, "unknown Host: open the page at http://127.0.0.1:<port>/")
             if self.command == "POST":
                 self.raw_body = self.read_body(MAX_CSV_BYTES if path == "/api/import" else MAX_JSON_BYTES)
             route = routes.get(path)
@@ -186,6 +201,8 @@ class AnnotationHandler(BaseHTTPRequestHandler):
             route()
         except ApiError as error:
             self.send_json(error.status, {"error": str(error)})
+        except TimeoutError:
+            self.close_connection = True  # the socket timed out: nothing more can be said to this client
         except Exception:
             log.exception("annotation server failed on %s %s", self.command, path)
             self.send_json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error; see the server log"})
@@ -221,7 +238,10 @@ class AnnotationHandler(BaseHTTPRequestHandler):
         annotator = self.query().get("annotator")
         if annotator is not None:
             self.annotator(annotator)
-        self.send_csv(self.server.store.export_csv(annotator), f"judgements-{annotator or 'all'}.csv")
+        text = self.server.store.export_csv(annotator)
+        for problem in self.server.store.problems_of(annotator):
+            log.warning("export skips %s", problem)
+        self.send_csv(text, f"judgements-{annotator or 'all'}.csv")
 
     def get_sheet(self) -> None:
         self.send_csv(annotation_sheet_csv(self.server.items), "annotation-sheet.csv")

@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Iterator
 
-ANNOTATOR_PATTERN = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+ANNOTATOR_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a letter or digit first: no "..", no dot files
 PLACEHOLDER = "_none"
 MAX_COMMENT_CHARS = 10_000
 EXPORT_COLUMNS = ("annotator", "item_id", "extracted_correctly", "markers_removed", "comment", "at")
@@ -45,7 +45,7 @@ class DuplicateJudgement(ValueError):
 def check_annotator(name: object) -> str:
     """Annotator names become file names, so only a safe alphabet is allowed."""
     if not isinstance(name, str) or not ANNOTATOR_PATTERN.fullmatch(name) or name == PLACEHOLDER:
-        raise ValueError(f"bad annotator name {name!r}: use 1 to 64 of A-Z a-z 0-9 _ . - (not {PLACEHOLDER!r})")
+        raise ValueError(f"bad annotator name {name!r}: use 1 to 64 of A-Z a-z 0-9 _ . -, starting with a letter or digit")
     return name
 
 
@@ -89,6 +89,7 @@ class JudgementStore:
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / f"{PLACEHOLDER}.jsonl").touch()
         self._lock_path = self.dir / ".lock"
+        self.problems: dict[str, None] = {}  # damaged lines met while reading, in order, once each
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -99,8 +100,13 @@ class JudgementStore:
         names = [path.stem for path in self.dir.glob("*.jsonl")]
         return sorted(name for name in names if ANNOTATOR_PATTERN.fullmatch(name) and name != PLACEHOLDER)
 
-    def _events(self, annotator: str) -> tuple[list[dict], int]:
-        """The complete events of a file and the byte length they cover (an unterminated tail is left out)."""
+    def _events(self, annotator: str, strict: bool = True) -> tuple[list[dict], int]:
+        """The complete events of a file and the byte length they cover (an unterminated tail is left out).
+
+        A damaged line raises when ``strict`` (before writing: sequence numbers must be sure); readers pass
+        ``strict=False``, and the line is skipped and named in :attr:`problems`, so one damaged file does not
+        hide every other judgement.
+        """
         try:
             data = self.path(annotator).read_bytes()
         except FileNotFoundError:
@@ -115,7 +121,11 @@ class JudgementStore:
                 if not isinstance(event, dict) or not isinstance(event.get("seq"), int):
                     raise ValueError("not an event object")
             except ValueError as error:
-                raise ValueError(f"{self.path(annotator)}:{number}: damaged event ({error}); fix the file by hand") from error
+                problem = f"{self.path(annotator)}:{number}: damaged event ({error}); fix the file by hand"
+                if strict:
+                    raise ValueError(problem) from error
+                self.problems[problem] = None
+                continue
             events.append(event)
         return events, len(complete)
 
@@ -132,12 +142,17 @@ class JudgementStore:
     def active(self, annotator: str) -> dict[str, dict]:
         """``item_id -> judge event`` of the annotator's current judgements, in the order they were made."""
         with self._locked(fcntl.LOCK_SH):
-            return self._replay(self._events(annotator)[0])
+            return self._replay(self._events(annotator, strict=False)[0])
 
     def all_active(self) -> list[dict]:
         """Every annotator's current judgements (annotator, item_id, answers, comment, at)."""
         with self._locked(fcntl.LOCK_SH):
-            return [public(j) for name in self.annotators() for j in self._replay(self._events(name)[0]).values()]
+            return [public(j) for name in self.annotators() for j in self._replay(self._events(name, strict=False)[0]).values()]
+
+    def problems_of(self, annotator: str | None = None) -> list[str]:
+        """Damaged lines met so far (of one annotator's file, or of all)."""
+        prefix = str(self.path(annotator)) + ":" if annotator else ""
+        return [problem for problem in self.problems if problem.startswith(prefix)]
 
     # -- writing ------------------------------------------------------------------------------
 

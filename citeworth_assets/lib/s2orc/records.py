@@ -134,6 +134,18 @@ class _Reporter:
 
 
 MISSING = object()
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def _text_item(value, name: str, report: _Reporter) -> str | None:
+    """One string of a list: numbers become their text, anything else is reported and left out."""
+    if type(value) is str:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if value is not None:
+        report("bad_type", f"an item of {name!r} holds a {type(value).__name__}, expected a string")
+    return None
 
 
 def _text(value, name: str, report: _Reporter) -> str | None:
@@ -152,7 +164,8 @@ def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> l
     if type(value) is list:
         if all(type(item) is str for item in value):
             return value
-        return [item if isinstance(item, str) else str(item) for item in value if item is not None]
+        items = (_text_item(item, name, report) for item in value)
+        return [item for item in items if item is not None]
     if value is MISSING:
         report("missing_field", f"field {name!r} is missing")
         return None if nullable else []
@@ -166,14 +179,18 @@ def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> l
 
 
 def _year(value, report: _Reporter) -> int | None:
-    if value is None or type(value) is int:
-        return value
+    if value is None:
+        return None
     if value is MISSING:
         report("missing_field", "field 'year' is missing")
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    report("bad_type", f"field 'year' holds {value!r}, expected an integer")
+    if type(value) is int or (isinstance(value, str) and value.strip().isdigit()):
+        year = int(value)
+        if INT32_MIN <= year <= INT32_MAX:  # the lake column is int32: Arrow would reject the whole batch
+            return year
+        report("bad_type", f"field 'year' holds {value!r}, out of the int32 range")
+        return None
+    report("bad_type", f"field 'year' holds {str(value)[:80]!r}, expected an integer")
     return None
 
 
@@ -205,16 +222,28 @@ def _authors(value, report: _Reporter) -> list[dict]:
         if not isinstance(author, dict):
             report("bad_type", "an author is not an object")
             continue
-        middle = author.get("middle") or []
+        middle = author.get("middle")
+        if middle is not None and not isinstance(middle, list):
+            report("bad_type", f"an author's 'middle' holds a {type(middle).__name__}, expected a list")
+            middle = None
+        middle = [_text_item(m, "authors.middle", report) for m in middle or []]
         authors.append(
             {
-                "first": author.get("first") or "",
-                "middle": [m for m in middle if isinstance(m, str)] if isinstance(middle, list) else [],
-                "last": author.get("last") or "",
-                "suffix": author.get("suffix") or "",
+                "first": _author_part(author.get("first"), "first", report),
+                "middle": [m for m in middle if m is not None],
+                "last": _author_part(author.get("last"), "last", report),
+                "suffix": _author_part(author.get("suffix"), "suffix", report),
             }
         )
     return authors
+
+
+def _author_part(value, name: str, report: _Reporter) -> str:
+    if type(value) is str:
+        return value
+    if value is not None:
+        report("bad_type", f"an author's {name!r} holds a {type(value).__name__}, expected a string")
+    return ""
 
 
 def metadata_row(record: dict, report: _Reporter) -> dict:
@@ -233,12 +262,30 @@ def metadata_row(record: dict, report: _Reporter) -> dict:
     for name in FLAG_FIELDS:
         if name not in record:
             report("missing_field", f"field {name!r} is missing")
-        row[name] = bool(get(name))
+        row[name] = _flag(get(name), name, report)
     for name in PDF_FLAG_FIELDS:
         if name not in record and row["has_pdf_parse"]:
             report("missing_field", f"field {name!r} is missing although has_pdf_parse is true")
-        row[name] = bool(get(name))
+        row[name] = _flag(get(name), name, report)
     return row
+
+
+FLAG_WORDS = {"true": True, "false": False}
+
+
+def _flag(value, name: str, report: _Reporter) -> bool | None:
+    """A JSON boolean as it is; absent or null is false. ``"false"`` is not true: the words true/false and the
+    numbers 0/1 are read for what they say and reported; anything else is null (the filter takes it as false)."""
+    if value is None or type(value) is bool:
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in FLAG_WORDS:
+        report("bad_type", f"flag {name!r} holds the string {value!r}, read as {FLAG_WORDS[value.strip().lower()]}")
+        return FLAG_WORDS[value.strip().lower()]
+    if type(value) is int and value in (0, 1):
+        report("bad_type", f"flag {name!r} holds the number {value}, read as {bool(value)}")
+        return bool(value)
+    report("bad_type", f"flag {name!r} holds {str(value)[:80]!r}, expected true or false")
+    return None
 
 
 def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, index: int, kind: str) -> tuple[list[dict], int]:
@@ -287,8 +334,15 @@ def _bib_links(bib_entries, report: _Reporter) -> dict:
     return links
 
 
-def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
-    """``s2orc_paragraphs`` rows (without provenance) for the body text of a pdf_parses record."""
+MAX_PARAGRAPH_CHARS = 100_000  # longer than any real S2ORC paragraph; sentence splitting of one costs seconds
+
+
+def paragraph_rows(record: dict, report: _Reporter, max_chars: int = MAX_PARAGRAPH_CHARS) -> Iterator[dict]:
+    """``s2orc_paragraphs`` rows (without provenance) for the body text of a pdf_parses record.
+
+    A paragraph longer than ``max_chars`` is dropped and reported (``paragraph_too_long``): it is a
+    parse error, and every later step would pay for it.
+    """
     links = _bib_links(record.get("bib_entries"), report)
     body = record.get("body_text")
     if body is None:
@@ -302,6 +356,9 @@ def paragraph_rows(record: dict, report: _Reporter) -> Iterator[dict]:
             report("bad_paragraph", f"body_text[{index}] has no text")
             continue
         text = paragraph["text"]
+        if len(text) > max_chars:
+            report("paragraph_too_long", f"body_text[{index}] has {len(text)} chars, over the limit of {max_chars}; dropped")
+            continue
         section = paragraph.get("section")
         cite_spans, bad_cites = _spans(paragraph.get("cite_spans", []), text, links, report, index, "cite_spans")
         ref_spans, bad_refs = _spans(paragraph.get("ref_spans", []), text, None, report, index, "ref_spans")
@@ -320,10 +377,19 @@ LEADING_PAPER_ID = re.compile(rb'^\s*\{\s*"paper_id"\s*:\s*"([^"\\]*)"')
 
 
 def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[tuple]:
+    """(line, reporter) of each record with a usable paper_id; a paper_id seen before in the file is reported and
+    skipped, so that the first occurrence wins (across shards, ``s2orc_duplicate_papers`` reports them)."""
+    first_line: dict[str, int] = {}
+
     def wanted(line: bytes) -> bool:
         # Records start with their paper_id in the release: skip others without parsing them.
         match = LEADING_PAPER_ID.match(line)
-        return match is None or match.group(1).decode() in paper_ids
+        if match is None:
+            return True
+        try:
+            return match.group(1).decode() in paper_ids
+        except UnicodeDecodeError:
+            return True  # let the JSON parser report the line as invalid UTF-8
 
     for line in iter_json_lines(source.path, log, wanted if paper_ids is not None else None):
         paper_id = line.record.get("paper_id")
@@ -331,8 +397,15 @@ def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = No
         if paper_id in (None, ""):
             report("missing_field", "record has no paper_id; skipped")
             continue
+        if type(paper_id) is not str and (type(paper_id) is not int):
+            report("bad_type", f"paper_id holds a {type(paper_id).__name__}, expected a string; skipped")
+            continue
         report.paper_id = str(paper_id)
         if paper_ids is None or report.paper_id in paper_ids:
+            if report.paper_id in first_line:
+                report("duplicate_paper_id", f"paper_id seen before at line {first_line[report.paper_id]}; skipped")
+                continue
+            first_line[report.paper_id] = line.number
             yield line, report
 
 
@@ -344,11 +417,13 @@ def read_metadata(source: ShardSource, log: IssueLog) -> Iterator[dict]:
         yield row
 
 
-def read_paragraphs(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None) -> Iterator[dict]:
+def read_paragraphs(
+    source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None, max_paragraph_chars: int = MAX_PARAGRAPH_CHARS
+) -> Iterator[dict]:
     """Stream body-text paragraph rows with provenance from a pdf_parses shard, for ``paper_ids`` if given."""
     for line, report in _records(source, log, paper_ids):
         provenance = source.provenance(line.number, line.byte_offset)
-        for row in paragraph_rows(line.record, report):
+        for row in paragraph_rows(line.record, report, max_paragraph_chars):
             row.update(provenance)
             yield row
 

@@ -14,9 +14,11 @@ so it stays fast on a dump of thousands of shards.
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +84,69 @@ def discover_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None 
             if _settled(metadata[index], now, settle_seconds) and _settled(parses[index], now, settle_seconds):
                 shards.append(Shard(release, index, Path(metadata[index].path), Path(parses[index].path)))
     return shards
+
+
+@dataclass(frozen=True)
+class IncompleteShard:
+    """A shard that cannot be built: one of its two files is missing or holds no lines (a half shard)."""
+
+    release: str
+    index: int
+    key: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.problem}"
+
+
+EMPTY_PROBE_BYTES = 4096  # a compressed file this small is opened to see whether it holds any line at all
+
+
+def _empty(entry: os.DirEntry) -> bool:
+    """True for a file without a single non-blank byte of content (0 bytes, or a gzip of nothing)."""
+    size = entry.stat().st_size
+    if size == 0:
+        return True
+    if size > EMPTY_PROBE_BYTES:
+        return False
+    with open(entry.path, "rb") as f:
+        head = f.read()
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = gzip.decompress(head)
+        except (OSError, EOFError, zlib.error):
+            return False  # damaged, not empty: the reader reports it
+    return not head.strip()
+
+
+def incomplete_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[IncompleteShard]:
+    """Half shards under ``dumps``: a settled file whose partner is missing, or a settled file that is empty.
+
+    :func:`discover_shards` leaves these out; they are listed here so that no shard is skipped in silence.
+    A file still being written (younger than ``settle_seconds``) is not a problem yet.
+    """
+    now = time.time() if now is None else now
+    problems = []
+    if not dumps.is_dir():
+        return problems
+    with os.scandir(dumps) as releases:
+        release_dirs = sorted(entry.name for entry in releases if entry.is_dir() and not entry.name.startswith("."))
+    for release in release_dirs:
+        full = dumps / release / "full"
+        files = {"metadata": _shard_files(full / "metadata", "metadata"), "pdf_parses": _shard_files(full / "pdf_parses", "pdf_parses")}
+        for index in sorted(files["metadata"].keys() | files["pdf_parses"].keys()):
+            found = {kind: files[kind].get(index) for kind in files}
+            if any(entry is not None and now - entry.stat().st_mtime < settle_seconds for entry in found.values()):
+                continue
+            reasons = []
+            for kind, entry in found.items():
+                if entry is None:
+                    reasons.append(f"{kind}_{index}.jsonl.gz is missing")
+                elif _empty(entry):
+                    reasons.append(f"{entry.name} is empty")
+            if reasons:
+                problems.append(IncompleteShard(release, index, partition_key(release, index), "; ".join(reasons)))
+    return problems
 
 
 def find_shard(dumps: Path, key: str) -> Shard:

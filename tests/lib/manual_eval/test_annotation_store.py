@@ -79,13 +79,15 @@ def test_a_truncated_last_line_is_ignored_and_cut_off_by_the_next_write(tmp_path
     assert events(store, "alice")[-1]["seq"] == 3
 
 
-def test_damage_in_the_middle_is_an_error_not_silence(tmp_path):
+def test_damage_in_the_middle_is_reported_not_silent_and_blocks_writing(tmp_path):
     store = JudgementStore(tmp_path)
     store.judge("alice", "a", True, False)
     path = tmp_path / "alice.jsonl"
     path.write_text("not json\n" + path.read_text())
+    assert list(store.active("alice")) == ["a"]  # the rest is served (issue 10: one bad line is not a 500 for all)
+    assert len(store.problems_of("alice")) == 1 and "alice.jsonl:1" in store.problems_of("alice")[0]
     with pytest.raises(ValueError, match="alice.jsonl:1"):
-        store.active("alice")
+        store.judge("alice", "b", True, False)
 
 
 def test_duplicates_and_bad_values_are_refused(tmp_path):

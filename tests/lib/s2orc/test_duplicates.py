@@ -1,0 +1,48 @@
+"""Defect 6 of issue 10: duplicate paper_ids; the first occurrence by release/shard/line wins, every duplicate is reported."""
+
+import json
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
+from citeworth_assets.lib.s2orc.records import (
+    PAPER_SCHEMA,
+    ShardSource,
+    read_metadata,
+    read_paragraphs,
+)
+
+
+def write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_a_paper_id_repeated_in_a_file_keeps_its_first_line_and_reports_the_others(tmp_path):
+    path = write(tmp_path / "metadata_0.jsonl", [{"paper_id": "1", "title": "first"}, {"paper_id": "2"},
+                                                 {"paper_id": "1", "title": "second"}, {"paper_id": "1"}])  # fmt: skip
+    log = IssueLog()
+    rows = list(read_metadata(ShardSource("r", "r_0", path), log))
+    assert [(row["paper_id"], row["title"]) for row in rows] == [("1", "first"), ("2", None)]
+    duplicates = [(i.line, i.paper_id) for i in log.issues if i.kind == "duplicate_paper_id"]
+    assert duplicates == [(3, "1"), (4, "1")]
+
+
+def test_repeated_pdf_parses_records_give_paragraphs_once(tmp_path):
+    record = {"paper_id": "1", "bib_entries": {}, "body_text": [{"text": "a", "section": "s"}]}
+    path = write(tmp_path / "pdf_parses_0.jsonl", [record, record])
+    log = IssueLog()
+    assert len(list(read_paragraphs(ShardSource("r", "r_0", path), log, {"1"}))) == 1
+    assert log.counts == {"duplicate_paper_id": 1}
+
+
+def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
+    for shard, ids in (("r_1", ["3", "1"]), ("r_0", ["1", "2"]), ("r_2", ["1", "2"])):
+        path = write(tmp_path / f"metadata_{shard}.jsonl", [{"paper_id": i} for i in ids])
+        rows = read_metadata(ShardSource("r", shard, path), IssueLog())
+        lake.write_partition(tmp_path / "lake", "s2orc_papers", PAPER_SCHEMA, rows, shard)
+    assert write_duplicate_papers(tmp_path / "lake") == 5
+    table = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
+    assert [(r["paper_id"], r["shard"], r["line"], r["kept"]) for r in table] == [
+        ("1", "r_0", 1, True), ("1", "r_1", 2, False), ("1", "r_2", 1, False), ("2", "r_0", 2, True), ("2", "r_2", 2, False),
+    ]  # fmt: skip

@@ -1,0 +1,324 @@
+"""The damage suite (issue 10): a clean generated dump and damaged copies of it, ingested into a lake.
+
+Each case damages a copy of a small clean dump and says which records the damage touches. The
+ingestion (both files of every complete shard, through the real readers and the real lake writer)
+must then finish, report the problem with its file (and line, where the damage has one), and keep
+every record the damage did not touch: the lake holds exactly the clean lake minus the damaged
+records. To add a case, write a function ``damage(dump) -> Expected`` and list it in ``CASES``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import shutil
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
+from citeworth_assets.lib.s2orc.records import (
+    PAPER_SCHEMA,
+    PARAGRAPH_SCHEMA,
+    ShardSource,
+    read_metadata,
+    read_paragraphs,
+)
+from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
+from citeworth_assets.samples.s2orc import generate_sample_dump
+
+RELEASE = "20200705v1"
+
+
+@dataclass
+class Expected:
+    """What a damage costs: papers lost per file (``file name -> paper ids``), paragraphs lost
+    (``(paper id, paragraph index)``), and the problem that must be reported."""
+
+    kind: str
+    file: str
+    line: int | None | type(...) = ...  # ... : any line number (the damage has one, not known in advance)
+    lost: dict[str, set[str]] = field(default_factory=dict)
+    lost_paragraphs: set[tuple[str, int]] = field(default_factory=set)
+    incomplete: str | None = None  # a half shard: its key
+
+
+# -- reading and writing dump files --------------------------------------------------------------
+
+
+def path_of(dump: Path, name: str) -> Path:
+    kind = name.rsplit("_", 1)[0]
+    return dump / RELEASE / "full" / kind / name
+
+
+def lines_of(dump: Path, name: str) -> list[bytes]:
+    return gzip.decompress(path_of(dump, name).read_bytes()).splitlines()
+
+
+def write_lines(dump: Path, name: str, lines: list[bytes]) -> None:
+    path_of(dump, name).write_bytes(gzip.compress(b"".join(line + b"\n" for line in lines)))
+
+
+def paper_id(line: bytes) -> str:
+    return json.loads(line)["paper_id"]
+
+
+def edit_record(dump: Path, name: str, index: int, change: Callable[[dict], None]) -> str:
+    lines = lines_of(dump, name)
+    record = json.loads(lines[index])
+    change(record)
+    lines[index] = json.dumps(record).encode()
+    write_lines(dump, name, lines)
+    return record["paper_id"]
+
+
+def replace_line(dump: Path, name: str, index: int, line: bytes) -> str:
+    lines = lines_of(dump, name)
+    lost = paper_id(lines[index])
+    lines[index] = line
+    write_lines(dump, name, lines)
+    return lost
+
+
+def decodable(data: bytes) -> bytes:
+    """What stdlib zlib decodes of a damaged gzip, one byte at a time (an oracle independent of the reader)."""
+    decoder, out = zlib.decompressobj(wbits=31), []
+    for i in range(len(data)):
+        try:
+            out.append(decoder.decompress(data[i : i + 1]))
+        except zlib.error:
+            break
+    return b"".join(out)
+
+
+def lost_to_byte_damage(dump: Path, name: str, damaged: bytes) -> set[str]:
+    """Papers of a file whose lines are not wholly inside what can still be decoded after the damage."""
+    clean = gzip.decompress(path_of(dump, name).read_bytes())
+    prefix = decodable(damaged)
+    intact = 0
+    while intact < min(len(clean), len(prefix)) and clean[intact] == prefix[intact]:
+        intact += 1
+    kept = clean[:intact].count(b"\n")
+    path_of(dump, name).write_bytes(damaged)
+    return {paper_id(line) for line in clean.splitlines()[kept:]}
+
+
+# -- the cases -------------------------------------------------------------------------------------
+
+
+def truncated_gzip(name: str) -> Callable[[Path], Expected]:
+    def damage(dump: Path) -> Expected:
+        data = path_of(dump, name).read_bytes()
+        lost = lost_to_byte_damage(dump, name, data[: len(data) * 3 // 5])
+        return Expected("truncated_gzip", name, lost={name: lost})
+
+    return damage
+
+
+def corrupt_gzip(name: str) -> Callable[[Path], Expected]:
+    def damage(dump: Path) -> Expected:
+        data = bytearray(path_of(dump, name).read_bytes())
+        middle = len(data) // 2
+        data[middle : middle + 256] = random.Random(9).randbytes(256)
+        lost = lost_to_byte_damage(dump, name, bytes(data))
+        return Expected("corrupt_gzip", name, lost={name: lost})
+
+    return damage
+
+
+def not_gzip(dump: Path) -> Expected:
+    name = "metadata_1.jsonl.gz"
+    lost = {paper_id(line) for line in lines_of(dump, name)}
+    path_of(dump, name).write_bytes(random.Random(3).randbytes(5000))
+    return Expected("not_gzip", name, None, lost={name: lost})
+
+
+def half_shard(empty: bool) -> Callable[[Path], Expected]:
+    def damage(dump: Path) -> Expected:
+        name = "pdf_parses_1.jsonl.gz"
+        lost = {f: {paper_id(line) for line in lines_of(dump, f)} for f in ("metadata_1.jsonl.gz", name)}
+        if empty:
+            path_of(dump, name).write_bytes(b"")
+        else:
+            path_of(dump, name).unlink()
+        return Expected("incomplete_shard", name, None, lost=lost, incomplete=f"{RELEASE}_1")
+
+    return damage
+
+
+def invalid_utf8_in_id(dump: Path) -> Expected:
+    name = "metadata_0.jsonl.gz"
+    lost = replace_line(dump, name, 4, b'{"paper_id": "\xff\xfe12", "title": "x"}')
+    return Expected("invalid_utf8", name, 5, lost={name: {lost}})
+
+
+def invalid_utf8_in_text(dump: Path) -> Expected:
+    name = "pdf_parses_0.jsonl.gz"
+    lines = lines_of(dump, name)
+    index = 3
+    lost = paper_id(lines[index])
+    text = json.loads(lines[index])["body_text"][0]["text"].encode()
+    lines[index] = lines[index].replace(text[:20], text[:10] + b"\xc3\x28" + text[12:20], 1)
+    write_lines(dump, name, lines)
+    return Expected("invalid_utf8", name, index + 1, lost={name: {lost}})
+
+
+def out_of_range_year(dump: Path) -> Expected:
+    edit_record(dump, "metadata_1.jsonl.gz", 2, lambda r: r.update(year=99999999999))
+    return Expected("bad_type", "metadata_1.jsonl.gz", 3)
+
+
+def wrong_types(dump: Path) -> Expected:
+    edit_record(dump, "metadata_0.jsonl.gz", 6, lambda r: r.update(authors=[{"first": 123}], has_inbound_citations="false"))
+    return Expected("bad_type", "metadata_0.jsonl.gz", 7)
+
+
+def wrong_types_in_spans(dump: Path) -> Expected:
+    name = "pdf_parses_1.jsonl.gz"
+
+    def change(record):
+        record["body_text"][0]["cite_spans"] = [{"start": "x", "end": 10**12}]
+        record["body_text"][0]["section"] = 5
+
+    edit_record(dump, name, 1, change)
+    return Expected("span_out_of_range", name, 2)
+
+
+def duplicate_in_file(dump: Path) -> Expected:
+    name = "metadata_0.jsonl.gz"
+    lines = lines_of(dump, name)
+    write_lines(dump, name, lines + [lines[2]])
+    return Expected("duplicate_paper_id", name, len(lines) + 1)
+
+
+def huge_line(dump: Path) -> Expected:
+    name = "pdf_parses_0.jsonl.gz"
+    paper = edit_record(dump, name, 2, lambda r: r["body_text"][0].update(text="cell " * 4_000_000))  # a 20 MB line
+    return Expected("paragraph_too_long", name, 3, lost_paragraphs={(paper, 0)})
+
+
+def truncated_last_line(dump: Path) -> Expected:
+    name = "pdf_parses_1.jsonl.gz"
+    lines = lines_of(dump, name)
+    lost = paper_id(lines[-1])
+    path_of(dump, name).write_bytes(gzip.compress(b"".join(line + b"\n" for line in lines[:-1]) + lines[-1][:-40]))
+    return Expected("truncated_line", name, len(lines), lost={name: {lost}})
+
+
+CASES = {
+    "truncated gzip, metadata": truncated_gzip("metadata_0.jsonl.gz"),
+    "truncated gzip, pdf_parses": truncated_gzip("pdf_parses_1.jsonl.gz"),
+    "corrupt gzip, metadata": corrupt_gzip("metadata_1.jsonl.gz"),
+    "corrupt gzip, pdf_parses": corrupt_gzip("pdf_parses_0.jsonl.gz"),
+    "not gzip": not_gzip,
+    "empty half": half_shard(empty=True),
+    "missing half": half_shard(empty=False),
+    "invalid UTF-8 in an id": invalid_utf8_in_id,
+    "invalid UTF-8 in text": invalid_utf8_in_text,
+    "out-of-range number": out_of_range_year,
+    "wrong types": wrong_types,
+    "wrong types in spans": wrong_types_in_spans,
+    "duplicate in a file": duplicate_in_file,
+    "a 20 MB line": huge_line,
+    "truncated last line": truncated_last_line,
+}
+
+
+# -- ingestion and comparison ----------------------------------------------------------------------
+
+
+@dataclass
+class Ingested:
+    papers: set[tuple[str, str]]  # (file, paper id)
+    parses: set[tuple[str, str]]  # (file, paper id) of pdf_parses records with paragraphs
+    paragraphs: set[tuple[str, int]]
+    issues: list
+    incomplete: list
+
+
+def ingest(dump: Path, lake_root: Path) -> Ingested:
+    """Both files of every complete shard through the readers into the lake, as the shard assets do."""
+    incomplete = incomplete_shards(dump)
+    half = {shard.key for shard in incomplete}
+    issues = []
+    for shard in discover_shards(dump):
+        if shard.key in half:
+            continue
+        log = IssueLog()
+        papers = read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
+        lake.write_partition(lake_root, "s2orc_papers", PAPER_SCHEMA, papers, shard.key)
+        paragraphs = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log)
+        lake.write_partition(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
+        issues += log.issues
+    rows = {
+        table: [row for key in {s.key for s in discover_shards(dump)} - half
+                for row in lake.read_partition(lake_root, table, key).to_pylist()]
+        for table in ("s2orc_papers", "s2orc_paragraphs")
+    }  # fmt: skip
+    return Ingested(
+        papers={(row["source_file"], row["paper_id"]) for row in rows["s2orc_papers"]},
+        parses={(row["source_file"], row["paper_id"]) for row in rows["s2orc_paragraphs"]},
+        paragraphs={(row["paper_id"], row["paragraph_index"]) for row in rows["s2orc_paragraphs"]},
+        issues=issues,
+        incomplete=incomplete,
+    )
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    root = tmp_path_factory.mktemp("damage")
+    generate_sample_dump(root / "dump", papers=60, shards=2, seed=5)
+    ingested = ingest(root / "dump", root / "lake")
+    assert ingested.issues == [] and ingested.incomplete == []
+    assert len(ingested.papers) == 60 and ingested.paragraphs
+    return root / "dump", ingested
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_damage_loses_only_the_damaged_records_and_is_reported(case, clean, tmp_path):
+    clean_dump, before = clean
+    dump = tmp_path / "dump"
+    shutil.copytree(clean_dump, dump)
+    expected = CASES[case](dump)
+
+    after = ingest(dump, tmp_path / "lake")  # finishes: no exception escapes
+
+    if expected.incomplete:
+        assert [shard.key for shard in after.incomplete] == [expected.incomplete]
+    else:
+        problems = [(issue.kind, Path(issue.file).name, issue.line) for issue in after.issues]
+        matching = [p for p in problems if p[:2] == (expected.kind, expected.file)]
+        assert matching, problems
+        if expected.line is ...:
+            assert all(line is not None for _, _, line in matching)
+        else:
+            assert (expected.kind, expected.file, expected.line) in matching, problems
+    lost_papers = {(file, paper) for file, papers in expected.lost.items() if file.startswith("metadata") for paper in papers}
+    lost_parses = {(file, paper) for file, papers in expected.lost.items() if file.startswith("pdf_parses") for paper in papers}
+    assert after.papers == before.papers - lost_papers
+    lost_paper_ids = {paper for _, paper in lost_parses}
+    assert after.parses == {(f, p) for f, p in before.parses if (f, p) not in lost_parses}
+    assert after.paragraphs == {
+        (paper, index) for paper, index in before.paragraphs
+        if paper not in lost_paper_ids and (paper, index) not in expected.lost_paragraphs
+    }  # fmt: skip
+
+
+def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp_path):
+    clean_dump, _ = clean
+    dump = tmp_path / "dump"
+    shutil.copytree(clean_dump, dump)
+    repeated = lines_of(dump, "metadata_0.jsonl.gz")[0]
+    write_lines(dump, "metadata_1.jsonl.gz", lines_of(dump, "metadata_1.jsonl.gz") + [repeated])
+    ingest(dump, tmp_path / "lake")
+    assert write_duplicate_papers(tmp_path / "lake") == 2
+    rows = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
+    assert [(row["paper_id"], row["shard"], row["kept"]) for row in rows] == [
+        (paper_id(repeated), f"{RELEASE}_0", True), (paper_id(repeated), f"{RELEASE}_1", False),
+    ]  # fmt: skip
