@@ -12,13 +12,16 @@ from typing import Callable
 
 import numpy as np
 
-from citeworth_models.sciqfs.classifiers import TrainSettings, cosine_scores, predict_scores, train_scorer
+from citeworth_models.sciqfs.classifiers import TrainSettings, cosine_scores, euclidean_scores, predict_scores, train_scorer
 from citeworth_models.sciqfs.documents import Document
 from citeworth_models.sciqfs.embeddings import SPECTER_UNAVAILABLE, MiniLMEmbedder, minilm_path, tfidf_chars, tfidf_words
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
 
-CLASSIFIERS = ("cosine", "mlp", "lstm", "transformer")
-CLASSIFIER_NAMES = {"cosine": "Cosine Similarity", "mlp": "MLP", "lstm": "LSTM", "transformer": "Transformer"}
+CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
+RANKERS = ("cosine", "euclidean")  # no training
+CLASSIFIER_NAMES = {
+    "cosine": "Cosine Similarity", "euclidean": "Euclidean Distance", "mlp": "MLP", "lstm": "LSTM", "transformer": "Transformer",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -63,11 +66,13 @@ def run_baselines(train: list[Document], test: list[Document], settings: Baselin
             rows.extend({"classifier": CLASSIFIER_NAMES[c], "embeddings": embedding, "status": why} for c in settings.classifiers)
             continue
         embedder.fit([s for d in train for s in d.sentences] + [d.query for d in train])
-        train_features = _features(embedder.embed, train) if set(settings.classifiers) - {"cosine"} else []
+        train_features = _features(embedder.embed, train) if set(settings.classifiers) - set(RANKERS) else []
         test_features = _features(embedder.embed, test)
         for classifier in settings.classifiers:
             if classifier == "cosine":
                 scores = [cosine_scores(s, q) for s, q, _ in test_features]
+            elif classifier == "euclidean":
+                scores = [euclidean_scores(s, q) for s, q, _ in test_features]
             else:
                 model = train_scorer(
                     classifier, [p for _, _, p in train_features],

@@ -1,7 +1,8 @@
 """Sentence relevance classifiers of §4.2-4.3: each sentence embedding is concatenated with the
 query embedding, and a classifier scores every sentence; training uses binary cross-entropy.
 
-* :func:`cosine_scores`: similarity of sentence and query, a threshold-free ranking (no training);
+* :func:`cosine_scores` / :func:`euclidean_scores`: similarity or (negative) distance of sentence and
+  query, threshold-free rankings (no training);
 * :class:`MLPScorer`: sentence by sentence, unaware of order;
 * :class:`BiLSTMScorer`: over the sentence sequence, batch-first; padded documents are packed, so the
   backward direction starts at each document's last real sentence, not at padding (the published
@@ -29,6 +30,11 @@ def cosine_scores(sentences: np.ndarray, query: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(sentences, axis=1) * np.linalg.norm(query)
     dots = sentences @ query
     return np.divide(dots, norms, out=np.zeros_like(dots, dtype=np.float64), where=norms > 0)
+
+
+def euclidean_scores(sentences: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Negative Euclidean distance to the query: the paper's Euclidean Distance classifier as a ranking."""
+    return -np.linalg.norm(sentences - query, axis=1)
 
 
 class MLPScorer(nn.Module):

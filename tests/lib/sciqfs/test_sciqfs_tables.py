@@ -6,7 +6,7 @@ import pytest
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings, build_examples, default_splitter, label_sentences
-from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
+from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_paragraphs, paper_from_pdf_parse
 from citeworth_assets.lib.sciqfs.sample import generate_dump
 from citeworth_assets.lib.sciqfs.tables import (
     ParsedMention, ParsedPaper, ParsedReference, build_tables, normalise_title, reference_id,
@@ -117,3 +117,31 @@ def test_real_s2orc_paper_with_a_linked_cited_abstract(shared_data, split):
     assert [e.paper_id for e in examples] == ["18980380"]
     (example,) = examples
     assert len(example.sentences) > 50 and 1 <= sum(example.labels) < 10
+
+
+def test_lake_paragraph_rows_without_bibliography_titles_group_by_link(split):
+    rows = [
+        {"text": "Intro. Prior work did this [3]. More text.", "cite_spans": [
+            {"start": 27, "end": 30, "text": "[3]", "ref_id": "BIBREF2", "linked_paper_id": "555"},
+            {"start": 0, "end": 5, "text": "Intro", "ref_id": None, "linked_paper_id": None}]},
+        {"text": "No citations here.", "cite_spans": []},
+    ]  # fmt: skip
+    paper = paper_from_paragraphs("p9", rows, split, {"555": "The cited abstract."})
+    assert [(m.internal_id, m.context, m.context[m.start_offset : m.end_offset]) for m in paper.mentions] == [
+        ("BIBREF2", "Prior work did this [3].", "[3]")]  # fmt: skip
+    tables = build_tables([paper], IssueLog())
+    assert tables.references.to_pylist() == [
+        {"reference_id": reference_id("linked:555"), "title": None, "total_citations": 1, "abstract": "The cited abstract."}]  # fmt: skip
+    assert tables.papers.column("text").to_pylist() == ["Intro. Prior work did this [3]. More text.\n\nNo citations here."]
+
+
+def test_real_cord19_papers_parse_and_yield_no_example_without_linked_abstracts(shared_data, split):
+    """CORD-19 bibliography entries carry no links: tables are built, but there is no query to pair."""
+    log = IssueLog()
+    paths = sorted((shared_data / "cord19" / "pdf_json").glob("*.json"))
+    papers = [paper_from_pdf_parse(json.loads(p.read_text()), split, {}, log, p) for p in paths]
+    tables = build_tables(papers, log)
+    counts = ExampleCounts()
+    assert tables.papers.num_rows == len(paths) == 8 and tables.citations.num_rows > 100
+    assert list(build_examples(tables, split, counts=counts)) == []
+    assert counts.skipped["reference_without_abstract"] > 50

@@ -14,7 +14,9 @@ from citeworth_assets.lib.sciqfs.sample import SampleSettings, generate_dump
 from citeworth_assets.lib.sciqfs.splits import assign_splits
 from citeworth_assets.lib.sciqfs.tables import build_tables
 from citeworth_models.sciqfs.baselines import BaselineSettings, format_table, run_baselines
-from citeworth_models.sciqfs.classifiers import BiLSTMScorer, TrainSettings, TransformerScorer, cosine_scores, predict_scores
+from citeworth_models.sciqfs.classifiers import (
+    BiLSTMScorer, TrainSettings, TransformerScorer, cosine_scores, euclidean_scores, predict_scores,
+)  # fmt: skip
 from citeworth_models.sciqfs.documents import documents
 from citeworth_models.sciqfs.embeddings import MiniLMEmbedder, minilm_path
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
@@ -50,14 +52,16 @@ def test_metrics_per_example_and_single_class_examples_are_counted():
     assert summary["roc_auc_std"] == pytest.approx(0.5)
 
 
-def test_cosine_scores_handle_zero_vectors():
-    scores = cosine_scores(np.array([[1.0, 0.0], [0.0, 0.0], [1.0, 1.0]]), np.array([1.0, 0.0]))
-    assert scores.tolist() == pytest.approx([1.0, 0.0, 2**-0.5])
+def test_cosine_scores_handle_zero_vectors_and_euclidean_ranks_by_distance():
+    sentences = np.array([[1.0, 0.0], [0.0, 0.0], [1.0, 1.0]])
+    assert cosine_scores(sentences, np.array([1.0, 0.0])).tolist() == pytest.approx([1.0, 0.0, 2**-0.5])
+    assert euclidean_scores(sentences, np.array([1.0, 0.0])).tolist() == pytest.approx([0.0, -1.0, -1.0])
 
 
 def test_cosine_on_tfidf_is_well_above_random(split_documents):
     train, test = split_documents
     rows = run_baselines(train, test, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine",)))
+    assert len(rows) == 2
     for row in rows:
         assert row["evaluated"] == len(test) > 0
         assert row["average_precision_mean"] > row["prevalence"] + 0.3
@@ -110,7 +114,7 @@ def test_real_s2orc_example_cosine_baselines(shared_data, capsys):
     papers = [paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p) for p in sorted((folder / "pdf_parses").glob("*.json"))]
     docs = documents(augment_examples(build_examples(build_tables(papers, log), split)))
     assert len(docs) == 1
-    rows = run_baselines(docs, docs, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine",)))
+    rows = run_baselines(docs, docs, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine", "euclidean")))
     with capsys.disabled():
         print("\nreal S2ORC sample, 1 example,", len(docs[0].sentences), "sentences,", sum(docs[0].labels), "positives")
         print(format_table(rows))
