@@ -5,5 +5,6 @@ that cite it are the relevant ones; a greedy ROUGE search adds sentences close t
 
 Modules: ``tables`` (Papers / References / Citations, §3.2), ``s2orc_source`` and ``science_parse``
 (adapters from parsed papers), ``examples`` (§3.3-3.4), ``augmentation`` (§3.5), ``splits``,
-``statistics`` (Table 1), ``release`` (JSONL + Parquet), ``sample`` (a generated dump for tests).
+``statistics`` (Table 1), ``release`` (JSONL + Parquet), ``dataset`` (all of it in one call) and
+``sample`` (a generated dump for tests).
 """

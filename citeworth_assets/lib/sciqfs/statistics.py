@@ -1,12 +1,15 @@
 """Dataset statistics as the paper's Table 1, per split and overall.
 
 Positive labels are counted before the augmentation (citing sentences) and after it (citing plus
-ROUGE-added); the per-split rows add up to the overall row, which the tests check.
+ROUGE-added); the per-split rows add up to the overall row, which the tests check. Statistics are
+computed from small per-example summaries, so a dataset written in one streaming pass needs only
+these in memory.
 """
 
 from __future__ import annotations
 
 import statistics as stats
+from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 import pyarrow as pa
@@ -28,17 +31,33 @@ STATISTICS_SCHEMA = pa.schema(
         ("rouge_added", pa.int64()),
     ]
 )
+SPLIT_ORDER = ("train", "validation", "test")
 
 
-def _row(name: str, examples: list[Example]) -> dict:
-    lengths = [len(e.sentences) for e in examples]
-    before = sum(sum(e.citation_labels) for e in examples)
-    after = sum(sum(e.labels) for e in examples)
-    count = len(examples)
+@dataclass(frozen=True)
+class ExampleSummary:
+    paper_id: str
+    sentences: int
+    positives_before: int
+    positives_after: int
+    added: int
+
+
+def summarise_example(example: Example) -> ExampleSummary:
+    return ExampleSummary(
+        example.paper_id, len(example.sentences), sum(example.citation_labels), sum(example.labels), len(example.added)
+    )
+
+
+def _row(name: str, summaries: list[ExampleSummary]) -> dict:
+    lengths = [s.sentences for s in summaries]
+    before = sum(s.positives_before for s in summaries)
+    after = sum(s.positives_after for s in summaries)
+    count = len(summaries)
     return {
         "split": name,
         "examples": count,
-        "papers": len({e.paper_id for e in examples}),
+        "papers": len({s.paper_id for s in summaries}),
         "sentences": sum(lengths),
         "sentences_per_example_mean": stats.fmean(lengths) if lengths else None,
         "sentences_per_example_std": stats.pstdev(lengths) if lengths else None,
@@ -46,17 +65,21 @@ def _row(name: str, examples: list[Example]) -> dict:
         "positives_after": after,
         "positives_per_example_before": before / count if count else None,
         "positives_per_example_after": after / count if count else None,
-        "rouge_added": sum(len(e.added) for e in examples),
+        "rouge_added": sum(s.added for s in summaries),
     }
 
 
-def dataset_statistics(examples: Iterable[Example], split_of: Mapping[str, str], order: Iterable[str] = ("train", "validation", "test")) -> pa.Table:
-    """One row per split (in ``order``, then any other) and an ``all`` row."""
-    by_split: dict[str, list[Example]] = {}
+def statistics_table(summaries: Iterable[ExampleSummary], split_of: Mapping[str, str]) -> pa.Table:
+    """One row per split (train, validation, test, then any other) and an ``all`` row."""
+    by_split: dict[str, list[ExampleSummary]] = {}
     everything = []
-    for example in examples:
-        by_split.setdefault(split_of[example.paper_id], []).append(example)
-        everything.append(example)
-    names = [n for n in order if n in by_split] + sorted(set(by_split) - set(order))
+    for summary in summaries:
+        by_split.setdefault(split_of[summary.paper_id], []).append(summary)
+        everything.append(summary)
+    names = [n for n in SPLIT_ORDER if n in by_split] + sorted(set(by_split) - set(SPLIT_ORDER))
     rows = [_row(name, by_split[name]) for name in names] + [_row("all", everything)]
     return pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
+
+
+def dataset_statistics(examples: Iterable[Example], split_of: Mapping[str, str]) -> pa.Table:
+    return statistics_table((summarise_example(e) for e in examples), split_of)

@@ -74,3 +74,24 @@ def test_a_broken_file_is_counted_and_the_others_kept(tmp_path):
     assert len(papers) == 3
     assert log.counts["bad_json"] == 2
     assert {i.file.rsplit("/", 1)[-1] for i in log.issues if i.kind == "bad_json"} == {"truncated.json", "list.json"}
+
+
+def test_a_science_parse_folder_becomes_a_released_dataset(tmp_path):
+    """The library path behind `citeworth sciqfs --science-parse DIR --out DIR`."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from citeworth_assets.lib.sciqfs.dataset import build_dataset
+
+    log = IssueLog()
+    report = build_dataset(read_science_parse_folder(FILES, log), tmp_path, default_splitter(), log, catalogue_abstracts=CATALOGUE)
+    assert report["examples"] == sum(report["rows_per_split"].values()) == 3
+    assert report["skipped_pairs"] == {"reference_without_abstract": 2}
+    assert report["problems"] == {"bad_section": 1, "unknown_reference": 1, "offset_out_of_range": 1}
+    assert json.loads((tmp_path / "build.json").read_text()) == report
+    stats = {row["split"]: row for row in pq.read_table(tmp_path / "statistics.parquet").to_pylist()}
+    assert stats["all"]["examples"] == 3 and stats["all"]["positives_before"] == 5
+    released = [row for split in report["rows_per_split"] for row in pq.read_table(tmp_path / f"{split}.parquet").to_pylist()]
+    assert sorted(r["paper_id"] for r in released) == ["graph_notes", "sp-citation-contexts", "sp-qfs-survey"]
+    assert pq.read_table(tmp_path / "citations.parquet").num_rows == 7
