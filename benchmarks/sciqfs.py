@@ -29,7 +29,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
 
-    from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment, augment_naive
+    from citeworth_assets.lib.sciqfs.augmentation import (
+        AugmentationSettings,
+        augment,
+        augment_naive,
+    )
 
     rng = random.Random(args.seed)
     vocabulary = [f"word{i}" for i in range(2000)]

@@ -7,14 +7,26 @@ a row with ``status`` saying why and no metrics, so the table shows what was not
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
-from citeworth_models.sciqfs.classifiers import TrainSettings, cosine_scores, euclidean_scores, predict_scores, train_scorer
+from citeworth_models.sciqfs.classifiers import (
+    TrainSettings,
+    cosine_scores,
+    euclidean_scores,
+    predict_scores,
+    train_scorer,
+)
 from citeworth_models.sciqfs.documents import Document
-from citeworth_models.sciqfs.embeddings import SPECTER_UNAVAILABLE, MiniLMEmbedder, minilm_path, tfidf_chars, tfidf_words
+from citeworth_models.sciqfs.embeddings import (
+    SPECTER_UNAVAILABLE,
+    MiniLMEmbedder,
+    minilm_path,
+    tfidf_chars,
+    tfidf_words,
+)
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
 
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,6 @@ def documents(rows: Iterable) -> list[Document]:
     """From release rows (dicts) or library examples (objects with the same names)."""
     found = []
     for row in rows:
-        get = row.get if isinstance(row, dict) else lambda name: getattr(row, name)
-        found.append(Document(str(get("example_id")), list(get("sentences")), get("query"), [bool(x) for x in get("labels")]))
+        fields = row if isinstance(row, dict) else {name: getattr(row, name) for name in ("example_id", "sentences", "query", "labels")}
+        found.append(Document(str(fields["example_id"]), list(fields["sentences"]), fields["query"], [bool(x) for x in fields["labels"]]))
     return found

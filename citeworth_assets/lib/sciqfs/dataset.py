@@ -12,16 +12,24 @@ Output folder: ``papers.parquet``, ``references.parquet``, ``citations.parquet``
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
 
 import orjson
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment_examples
-from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings, SentenceBounds, build_examples
+from citeworth_assets.lib.sciqfs.augmentation import (
+    AugmentationSettings,
+    augment_examples,
+)
+from citeworth_assets.lib.sciqfs.examples import (
+    ExampleCounts,
+    ExampleSettings,
+    SentenceBounds,
+    build_examples,
+)
 from citeworth_assets.lib.sciqfs.release import write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
 from citeworth_assets.lib.sciqfs.statistics import statistics_table, summarise_example

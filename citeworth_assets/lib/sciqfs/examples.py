@@ -17,8 +17,8 @@ citing sentence is found in the paper's sentences (no positive), or when the pap
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from citeworth_assets.lib.sciqfs.tables import SECTION_SEPARATOR, SciqfsTables
 

@@ -7,8 +7,8 @@ recovered) and the final summary's ROUGE scores.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping
 
 import orjson
 import pyarrow as pa

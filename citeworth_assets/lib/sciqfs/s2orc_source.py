@@ -11,12 +11,16 @@ paper_id -> abstract given by the caller (S2ORC metadata, or any catalogue).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc import _Reporter, paragraph_rows
-from citeworth_assets.lib.sciqfs.tables import ParsedMention, ParsedPaper, ParsedReference
+from citeworth_assets.lib.sciqfs.tables import (
+    ParsedMention,
+    ParsedPaper,
+    ParsedReference,
+)
 
 SentenceBounds = Callable[[str], list[tuple[int, int]]]
 

@@ -14,10 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-_FILLER = (
-    "the of results we method data model approach section table figure show using based analysis "
-    "proposed study performance experiments evaluation set these our this paper work values"
-).split()
+_FILLER = ["the", "of", "results", "we", "method", "data", "model", "approach", "section", "table", "figure", "show", "using", "based", "analysis", "proposed", "study", "performance", "experiments", "evaluation", "set", "these", "our", "this", "paper", "work", "values"]
 _SURNAMES = ("Smith", "Garcia", "Chen", "Okafor", "Novak", "Tanaka", "Dubois", "Kumar")
 
 

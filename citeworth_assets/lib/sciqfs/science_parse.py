@@ -17,13 +17,17 @@ file; the rest of the file, and the other files, are kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import orjson
 
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
-from citeworth_assets.lib.sciqfs.tables import ParsedMention, ParsedPaper, ParsedReference
+from citeworth_assets.lib.sciqfs.tables import (
+    ParsedMention,
+    ParsedPaper,
+    ParsedReference,
+)
 
 
 def _string(value) -> str | None:

@@ -9,8 +9,8 @@ these in memory.
 from __future__ import annotations
 
 import statistics as stats
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 import pyarrow as pa
 

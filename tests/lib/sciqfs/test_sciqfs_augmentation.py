@@ -6,14 +6,19 @@ import pytest
 from rouge_score import rouge_scorer
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment, augment_examples, augment_naive
+from citeworth_assets.lib.sciqfs.augmentation import (
+    AugmentationSettings,
+    augment,
+    augment_examples,
+    augment_naive,
+)
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
 from citeworth_assets.lib.sciqfs.sample import generate_dump
 from citeworth_assets.lib.sciqfs.tables import build_tables
 from citeworth_assets.lib.settings import SettingError
 
-WORDS = "model models modelling data the of a learning learned graph graphs neural net über café 3d x-ray".split()
+WORDS = ["model", "models", "modelling", "data", "the", "of", "a", "learning", "learned", "graph", "graphs", "neural", "net", "über", "café", "3d", "x-ray"]
 
 
 def _document(rng: random.Random, sentences: int):

@@ -3,7 +3,11 @@
 from pathlib import Path
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs.examples import ExampleCounts, build_examples, default_splitter
+from citeworth_assets.lib.sciqfs.examples import (
+    ExampleCounts,
+    build_examples,
+    default_splitter,
+)
 from citeworth_assets.lib.sciqfs.science_parse import read_science_parse_folder
 from citeworth_assets.lib.sciqfs.tables import build_tables, normalise_title
 

@@ -5,11 +5,25 @@ import json
 import pytest
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings, build_examples, default_splitter, label_sentences
-from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_paragraphs, paper_from_pdf_parse
+from citeworth_assets.lib.sciqfs.examples import (
+    ExampleCounts,
+    ExampleSettings,
+    build_examples,
+    default_splitter,
+    label_sentences,
+)
+from citeworth_assets.lib.sciqfs.s2orc_source import (
+    paper_from_paragraphs,
+    paper_from_pdf_parse,
+)
 from citeworth_assets.lib.sciqfs.sample import generate_dump
 from citeworth_assets.lib.sciqfs.tables import (
-    ParsedMention, ParsedPaper, ParsedReference, build_tables, normalise_title, reference_id,
+    ParsedMention,
+    ParsedPaper,
+    ParsedReference,
+    build_tables,
+    normalise_title,
+    reference_id,
 )  # fmt: skip
 
 

@@ -13,9 +13,18 @@ from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
 from citeworth_assets.lib.sciqfs.sample import SampleSettings, generate_dump
 from citeworth_assets.lib.sciqfs.splits import assign_splits
 from citeworth_assets.lib.sciqfs.tables import build_tables
-from citeworth_models.sciqfs.baselines import BaselineSettings, format_table, run_baselines
+from citeworth_models.sciqfs.baselines import (
+    BaselineSettings,
+    format_table,
+    run_baselines,
+)
 from citeworth_models.sciqfs.classifiers import (
-    BiLSTMScorer, TrainSettings, TransformerScorer, cosine_scores, euclidean_scores, predict_scores,
+    BiLSTMScorer,
+    TrainSettings,
+    TransformerScorer,
+    cosine_scores,
+    euclidean_scores,
+    predict_scores,
 )  # fmt: skip
 from citeworth_models.sciqfs.documents import documents
 from citeworth_models.sciqfs.embeddings import MiniLMEmbedder, minilm_path
@@ -31,7 +40,7 @@ def split_documents():
     log = IssueLog()
     tables = build_tables([paper_from_pdf_parse(r, split, abstracts, log) for r in records], log)
     examples = list(augment_examples(build_examples(tables, split)))
-    split_of = assign_splits((e.paper_id for e in examples))
+    split_of = assign_splits(e.paper_id for e in examples)
     train = documents(e for e in examples if split_of[e.paper_id] != "test")
     test = documents(e for e in examples if split_of[e.paper_id] == "test")
     return train, test
