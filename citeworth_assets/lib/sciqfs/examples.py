@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from citeworth_assets.lib.sciqfs.tables import SECTION_SEPARATOR, SciqfsTables
+from citeworth_assets.lib.settings import SettingError
 
 SentenceBounds = Callable[[str], list[tuple[int, int]]]
 
@@ -29,6 +30,9 @@ SentenceBounds = Callable[[str], list[tuple[int, int]]]
 class ExampleSettings:
     max_sentences: int | None = None  # None: no paper is too long
     section_separator: str = SECTION_SEPARATOR
+    # "per_context": each context split and matched on its own; "published": the published code's
+    # grouping (contexts concatenated without a separator, then split), kept to reproduce its labels.
+    citation_grouping: str = "per_context"
 
 
 @dataclass
@@ -86,8 +90,13 @@ def split_sentences(text: str, split: SentenceBounds, separator: str = SECTION_S
     return sentences
 
 
-def citing_sentences(contexts: list[str], split: SentenceBounds) -> list[str]:
-    """Every sentence of every context, each context split on its own."""
+def citing_sentences(contexts: list[str], split: SentenceBounds, grouping: str = "per_context") -> list[str]:
+    """Every sentence of every context, each context split on its own (or, with ``grouping="published"``,
+    the sentences of the contexts glued together as the published code did)."""
+    if grouping == "published":
+        return split_sentences("".join(contexts), split, separator="")
+    if grouping != "per_context":
+        raise SettingError(f"sciqfs citation_grouping {grouping!r}: use 'per_context' or 'published'")
     found = []
     for context in contexts:
         found.extend(split_sentences(context, split, separator=""))
@@ -129,7 +138,7 @@ def build_examples(
             if too_long:
                 counts.skipped["paper_too_long"] += 1
                 continue
-            labels, unmatched = label_sentences(sentences, citing_sentences(paper_contexts, split))
+            labels, unmatched = label_sentences(sentences, citing_sentences(paper_contexts, split, settings.citation_grouping))
             counts.unmatched_citing_sentences += unmatched
             if not any(labels):
                 counts.skipped["no_citing_sentence_found"] += 1

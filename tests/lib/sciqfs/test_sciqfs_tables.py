@@ -9,6 +9,7 @@ from citeworth_assets.lib.sciqfs.examples import (
     ExampleCounts,
     ExampleSettings,
     build_examples,
+    citing_sentences,
     default_splitter,
     label_sentences,
 )
@@ -71,14 +72,15 @@ def test_bad_mentions_are_counted_and_other_data_kept():
 
 
 def test_each_citing_sentence_matched_on_its_own(split):
-    """Two contexts of one pair: the published concatenation glued them ("...[1].Later ..."); here both match."""
-    sentences = ["Intro text here.", "Transformers were proposed [1].", "Other words.", "Later work extended them [1]."]
-    contexts = ["Transformers were proposed [1].", "Later work extended them [1]."]
-    labels, unmatched = label_sentences(sentences, [s for c in contexts for s in [c]])
+    """Two contexts of one pair: the published grouping glues them ("...them [1].Later ..."); here both match."""
+    sentences = ["Intro text here.", "Transformers were proposed by them [1].", "Other words.", "Later work extended them [1]."]
+    contexts = ["Transformers were proposed by them [1].", "Later work extended them [1]."]
+    labels, unmatched = label_sentences(sentences, citing_sentences(contexts, split))
     assert labels == [False, True, False, True] and unmatched == 0
-    glued = "".join(contexts)  # the published grouping, kept here only to show what it loses
-    glued_labels, _ = label_sentences(sentences, [glued[a:b] for a, b in split(glued)])
-    assert glued_labels != labels
+    glued = citing_sentences(contexts, split, grouping="published")
+    assert glued == ["Transformers were proposed by them [1].Later work extended them [1]."]
+    glued_labels, glued_unmatched = label_sentences(sentences, glued)
+    assert glued_labels == [False] * 4 and glued_unmatched == 1
 
 
 def test_every_citing_sentence_is_labelled_on_the_generated_dump(split):
