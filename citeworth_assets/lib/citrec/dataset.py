@@ -15,9 +15,10 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from citeworth_assets.lib.citrec.contexts import CitationContext, WorkInfo, citing_year
+from citeworth_assets.lib.citrec.contexts import CitationContext, WorkInfo, citing_year, read_contexts
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
 
@@ -113,6 +114,23 @@ def build_eval_dataset(
             dataset.test.append(TestItem(context, context.cited, context.adjacent))
             dataset.test_citing.add(context.citing)
     return dataset
+
+
+def dataset_from_csv(
+    paths: Sequence[str | Path],
+    settings: EvalSettings = EvalSettings(),
+    catalogue: Mapping[str, WorkInfo] | None = None,
+    issues: IssueLog | None = None,
+) -> EvalDataset:
+    """The evaluation data set of one or more unarXive context CSVs; each bad line is reported once."""
+    passes = iter((issues, None))
+
+    def contexts() -> Iterator[CitationContext]:
+        log = next(passes, None)
+        for path in paths:
+            yield from read_contexts(path, log)
+
+    return build_eval_dataset(contexts, settings, catalogue, issues)
 
 
 def dataset_statistics(dataset: EvalDataset) -> DatasetStatistics:
