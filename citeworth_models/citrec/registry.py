@@ -13,7 +13,10 @@ from typing import Callable, Iterable
 from citeworth_models.citrec.base import Recommender
 from citeworth_models.citrec.bm25 import Bm25Model
 from citeworth_models.citrec.bow import bow_model
+from citeworth_models.citrec.claim import claim_model
+from citeworth_models.citrec.combined import LinearCombination
 from citeworth_models.citrec.fos import BowFosBoostModel, FosModel
+from citeworth_models.citrec.noun_phrases import NpMarkerModel, np_model
 
 
 def _named(model: Recommender, name: str) -> Recommender:
@@ -26,7 +29,12 @@ MODELS: dict[str, Callable[..., Recommender]] = {
     "bm25": lambda **_: Bm25Model(),
     "fos": lambda field_names=(), **_: FosModel(field_names),
     "bow+fosboost": lambda field_names=(), **_: BowFosBoostModel(field_names),
+    "np": lambda **_: np_model(),
+    "npmarker": lambda **_: NpMarkerModel(),
+    "claim": lambda **_: claim_model(),
+    "claim+bow": lambda **_: LinearCombination([(claim_model(), 1.0), (bow_model(), 2.0)], "claim+bow"),
 }
+PARSER_MODELS = frozenset({"np", "npmarker", "claim", "claim+bow"})  # need an installed spaCy pipeline
 
 
 def create_model(name: str, field_names: Iterable[str] = ()) -> Recommender:
