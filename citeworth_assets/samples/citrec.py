@@ -12,6 +12,7 @@ candidates are described by many or few contexts as in Figure 9 of seeds/004. Ci
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass
@@ -140,7 +141,7 @@ def write_citrec_sample(directory: str | Path, settings: CitrecSampleSettings = 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     works = _works(rng, settings.works)
-    popularity = [1.0 / (rank + 1) ** 0.6 for rank in range(len(works))]  # Zipf-like
+    popularity = list(itertools.accumulate(1.0 / (rank + 1) ** 0.6 for rank in range(len(works))))  # Zipf-like
     catalogue = [
         {"id": w.id, "year": rng.randint(1995, settings.first_year), "title": w.title, "fields_of_study": list(w.fields)}
         for w in works
@@ -154,7 +155,7 @@ def write_citrec_sample(directory: str | Path, settings: CitrecSampleSettings = 
         catalogue.append({"id": citing_id, "year": year, "title": f"Citing paper {p}", "fields_of_study": []})
         cited = set()
         while len(cited) < min(settings.works_per_paper, len(works)):
-            cited.add(rng.choices(range(len(works)), weights=popularity)[0])
+            cited.add(rng.choices(range(len(works)), cum_weights=popularity)[0])
         for index in sorted(cited):
             work = works[index]
             for _ in range(rng.randint(*settings.contexts_per_citation)):
