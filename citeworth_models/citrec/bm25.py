@@ -32,11 +32,16 @@ class Bm25Model(Recommender):
         import bm25s
 
         documents = [[term for terms in bow_terms(group) for term in terms] for group in candidate_contexts]
+        self.n_candidates = len(documents)
+        if not any(documents):  # bm25s cannot index an empty vocabulary; nothing can be recommended anyway
+            self.index = None
+            return self
         self.index = bm25s.BM25(k1=self.settings.k1, b=self.settings.b, method=self.settings.method)
         self.index.index(documents, show_progress=False)
-        self.n_candidates = len(documents)
         return self
 
     def score(self, queries: Sequence[str]) -> np.ndarray:
+        if self.index is None:
+            return np.zeros((len(queries), self.n_candidates), np.float32)
         rows = [self.index.get_scores(terms) for terms in bow_terms(queries)]
         return np.vstack(rows).astype(np.float32) if rows else np.zeros((0, self.n_candidates), np.float32)

@@ -47,12 +47,14 @@ def evaluate_model(
     model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings(), fit: bool = True
 ) -> list[dict]:
     """Long-format result rows for one model on one data set."""
-    if fit:
+    if fit and dataset.candidates and dataset.test:  # nothing to rank or nothing to ask: all metrics are 0
         model.fit(dataset.candidate_texts())
-    per_item = [
-        item_metrics(ranking, item.cited, item.adjacent, settings.max_k)
-        for item, ranking in rank_test_items(model, dataset, settings)
-    ]
+    per_item = []
+    if dataset.candidates and dataset.test:
+        per_item = [
+            item_metrics(ranking, item.cited, item.adjacent, settings.max_k)
+            for item, ranking in rank_test_items(model, dataset, settings)
+        ]
     means = mean_metrics(per_item, settings.max_k)
     return [
         {"model": model.name, "dataset": dataset.settings.name, "metric": metric, "k": k + 1,

@@ -48,13 +48,15 @@ class CitationContext:
 
 
 _NEW_STYLE = re.compile(r"^(?:arXiv:)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$")
-_OLD_STYLE = re.compile(r"^(?:arXiv:)?[a-z\-]+(?:\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}(?:v\d+)?$")
+# unarXive names old-style papers without the slash (``hep-ph0606272``), so the slash is optional.
+_OLD_STYLE = re.compile(r"^(?:arXiv:)?[a-z\-]+(?:\.[A-Z]{2})?/?(\d{2})(\d{2})\d{3}(?:v\d+)?$")
 
 
 def arxiv_year(arxiv_id: str | None) -> int | None:
     """The submission year encoded in an arXiv id: ``1412.3684`` -> 2014, ``hep-th/9901001`` -> 1999.
 
-    New-style ids (YYMM.NNNN[N]) started in April 2007; old-style ids (archive/YYMMNNN) run 1991-2007.
+    New-style ids (YYMM.NNNN[N]) started in April 2007; old-style ids (archive/YYMMNNN) run 1991-2007 and
+    appear in unarXive without the slash (``hep-ph0606272``).
     Returns None for anything that is neither, or whose month is not 1-12.
     """
     if not arxiv_id:

@@ -18,7 +18,7 @@ def line(cited="2038721957", adjacent=f"2081580037", citing="None", cited_arxiv=
 @pytest.mark.parametrize(
     "arxiv_id, year",
     [("1412.3684", 2014), ("0704.0001", 2007), ("2012.01234v2", 2020), ("hep-th/9901001", 1999),
-     ("math.AG/0601001", 2006), ("cs/0512345", 2005), ("1413.0001", None), ("not an id", None), (None, None)],
+     ("math.AG/0601001", 2006), ("cs/0512345", 2005), ("hep-ph0606272", 2006), ("quant-ph9904013", 1999), ("1413.0001", None), ("not an id", None), (None, None)],
 )  # fmt: skip
 def test_arxiv_year(arxiv_id, year):
     assert arxiv_year(arxiv_id) == year

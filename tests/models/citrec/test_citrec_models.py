@@ -111,3 +111,14 @@ def test_bm25_and_bow_score_shapes():
         assert scores.shape == (2, 2)
         assert scores[0, 1] > 0 and scores[0, 0] == 0 and not scores[1].any()
         assert model.rank(["unrelated words"])[0].size == 0  # no evidence, no recommendation
+
+
+@pytest.mark.parametrize("name", SPARSE)
+def test_empty_vocabulary_and_empty_dataset_do_not_crash(name):
+    from citeworth_assets.lib.citrec.dataset import EvalDataset, EvalSettings
+    from citeworth_models.citrec.evaluate import evaluate_model
+
+    model = create_model(name).fit([["the of and"], ["a an"]])  # stop words only: no term survives
+    assert not model.score(["the MAINCIT"]).any()
+    rows = evaluate_model(create_model(name), EvalDataset(EvalSettings("empty"), [], {}, []))
+    assert len(rows) == 40 and all(r["value"] == 0 and r["items"] == 0 for r in rows)
