@@ -27,7 +27,7 @@ def _one_core() -> None:
     for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ[variable] = "1"
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def _peak_rss_mb() -> float:
@@ -83,7 +83,10 @@ def main() -> None:
     parser.add_argument("--workdir")
     args = parser.parse_args()
 
-    from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
+    from citeworth_assets.samples.citrec import (
+        CitrecSampleSettings,
+        write_citrec_sample,
+    )
 
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citrec-bench-"))
     works = max(40, args.contexts // 20)  # about 20 contexts per cited work, as the thesis's 21.7
@@ -95,9 +98,7 @@ def main() -> None:
     spawn = multiprocessing.get_context("spawn")
     for name in args.models.split(","):
         with spawn.Pool(1) as pool:  # a fresh process per model: its peak memory is its own
-            report["models"].append(
-                pool.apply(measure, (name, str(sample.contexts_path), 2016, args.max_queries))
-            )
+            report["models"].append(pool.apply(measure, (name, str(sample.contexts_path), 2016, args.max_queries)))
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "citrec.json").write_text(json.dumps(report, indent=2))
     print(json.dumps(report, indent=2))

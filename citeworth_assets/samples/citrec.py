@@ -143,7 +143,12 @@ def write_citrec_sample(directory: str | Path, settings: CitrecSampleSettings = 
     works = _works(rng, settings.works)
     popularity = list(itertools.accumulate(1.0 / (rank + 1) ** 0.6 for rank in range(len(works))))  # Zipf-like
     catalogue = [
-        {"id": w.id, "year": rng.randint(1995, settings.first_year), "title": w.title, "fields_of_study": list(w.fields)}
+        {
+            "id": w.id,
+            "year": rng.randint(1995, settings.first_year),
+            "title": w.title,
+            "fields_of_study": list(w.fields),
+        }
         for w in works
     ]
     lines: list[str] = []
@@ -164,7 +169,9 @@ def write_citrec_sample(directory: str | Path, settings: CitrecSampleSettings = 
                     adjacent = None
                 other = works[rng.randrange(len(works))]
                 sentences = [_main_sentence(rng, work, adjacent)]
-                sentences.insert(rng.randrange(2), _noise_sentence(rng) if rng.random() < 0.5 else _other_sentence(rng, other))
+                sentences.insert(
+                    rng.randrange(2), _noise_sentence(rng) if rng.random() < 0.5 else _other_sentence(rng, other)
+                )
                 adjacent_ids = adjacent.id if adjacent else "None"
                 fields = [work.id, adjacent_ids, mag, "None", "None", arxiv, " ".join(sentences)]
                 lines.append(FIELD_SEP.join(fields))

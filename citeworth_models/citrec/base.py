@@ -7,7 +7,7 @@ sorted work ids); score columns follow that order. Query and training texts carr
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -19,7 +19,7 @@ class Recommender:
 
     name: str = ""
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> "Recommender":
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> Recommender:
         raise NotImplementedError
 
     def score(self, queries: Sequence[str]) -> np.ndarray:
@@ -33,4 +33,3 @@ class Recommender:
     def applicable(self, queries: Sequence[str]) -> np.ndarray:
         """Which queries the model can answer at all (NPmarker needs a noun phrase before the marker)."""
         return np.ones(len(queries), dtype=bool)
-

@@ -6,8 +6,8 @@ this model is here to check that claim on our data. Terms are the same as ``bow`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -28,7 +28,7 @@ class Bm25Model(Recommender):
     def __init__(self, settings: Bm25Settings = Bm25Settings()):
         self.settings = settings
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> "Bm25Model":
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> Bm25Model:
         import bm25s
 
         documents = [[term for terms in bow_terms(group) for term in terms] for group in candidate_contexts]

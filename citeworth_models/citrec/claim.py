@@ -25,8 +25,8 @@ Set it off for Algorithm 1 word for word.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from citeworth_models.citrec.nlp import ParserSettings, parse
 from citeworth_models.citrec.noun_phrases import without_markers
@@ -41,7 +41,7 @@ NOT_PREDICATE = frozenset({"aux", "auxpass", "amod", "compound", "npadvmod"})
 @dataclass(frozen=True)
 class ClaimSettings:
     drop_markers: bool = True
-    parser: ParserSettings = ParserSettings()
+    parser: ParserSettings = field(default_factory=ParserSettings)
 
 
 def prepare(text: str, settings: ClaimSettings = ClaimSettings()) -> str:

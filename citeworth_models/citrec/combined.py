@@ -5,7 +5,7 @@ The thesis's heuristic weights are α_claim = 1 and α_bow = 2.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -16,7 +16,7 @@ class LinearCombination(Recommender):
     def __init__(self, parts: Sequence[tuple[Recommender, float]], name: str):
         self.parts, self.name = list(parts), name
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> "LinearCombination":
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> LinearCombination:
         for model, _ in self.parts:
             model.fit(candidate_contexts)
         return self

@@ -7,8 +7,8 @@ before the marker, as the thesis evaluates it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 import pyarrow as pa
@@ -75,7 +75,9 @@ def random_baseline(dataset: EvalDataset, k: int = MAX_K, seed: int = 0) -> dict
     """Metric means of uniformly random rankings: what a model must beat by a wide margin."""
     rng = np.random.default_rng(seed)
     per_item = [
-        item_metrics([dataset.candidates[i] for i in rng.permutation(len(dataset.candidates))[:k]], item.cited, item.adjacent, k)
+        item_metrics(
+            [dataset.candidates[i] for i in rng.permutation(len(dataset.candidates))[:k]], item.cited, item.adjacent, k
+        )
         for item in dataset.test
     ]
     return mean_metrics(per_item, k)

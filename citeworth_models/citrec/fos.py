@@ -13,7 +13,7 @@ gives (pass them as ``extra_names``).
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -56,7 +56,7 @@ class FosModel(Recommender):
     def __init__(self, extra_names: Iterable[str] = ()):
         self.matcher = FieldMatcher(default_field_names(extra_names))
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> "FosModel":
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> FosModel:
         joined = [" \n ".join(group) for group in candidate_contexts]  # a union of sets = the fields of the joined text
         self.candidates = self.matcher.matrix(joined)
         self.candidates.data[:] = 1.0
@@ -92,7 +92,7 @@ class BowFosBoostModel(Recommender):
     def __init__(self, extra_names: Iterable[str] = ()):
         self.bow, self.fos = bow_model(), FosModel(extra_names)
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> "BowFosBoostModel":
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> BowFosBoostModel:
         self.bow.fit(candidate_contexts)
         self.fos.fit(candidate_contexts)
         return self

@@ -17,7 +17,7 @@ about the rest). Ties are a model's business: rankings are built by :func:`top_k
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

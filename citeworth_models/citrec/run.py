@@ -7,17 +7,27 @@ with the reason, when none is installed; an unknown model name is an error.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import pyarrow as pa
 
 from citeworth_assets.lib.citrec.contexts import WorkInfo
-from citeworth_assets.lib.citrec.dataset import DatasetStatistics, EvalDataset, EvalSettings, dataset_from_csv, dataset_statistics
+from citeworth_assets.lib.citrec.dataset import (
+    DatasetStatistics,
+    EvalDataset,
+    EvalSettings,
+    dataset_from_csv,
+    dataset_statistics,
+)
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_models.citrec.base import Recommender
-from citeworth_models.citrec.evaluate import RESULT_SCHEMA, RunnerSettings, evaluate_model
+from citeworth_models.citrec.evaluate import (
+    RESULT_SCHEMA,
+    RunnerSettings,
+    evaluate_model,
+)
 from citeworth_models.citrec.nlp import ParserUnavailable
 from citeworth_models.citrec.registry import MODELS, create_model
 

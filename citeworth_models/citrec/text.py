@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 from sklearn.feature_extraction.text import CountVectorizer
 
@@ -26,7 +26,9 @@ def merge_marker_groups(text: str) -> str:
 @lru_cache(maxsize=1)
 def bow_analyzer() -> Callable[[str], list[str]]:
     """Lower-cased word tokens of 2+ characters (punctuation dropped), English stop words removed (§6.2's BoW)."""
-    return CountVectorizer(stop_words="english", lowercase=True, preprocessor=lambda t: strip_markers(t).lower()).build_analyzer()
+    return CountVectorizer(
+        stop_words="english", lowercase=True, preprocessor=lambda t: strip_markers(t).lower()
+    ).build_analyzer()
 
 
 def bow_terms(texts) -> list[list[str]]:

@@ -8,7 +8,7 @@ the training contexts C (the thesis's formula, no smoothing); with ``count`` raw
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -30,7 +30,7 @@ class VectorSpaceModel(Recommender):
             raise ValueError(f"weighting must be 'tfidf' or 'count', not {weighting!r}")
         self.extract, self.weighting, self.min_df, self.name = extract, weighting, min_df, name
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> "VectorSpaceModel":
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> VectorSpaceModel:
         texts = [text for group in candidate_contexts for text in group]
         owner = np.repeat(np.arange(len(candidate_contexts)), [len(g) for g in candidate_contexts])
         self.vectorizer = CountVectorizer(analyzer=_identity, min_df=self.min_df, dtype=np.float32)

@@ -11,11 +11,16 @@ reported as a :class:`ReadIssue` naming the file and line, and reading goes on.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines, iter_raw_lines
+from citeworth_assets.lib.jsonl import (
+    IssueLog,
+    ReadIssue,
+    iter_json_lines,
+    iter_raw_lines,
+)
 
 FIELD_SEP = "\u241e"
 LIST_SEP = "\u241f"
@@ -147,10 +152,14 @@ def read_catalogue(path: str | Path, issues: IssueLog | None = None) -> dict[str
         year = record.get("year")
         fields = record.get("fields_of_study") or []
         if not isinstance(work, str) or not work or (year is not None and not isinstance(year, int)):
-            issues.add(ReadIssue(str(path), row.number, row.byte_offset, "bad_catalogue_row", "need id (str), year (int)"))
+            issues.add(
+                ReadIssue(str(path), row.number, row.byte_offset, "bad_catalogue_row", "need id (str), year (int)")
+            )
             continue
         if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-            issues.add(ReadIssue(str(path), row.number, row.byte_offset, "bad_catalogue_row", "fields_of_study: list of str"))
+            issues.add(
+                ReadIssue(str(path), row.number, row.byte_offset, "bad_catalogue_row", "fields_of_study: list of str")
+            )
             continue
         catalogue[work] = WorkInfo(year, record.get("title"), tuple(fields))
     return catalogue

@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from citeworth_assets.lib.citrec.contexts import CitationContext, WorkInfo, citing_year, read_contexts
+from citeworth_assets.lib.citrec.contexts import (
+    CitationContext,
+    WorkInfo,
+    citing_year,
+    read_contexts,
+)
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
 
@@ -73,7 +78,9 @@ def _year_or_issue(
     year = citing_year(context, catalogue)
     if year is None and issues is not None:
         issues.add(
-            ReadIssue(context.source, context.line, None, "no_citing_year", f"no year for citing paper {context.citing}")
+            ReadIssue(
+                context.source, context.line, None, "no_citing_year", f"no year for citing paper {context.citing}"
+            )
         )
     return year
 

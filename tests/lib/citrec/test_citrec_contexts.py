@@ -4,13 +4,19 @@ import gzip
 
 import pytest
 
-from citeworth_assets.lib.citrec.contexts import arxiv_year, citing_year, read_catalogue, read_contexts, WorkInfo
+from citeworth_assets.lib.citrec.contexts import (
+    WorkInfo,
+    arxiv_year,
+    citing_year,
+    read_catalogue,
+    read_contexts,
+)
 from citeworth_assets.lib.jsonl import IssueLog
 
 S, L = "\u241e", "\u241f"
 
 
-def line(cited="2038721957", adjacent=f"2081580037", citing="None", cited_arxiv="None", adj_arxiv="None",
+def line(cited="2038721957", adjacent="2081580037", citing="None", cited_arxiv="None", adj_arxiv="None",
          citing_arxiv="1412.3684", text="as listed in the Wordnet CIT MAINCIT lexical database ."):  # fmt: skip
     return S.join([cited, adjacent, citing, cited_arxiv, adj_arxiv, citing_arxiv, text]) + "\n"
 

@@ -3,7 +3,11 @@
 import pytest
 
 from citeworth_assets.lib.citrec.contexts import CitationContext
-from citeworth_assets.lib.citrec.dataset import EvalSettings, build_eval_dataset, dataset_statistics
+from citeworth_assets.lib.citrec.dataset import (
+    EvalSettings,
+    build_eval_dataset,
+    dataset_statistics,
+)
 from citeworth_assets.lib.jsonl import IssueLog
 
 
@@ -49,7 +53,9 @@ def test_thresholds_apply_to_training_contexts_only(contexts):
 
 
 def test_split_year_moves_papers_not_contexts(contexts):
-    data = build_eval_dataset(lambda: iter(contexts), EvalSettings(min_contexts=1, min_citing_papers=1, split_year=2015))
+    data = build_eval_dataset(
+        lambda: iter(contexts), EvalSettings(min_contexts=1, min_citing_papers=1, split_year=2015)
+    )
     assert data.candidates == ["A", "B", "C"]
     assert all(c.citing == "arXiv:1501.00001" for work in data.candidates for c in data.train[work])
     assert not data.train_citing & data.test_citing

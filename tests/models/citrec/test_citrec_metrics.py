@@ -41,7 +41,9 @@ def test_adjacent_only_counts_for_map_and_ndcg():
     assert m["map"][0] == 1.0  # b is relevant and found at rank 1
     assert m["ndcg"][0] == pytest.approx(math.sqrt(2) - 1)
     # at k = 2: DCG = (sqrt2-1) + 1/log2(3); IDCG = 1 + (sqrt2-1)/log2(3)
-    assert m["ndcg"][1] == pytest.approx(((math.sqrt(2) - 1) + 1 / math.log2(3)) / (1 + (math.sqrt(2) - 1) / math.log2(3)))
+    assert m["ndcg"][1] == pytest.approx(
+        ((math.sqrt(2) - 1) + 1 / math.log2(3)) / (1 + (math.sqrt(2) - 1) / math.log2(3))
+    )
     assert m["map"][1] == pytest.approx((1 + 1) / 2)
 
 

@@ -1,13 +1,16 @@
 """Sparse models on the generated, answerable corpus: each beats random rankings by far; runner and registry."""
 
-import numpy as np
 import pytest
 
 from citeworth_assets.lib.citrec.contexts import read_catalogue
 from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.samples.citrec import write_citrec_sample
-from citeworth_models.citrec.evaluate import RESULT_SCHEMA, evaluate_models, random_baseline
+from citeworth_models.citrec.evaluate import (
+    RESULT_SCHEMA,
+    evaluate_models,
+    random_baseline,
+)
 from citeworth_models.citrec.fos import FieldMatcher, FosModel, boost_one_up
 from citeworth_models.citrec.registry import MODELS, create_model
 from citeworth_models.citrec.text import merge_marker_groups

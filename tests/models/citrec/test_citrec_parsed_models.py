@@ -71,7 +71,9 @@ def test_noun_phrases_are_maximal_and_the_marker_phrase_is_found():
 
 @needs_parser
 def test_parser_models_beat_random_by_far(tmp_path_factory):
-    sample = write_citrec_sample(tmp_path_factory.mktemp("citrec_small"), CitrecSampleSettings(works=30, citing_papers=90))
+    sample = write_citrec_sample(
+        tmp_path_factory.mktemp("citrec_small"), CitrecSampleSettings(works=30, citing_papers=90)
+    )
     dataset = dataset_from_csv([sample.contexts_path], EvalSettings("generated", 5, 3, 2016))
     random = random_baseline(dataset)
     table = evaluate_models([create_model(name) for name in sorted(PARSER_MODELS | {"bow"})], dataset)

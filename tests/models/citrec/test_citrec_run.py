@@ -9,8 +9,8 @@ from citeworth_assets.lib.citrec.contexts import read_catalogue
 from citeworth_assets.lib.citrec.dataset import EvalSettings
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec.nlp import parser_available
-from citeworth_models.citrec.run import evaluate_csv, recommend
 from citeworth_models.citrec.registry import create_model
+from citeworth_models.citrec.run import evaluate_csv, recommend
 
 SETTINGS = EvalSettings("generated", 5, 3, 2016)
 
@@ -38,7 +38,9 @@ def test_recommend_gives_titles_and_finds_the_work_a_context_describes(sample):
     dataset = dataset_from_csv([sample.contexts_path], SETTINGS, catalogue)
     model = create_model("bow").fit(dataset.candidate_texts())
     work = next(w for w in sample.works if w.id in dataset.candidates)
-    found = recommend(model, dataset, f"We build on the {work.phrase} for {work.topic[0]} {work.topic[1]} .", 3, catalogue)
+    found = recommend(
+        model, dataset, f"We build on the {work.phrase} for {work.topic[0]} {work.topic[1]} .", 3, catalogue
+    )
     assert found[0].work == work.id and found[0].title == work.title
     assert found[0].score >= found[-1].score > 0
 
@@ -56,8 +58,8 @@ def _real_contexts(shared_data, limit=40):
             if uuids and uuids[0] in resolved and 40 < len(sentence) < 400:
                 first = [True]
 
-                def mark(m):
-                    main, first[0] = first[0] and m.group(1) == uuids[0], False
+                def mark(m, first=first, main_uuid=uuids[0]):
+                    main, first[0] = first[0] and m.group(1) == main_uuid, False
                     return " MAINCIT " if main else " CIT "
 
                 texts.append(" ".join(marker.sub(mark, sentence).split()))
@@ -81,7 +83,9 @@ def _real_context_csv(shared_data, path):
             for uuid in dict.fromkeys(u for u in found if u in cited):
                 adjacent = "\u241f".join(str(cited[v]) for v in found if v != uuid and v in cited) or "None"
                 window = " ".join(sentences[max(0, i - 1) : i + 2])
-                text = " ".join(marker.sub(lambda m: " MAINCIT " if m.group(1) == uuid else " CIT ", window).split())
+                text = " ".join(
+                    marker.sub(lambda m, u=uuid: " MAINCIT " if m.group(1) == u else " CIT ", window).split()
+                )
                 lines.append("\u241e".join([str(cited[uuid]), adjacent, "None", "None", "None", paper.stem, text]))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return len(lines)
