@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from citeworth_models.citrec.nlp import ParserSettings, parse
 from citeworth_models.citrec.noun_phrases import without_markers
@@ -98,4 +99,4 @@ def claim_terms(texts: Sequence[str], settings: ClaimSettings = ClaimSettings())
 
 
 def claim_model(settings: ClaimSettings = ClaimSettings()) -> VectorSpaceModel:
-    return VectorSpaceModel(lambda texts: claim_terms(texts, settings), weighting="tfidf", name="claim")
+    return VectorSpaceModel(partial(claim_terms, settings=settings), weighting="tfidf", name="claim")

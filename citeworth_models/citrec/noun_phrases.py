@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -86,16 +87,14 @@ def npmarker_terms(texts: Sequence[str], settings: NounPhraseSettings = NounPhra
 
 
 def np_model(settings: NounPhraseSettings = NounPhraseSettings()) -> VectorSpaceModel:
-    return VectorSpaceModel(
-        lambda texts: np_terms(texts, settings), weighting="count", min_df=settings.min_df, name="np"
-    )
+    return VectorSpaceModel(partial(np_terms, settings=settings), weighting="count", min_df=settings.min_df, name="np")
 
 
 class NpMarkerModel(VectorSpaceModel):
     """NP vector space over the marker's noun phrase; applicable only where such a phrase exists."""
 
     def __init__(self, settings: NounPhraseSettings = NounPhraseSettings()):
-        super().__init__(lambda texts: npmarker_terms(texts, settings), "count", settings.min_df, "npmarker")
+        super().__init__(partial(npmarker_terms, settings=settings), "count", settings.min_df, "npmarker")
 
     def applicable(self, queries: Sequence[str]) -> np.ndarray:
         return np.array([bool(terms) for terms in self.extract(queries)], dtype=bool)

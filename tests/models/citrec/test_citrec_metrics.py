@@ -63,3 +63,20 @@ def test_top_k_ties_go_to_lower_index_and_zeros_are_dropped():
     many = rng.integers(0, 5, 1000).astype(float)
     expected = sorted(range(1000), key=lambda i: (-many[i], i))[:10]
     assert top_k(many, 10).tolist() == expected
+
+
+def test_binary_ndcg_agrees_with_scikit_learn():
+    """Without adjacent citations the thesis's NDCG is the standard one: check against sklearn's ndcg_score."""
+    from sklearn.metrics import ndcg_score
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n = 15
+        scores = rng.permutation(n).astype(float)  # distinct scores: no ties for sklearn to average
+        cited = int(rng.integers(n))
+        ranking = [str(i) for i in top_k(scores, n, drop_zero=False)]
+        ours = item_metrics(ranking, str(cited))["ndcg"]
+        truth = np.zeros((1, n))
+        truth[0, cited] = 1
+        for k in (1, 5, 10):
+            assert ours[k - 1] == pytest.approx(ndcg_score(truth, scores[None, :], k=k))

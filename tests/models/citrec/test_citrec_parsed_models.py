@@ -83,3 +83,21 @@ def test_parser_models_beat_random_by_far(tmp_path_factory):
             assert values[(name, metric, 10)]["value"] > 2 * random[metric][9], (name, metric)
     assert values[("claim+bow", "recall", 10)]["value"] >= values[("claim", "recall", 10)]["value"]
     assert 0 < values[("npmarker", "recall", 1)]["items"] < len(dataset.test)  # evaluated where applicable only
+
+
+@pytest.mark.skipif(not parser_available(), reason="no spaCy English pipeline installed")
+def test_fitted_models_survive_pickling():
+    """A trained index is saved and loaded as a pickle (the CLI recommends from the latest one)."""
+    import pickle
+
+    from citeworth_models.citrec.registry import MODELS
+
+    groups = [
+        ["The sparse lattice estimator CIT , MAINCIT works for physics .", "A sparse lattice estimator MAINCIT ."],
+        ["Quantum vortex models MAINCIT outperform baselines .", "It is known that vortex models help MAINCIT ."],
+    ]
+    query = ["We use the sparse lattice estimator MAINCIT in physics ."]
+    for name in MODELS:
+        model = create_model(name).fit(groups)
+        again = pickle.loads(pickle.dumps(model))
+        assert again.score(query).tolist() == model.score(query).tolist(), name
