@@ -35,6 +35,9 @@ class EvalSettings:
     min_contexts: int = 5
     min_citing_papers: int = 5
     split_year: int = 2016
+    # Appendix C keeps arXiv contexts whose citing paper is in computer science; this needs a catalogue with
+    # the citing papers' fields, so it is off by default. Empty: every citing paper counts.
+    citing_fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,22 @@ def _year_or_issue(
     return year
 
 
+def _citing_filter(
+    settings: EvalSettings, catalogue: Mapping[str, WorkInfo] | None
+) -> Callable[[CitationContext], bool]:
+    if not settings.citing_fields:
+        return lambda context: True
+    if not catalogue:
+        raise ValueError("citing_fields needs a catalogue that gives the citing papers' fields of study")
+    wanted = {name.lower() for name in settings.citing_fields}
+
+    def keep(context: CitationContext) -> bool:
+        info = catalogue.get(context.citing)
+        return info is not None and any(name.lower() in wanted for name in info.fields_of_study)
+
+    return keep
+
+
 def build_eval_dataset(
     contexts: Callable[[], Iterable[CitationContext]],
     settings: EvalSettings = EvalSettings(),
@@ -97,7 +116,10 @@ def build_eval_dataset(
     """
     counts: dict[str, int] = defaultdict(int)
     citing_papers: dict[str, set[str]] = defaultdict(set)
+    keep = _citing_filter(settings, catalogue)
     for context in contexts():
+        if not keep(context):
+            continue
         year = _year_or_issue(context, catalogue, issues)
         if year is not None and year <= settings.split_year:
             counts[context.cited] += 1
@@ -111,6 +133,8 @@ def build_eval_dataset(
     wanted = set(candidates)
     dataset = EvalDataset(settings, candidates, {work: [] for work in candidates}, [])
     for context in contexts():
+        if not keep(context):
+            continue
         year = citing_year(context, catalogue)
         if year is None or context.cited not in wanted:
             continue

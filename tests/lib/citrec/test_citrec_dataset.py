@@ -59,3 +59,19 @@ def test_split_year_moves_papers_not_contexts(contexts):
     assert data.candidates == ["A", "B", "C"]
     assert all(c.citing == "arXiv:1501.00001" for work in data.candidates for c in data.train[work])
     assert not data.train_citing & data.test_citing
+
+
+def test_citing_field_filter_needs_and_uses_the_catalogue(contexts):
+    from citeworth_assets.lib.citrec.contexts import WorkInfo
+
+    settings = EvalSettings(min_contexts=1, min_citing_papers=1, citing_fields=("Computer Science",))
+    with pytest.raises(ValueError, match="catalogue"):
+        build_eval_dataset(lambda: iter(contexts), settings)
+    catalogue = {
+        "arXiv:1501.00001": WorkInfo(2015, None, ("Computer Science",)),
+        "arXiv:1701.00009": WorkInfo(2017, None, ("computer science", "Mathematics")),
+        "arXiv:1601.00002": WorkInfo(2016, None, ("Physics",)),
+    }
+    data = build_eval_dataset(lambda: iter(contexts), settings, catalogue)
+    assert data.train_citing == {"arXiv:1501.00001"} and data.test_citing == {"arXiv:1701.00009"}
+    assert data.candidates == ["A", "B", "C"]
