@@ -1,0 +1,1 @@
+"""Deterministic generators of small, answerable sample inputs for tests, demos and benchmarks."""

@@ -1,0 +1,174 @@
+"""Citation contexts in unarXive's published CSV format, read as a stream.
+
+One context per line, seven fields separated by U+241E: cited MAG id, adjacent MAG ids, citing MAG id,
+cited arXiv id, adjacent arXiv ids, citing arXiv id, text. Lists are joined by U+241F; a missing value is
+the string ``None``. In ``text`` the citation a prediction is made for is ``MAINCIT``, others are ``CIT``.
+
+A line that cannot be used (wrong field count, no cited work, no citing paper, undecodable bytes) is
+reported as a :class:`ReadIssue` naming the file and line, and reading goes on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from citeworth_assets.lib.jsonl import (
+    IssueLog,
+    ReadIssue,
+    iter_json_lines,
+    iter_raw_lines,
+)
+
+FIELD_SEP = "\u241e"
+LIST_SEP = "\u241f"
+MISSING = "None"
+N_FIELDS = 7
+MAIN_MARKER = "MAINCIT"
+OTHER_MARKER = "CIT"
+
+
+@dataclass(frozen=True)
+class WorkInfo:
+    """What a catalogue says about a work: used for the citing year, titles, and the ``fos`` model."""
+
+    year: int | None = None
+    title: str | None = None
+    fields_of_study: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CitationContext:
+    """One citation context; work ids are MAG ids where known, else ``arXiv:<id>``."""
+
+    cited: str
+    adjacent: tuple[str, ...]
+    citing: str
+    citing_arxiv: str | None
+    text: str
+    source: str = ""
+    line: int = 0
+
+
+_NEW_STYLE = re.compile(r"^(?:arXiv:)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$")
+# unarXive names old-style papers without the slash (``hep-ph0606272``), so the slash is optional.
+_OLD_STYLE = re.compile(r"^(?:arXiv:)?[a-z\-]+(?:\.[A-Z]{2})?/?(\d{2})(\d{2})\d{3}(?:v\d+)?$")
+
+
+def arxiv_year(arxiv_id: str | None) -> int | None:
+    """The submission year encoded in an arXiv id: ``1412.3684`` -> 2014, ``hep-th/9901001`` -> 1999.
+
+    New-style ids (YYMM.NNNN[N]) started in April 2007; old-style ids (archive/YYMMNNN) run 1991-2007 and
+    appear in unarXive without the slash (``hep-ph0606272``).
+    Returns None for anything that is neither, or whose month is not 1-12.
+    """
+    if not arxiv_id:
+        return None
+    arxiv_id = arxiv_id.strip()
+    for pattern in (_NEW_STYLE, _OLD_STYLE):
+        found = pattern.match(arxiv_id)
+        if found:
+            yy, mm = int(found.group(1)), int(found.group(2))
+            if not 1 <= mm <= 12:
+                return None
+            return 1900 + yy if yy >= 91 else 2000 + yy
+    return None
+
+
+def work_id(mag_id: str | None, arxiv_id: str | None) -> str | None:
+    """The catalogue id of a work: its MAG id, else its arXiv id prefixed ``arXiv:``."""
+    if mag_id and mag_id != MISSING:
+        return mag_id.strip()
+    if arxiv_id and arxiv_id != MISSING:
+        return f"arXiv:{arxiv_id.strip()}"
+    return None
+
+
+def _split_list(value: str) -> list[str]:
+    if not value or value == MISSING:
+        return []
+    return [item for item in value.split(LIST_SEP) if item and item != MISSING]
+
+
+def parse_context_line(line: str, source: str = "", number: int = 0) -> CitationContext:
+    """One CSV line -> a context; raises ValueError with the reason when the line is unusable."""
+    fields = line.rstrip("\r\n").split(FIELD_SEP)
+    if len(fields) != N_FIELDS:
+        raise ValueError(f"expected {N_FIELDS} fields separated by U+241E, found {len(fields)}")
+    cited_mag, adjacent_mag, citing_mag, cited_arxiv, adjacent_arxiv, citing_arxiv, text = fields
+    cited = work_id(cited_mag, cited_arxiv)
+    if cited is None:
+        raise ValueError("no cited work id (cited MAG id and cited arXiv id both missing)")
+    citing = work_id(citing_mag, citing_arxiv)
+    if citing is None:
+        raise ValueError("no citing paper id (citing MAG id and citing arXiv id both missing)")
+    if not text.strip() or text == MISSING:
+        raise ValueError("empty context text")
+    adjacent_mags = _split_list(adjacent_mag)
+    adjacent_arxivs = _split_list(adjacent_arxiv)
+    adjacent = adjacent_mags if adjacent_mags else [f"arXiv:{a}" for a in adjacent_arxivs]
+    adjacent = tuple(dict.fromkeys(a.strip() for a in adjacent if a.strip() and a.strip() != cited))
+    return CitationContext(
+        cited=cited,
+        adjacent=adjacent,
+        citing=citing,
+        citing_arxiv=None if citing_arxiv in ("", MISSING) else citing_arxiv.strip(),
+        text=text,
+        source=source,
+        line=number,
+    )
+
+
+def read_contexts(path: str | Path, issues: IssueLog | None = None) -> Iterator[CitationContext]:
+    """Stream the contexts of one CSV file (plain or gzipped); unusable lines become issues, not exceptions."""
+    path = Path(path)
+    issues = issues if issues is not None else IssueLog()
+    for number, offset, raw, complete in iter_raw_lines(path, issues):
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            issues.add(ReadIssue(str(path), number, offset, "bad_encoding", str(error)))
+            continue
+        if not complete and line.count(FIELD_SEP) != N_FIELDS - 1:
+            issues.add(ReadIssue(str(path), number, offset, "truncated_line", "the last line ends early"))
+            continue
+        try:
+            yield parse_context_line(line, str(path), number)
+        except ValueError as error:
+            issues.add(ReadIssue(str(path), number, offset, "bad_context_line", str(error)))
+
+
+def read_catalogue(path: str | Path, issues: IssueLog | None = None) -> dict[str, WorkInfo]:
+    """A JSON-lines catalogue ``{"id", "year", "title", "fields_of_study"}`` -> work id -> :class:`WorkInfo`."""
+    issues = issues if issues is not None else IssueLog()
+    catalogue: dict[str, WorkInfo] = {}
+    for row in iter_json_lines(path, issues):
+        record = row.record
+        work = record.get("id")
+        year = record.get("year")
+        fields = record.get("fields_of_study") or []
+        if not isinstance(work, str) or not work or (year is not None and not isinstance(year, int)):
+            issues.add(
+                ReadIssue(str(path), row.number, row.byte_offset, "bad_catalogue_row", "need id (str), year (int)")
+            )
+            continue
+        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+            issues.add(
+                ReadIssue(str(path), row.number, row.byte_offset, "bad_catalogue_row", "fields_of_study: list of str")
+            )
+            continue
+        catalogue[work] = WorkInfo(year, record.get("title"), tuple(fields))
+    return catalogue
+
+
+def citing_year(context: CitationContext, catalogue: Mapping[str, WorkInfo] | None = None) -> int | None:
+    """The citing paper's year: from the catalogue if it knows the paper, else from its arXiv id."""
+    if catalogue:
+        info = catalogue.get(context.citing)
+        if info is not None and info.year is not None:
+            return info.year
+    return arxiv_year(context.citing_arxiv)
