@@ -73,3 +73,13 @@ def find_dois(text: str | None) -> list[str]:
     if not text:
         return []
     return list(dict.fromkeys(filter(None, (normalise_doi(m.group(1)) for m in DOI.finditer(text)))))
+
+
+def read_arxiv_metadata_titles(path, log) -> "Iterator[tuple[str, str]]":
+    """(arXiv id, title) of arXiv's metadata snapshot (JSON lines with ``id`` and ``title``), streaming."""
+    from citeworth_assets.lib.jsonl import iter_json_lines
+
+    for entry in iter_json_lines(path, log):
+        identifier, title = entry.record.get("id"), entry.record.get("title")
+        if isinstance(identifier, str) and isinstance(title, str):
+            yield normalise_arxiv_id(identifier), " ".join(title.split())

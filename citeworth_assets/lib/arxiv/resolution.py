@@ -58,6 +58,8 @@ class Catalogue:
     by_arxiv: dict[str, dict] = field(default_factory=dict)
     by_doi: dict[str, dict] = field(default_factory=dict)
     by_prefix: dict[tuple, set[tuple]] = field(default_factory=dict)
+    # arXiv id -> title from arXiv's metadata (the MAG has no arXiv ids; the thesis looked titles up there)
+    arxiv_titles: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_works(cls, works: Iterable[dict], settings: ResolutionSettings | None = None) -> "Catalogue":
@@ -77,6 +79,20 @@ class Catalogue:
             self.by_arxiv.setdefault(normalise_arxiv_id(work["arxiv_id"]), work)
         if work.get("doi"):
             self.by_doi.setdefault(normalise_doi(work["doi"]), work)
+
+    def add_arxiv_titles(self, titles: Iterable[tuple[str, str]]) -> None:
+        for arxiv_id, title in titles:
+            if arxiv_id and title:
+                self.arxiv_titles[normalise_arxiv_id(arxiv_id)] = normalise_title(title)
+
+    def title_of(self, route: str, identifier: str) -> tuple[str | None, dict | None]:
+        """The normalised title an identifier gives, and the work it names if the catalogue has it."""
+        found = (self.by_arxiv if route == "arxiv_id" else self.by_doi).get(identifier)
+        if found is not None and found.get("normalised_title"):
+            return found["normalised_title"], found
+        if route == "arxiv_id" and identifier in self.arxiv_titles:
+            return self.arxiv_titles[identifier], None
+        return None, None
 
     def titles_in(self, normalised: str) -> list[str]:
         """Catalogue titles occurring in a normalised string as whole words, longest first."""
@@ -133,13 +149,13 @@ def resolve(reference: dict, catalogue: Catalogue) -> dict:
     if not raw.strip():
         return _row(reference, None, None, "empty_string", None, 0)
     words = set(normalise_title(raw).split())
-    routes = [("arxiv_id", catalogue.by_arxiv.get(a)) for a in reference.get("arxiv_ids") or []]
-    routes += [("doi", catalogue.by_doi.get(d)) for d in reference.get("dois") or []]
-    for route, found in routes:
-        if found is None or not found.get("normalised_title"):
+    routes = [("arxiv_id", a) for a in reference.get("arxiv_ids") or []]
+    routes += [("doi", d) for d in reference.get("dois") or []]
+    for route, identifier in routes:
+        title, found = catalogue.title_of(route, identifier)
+        if title is None:
             continue
-        title = found["normalised_title"]
-        candidates = catalogue.by_title.get(title, [found])
+        candidates = catalogue.by_title.get(title) or ([found] if found else [])
         best = _best(candidates, words, settings)
         if best is not None:
             return _row(reference, best, route, None, title, len(candidates))

@@ -1,0 +1,1 @@
+"""Deterministic sample dumps (unarXive 2020/2022, MAG, OpenAlex) that exercise every reader and rule."""
