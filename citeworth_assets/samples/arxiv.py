@@ -229,7 +229,7 @@ def write_unarxive_2022(path: str | Path, works: list[Work], papers: int = 20, s
             bib = {}
             for r in references:
                 aid = r.work.arxiv_id if r.work and r.style.startswith("arxiv") else None
-                contained = [{"id": aid, "text": aid, "start": r.raw.find(aid), "end": r.raw.find(aid) + len(aid)}] if aid and aid in r.raw else []  # noqa: E501
+                contained = [{"id": aid, "text": aid, "start": r.raw.find(aid), "end": r.raw.find(aid) + len(aid)}] if aid and aid in r.raw else []
                 linked = r.shipped_mag_id
                 bib[hashes[r.uuid]] = {
                     "bib_entry_raw": r.raw,

@@ -129,8 +129,7 @@ def write_mag_dump(folder: str | Path, works: list[Work], references: list[tuple
             fos.write(f"{fos_id}\t1\t{name.lower()}\t{name}\t\t0\t1\t1\t0\t2016-06-24\n")
         fos.write("95000\t1\tstring theory\tString theory\t\t2\t1\t1\t0\t2016-06-24\n")
     with open(folder / "PaperReferences.txt", "w", encoding="utf-8", newline="\n") as refs:
-        for citing, cited in references:
-            refs.write(f"{citing}\t{cited}\n")
+        refs.writelines(f"{citing}\t{cited}\n" for citing, cited in references)
     return folder
 
 

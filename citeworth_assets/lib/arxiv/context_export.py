@@ -15,10 +15,11 @@ stops), and a candidate whose citing paper has no text file is counted (the scri
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import (
@@ -86,7 +87,7 @@ class ContextRow:
         }
 
     def csv_fields(self) -> list[str]:
-        ids = lambda position: UNIT_SEPARATOR.join(str(a[position]) for a in self.adjacent)  # noqa: E731
+        ids = lambda position: UNIT_SEPARATOR.join(str(a[position]) for a in self.adjacent)
         values = (self.cited_mag_id, ids(0), self.citing_mag_id, self.cited_arxiv_id, ids(1), self.citing_paper_id)
         return [str(v) for v in values] + [self.text]
 

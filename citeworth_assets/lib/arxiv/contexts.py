@@ -42,8 +42,8 @@ from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
 ABBREVIATIONS = ("al", "fig", "e.g", "i.e", "eq", "cf", "ref", "refs")
 RE_WHITESPACE = re.compile(r"[\s]+")
-RE_PUNCT = re.compile("[%s]" % re.escape(string.punctuation))
-RE_WORD = re.compile(r"[^\s%s]+" % re.escape(string.punctuation))
+RE_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
+RE_WORD = re.compile(rf"[^\s{re.escape(string.punctuation)}]+")
 MAINCIT, CIT = "MAINCIT", "CIT"
 
 
@@ -63,7 +63,7 @@ class ContextRules:
 
 UNARXIVE_2020 = ContextRules(
     "unarxive_2020",
-    re.compile(r"\{\{cite:([0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12})\}\}", re.I),
+    re.compile(r"\{\{cite:([0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12})\}\}", re.IGNORECASE),
     marker_length=45,
 )
 UNARXIVE_2022 = ContextRules("unarxive_2022", re.compile(r"\{\{cite:([0-9a-f]{40})\}\}"), marker_length=49)

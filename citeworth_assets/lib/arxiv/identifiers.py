@@ -9,6 +9,10 @@ the slashed form without a version, so that ids from any source compare equal.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
 
 # Archives of old-style ids (before April 2007), with their optional subject class (math.AG/0101001).
 OLD_ARCHIVES = (
@@ -75,10 +79,8 @@ def find_dois(text: str | None) -> list[str]:
     return list(dict.fromkeys(filter(None, (normalise_doi(m.group(1)) for m in DOI.finditer(text)))))
 
 
-def read_arxiv_metadata_titles(path, log) -> "Iterator[tuple[str, str]]":
+def read_arxiv_metadata_titles(path: str | Path, log: IssueLog) -> Iterator[tuple[str, str]]:
     """(arXiv id, title) of arXiv's metadata snapshot (JSON lines with ``id`` and ``title``), streaming."""
-    from citeworth_assets.lib.jsonl import iter_json_lines
-
     for entry in iter_json_lines(path, log):
         identifier, title = entry.record.get("id"), entry.record.get("title")
         if isinstance(identifier, str) and isinstance(title, str):

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 import pyarrow as pa
 
@@ -62,7 +62,7 @@ class Catalogue:
     arxiv_titles: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_works(cls, works: Iterable[dict], settings: ResolutionSettings | None = None) -> "Catalogue":
+    def from_works(cls, works: Iterable[dict], settings: ResolutionSettings | None = None) -> Catalogue:
         catalogue = cls(settings or ResolutionSettings())
         for work in works:
             catalogue.add(work)
@@ -109,7 +109,7 @@ class Catalogue:
 def _without_identifiers(raw: str) -> str:
     for pattern in (DOI, OLD_STYLE, NEW_STYLE):
         raw = pattern.sub(" ", raw)
-    return re.sub(r"arxiv\s*:?", " ", raw, flags=re.I)
+    return re.sub(r"arxiv\s*:?", " ", raw, flags=re.IGNORECASE)
 
 
 def authors_in(work: dict, normalised_words: set[str], settings: ResolutionSettings) -> bool:
@@ -188,7 +188,7 @@ def resolution_report(resolutions: Iterable[dict]) -> dict:
         else:
             failures[row["failure"]] += 1
     resolved = sum(routes.values())
-    share = lambda n, d: round(n / d, 4) if d else 0.0  # noqa: E731
+    share = lambda n, d: round(n / d, 4) if d else 0.0
     return {
         "references": total,
         "resolved": resolved,

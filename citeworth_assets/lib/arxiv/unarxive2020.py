@@ -20,10 +20,10 @@ import shutil
 import sqlite3
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from citeworth_assets.lib.arxiv.identifiers import NEW_STYLE, OLD_STYLE, find_arxiv_ids, find_dois, normalise_arxiv_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
@@ -138,7 +138,7 @@ def decode_lines(data: bytes, path: str, log: IssueLog, paper_id: str | None) ->
 
 def arxiv_id_of(name: str) -> str:
     """``hep-th9901001.txt`` -> ``hep-th9901001`` (the form of refs.db's citing_arxiv_id)."""
-    return name[:-4] if name.endswith(".txt") else name
+    return name.removesuffix(".txt")
 
 
 def is_arxiv_id(value: str) -> bool:

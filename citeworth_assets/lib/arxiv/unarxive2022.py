@@ -11,9 +11,9 @@ itself (the contexts are cut from it); ``cite_spans`` that disagree with it are 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines

@@ -8,8 +8,8 @@ that the per-file readers fill. OpenAlex works carry all of it in one record.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, normalise_doi
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
@@ -101,7 +101,7 @@ def _arxiv_from_doi(doi: str | None) -> str | None:
 def _openalex_short(value) -> str | None:
     if not isinstance(value, str) or not value:
         return None
-    return value[len(OPENALEX_PREFIX) :] if value.startswith(OPENALEX_PREFIX) else value
+    return value.removeprefix(OPENALEX_PREFIX)
 
 
 def _openalex_arxiv_id(record: dict) -> str | None:

@@ -8,9 +8,9 @@ counted :class:`ReadIssue` naming the file and line, and reading goes on. Files 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_raw_lines
 

@@ -1,7 +1,6 @@
 """unarXive 2020 and 2022 readers on the real samples and on damaged inputs built here."""
 
 import gzip
-import io
 import json
 import sqlite3
 import tarfile
@@ -96,7 +95,7 @@ def test_real_unarxive_2020_tarball_equals_folder(shared_data, tmp_path):
         refs.close()
     assert log.total == 0
     from_folder = [p.row for p in unarxive2020.iter_papers(folder, IssueLog(), unarxive2020.RefsDb(folder / "refs.db"))]
-    strip = lambda row: {k: v for k, v in row.items() if k not in ("source_file", "member")}  # noqa: E731
+    strip = lambda row: {k: v for k, v in row.items() if k not in ("source_file", "member")}
     assert [strip(r) for r in from_tar] == [strip(r) for r in from_folder]
 
 

@@ -12,12 +12,11 @@ import hashlib
 
 import pytest
 
+from citeworth_assets.lib.arxiv import unarxive2022
 from citeworth_assets.lib.arxiv.context_export import (
-    Candidate,
     ContextRow,
     contexts_2020,
     contexts_2022,
-    text_contexts,
     write_contexts_csv,
 )
 from citeworth_assets.lib.arxiv.contexts import (
@@ -30,7 +29,6 @@ from citeworth_assets.lib.arxiv.contexts import (
     marker_context,
     punkt_tokenizer,
 )
-from citeworth_assets.lib.arxiv import unarxive2022
 from citeworth_assets.lib.jsonl import IssueLog
 
 A, B, C = (

@@ -9,11 +9,11 @@ import pytest
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
 from citeworth_assets.lib.arxiv.contexts import ContextSettings
+from citeworth_assets.lib.arxiv.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.arxiv.resolution import Catalogue, agreement, resolution_report, resolve_all
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
 from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
-from citeworth_assets.lib.arxiv.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.samples.mag import (
     NOISE_MAG_ID,
     sample_works,
@@ -43,7 +43,7 @@ def test_generators_are_deterministic(dumps, tmp_path):
     folder, _ = write_unarxive_2020(tmp_path / "again", works, papers=25)
     for path in sorted(dumps["folder"].glob("*.txt")):
         assert (folder / path.name).read_bytes() == path.read_bytes()
-    rows = lambda db: sqlite3.connect(db).execute("select * from bibitem order by uuid").fetchall()  # noqa: E731
+    rows = lambda db: sqlite3.connect(db).execute("select * from bibitem order by uuid").fetchall()
     assert rows(folder / "refs.db") == rows(dumps["folder"] / "refs.db")
     jsonl, _ = write_unarxive_2022(tmp_path / "again.jsonl.gz", works, papers=10)
     import gzip

@@ -23,16 +23,16 @@ CATALOGUE = Catalogue.from_works(
         work(2024069573, "The Maunder Minimum", ["John A. Eddy"], 1976, 900),
         work(2080336740, "The Maunder Minimum: A reappraisal", ["John A. Eddy"], 1983, 40),
         work(2249237221, "Support Vector Machines", ["Gareth James", "Daniela Witten", "Trevor Hastie",
-                                                     "Robert Tibshirani"], 2013, 5000),  # fmt: skip
+                                                     "Robert Tibshirani"], 2013, 5000),
         work(2130698119, "1-norm Support Vector Machines", ["Ji Zhu", "Saharon Rosset", "Robert Tibshirani",
-                                                            "Trevor J. Hastie"], 2003, 800),  # fmt: skip
+                                                            "Trevor J. Hastie"], 2003, 800),
         work(2599889364, "The Putative Liquid-Liquid Transition is a Liquid-Solid Transition in Atomistic Models of "
-             "Water", ["David Chandler", "David Limmer"], 2013, 30),  # fmt: skip
+             "Water", ["David Chandler", "David Limmer"], 2013, 30),
         work(1977410206, "The putative liquid-liquid transition is a liquid-solid transition in atomistic models of "
-             "water. II", ["David T. Limmer", "David Chandler"], 2011, 60),  # fmt: skip
+             "water. II", ["David T. Limmer", "David Chandler"], 2011, 60),
         work(2811252340, "hep-th", ["He"], 2000, 0),
         work(1000000001, "Reheat temperature in supersymmetric hybrid inflation models", ["V. N. Senoguz",
-             "Q. Shafi"], 2005, 120, arxiv_id="hep-ph/0412102", doi="10.1103/PhysRevD.71.043514"),  # fmt: skip
+             "Q. Shafi"], 2005, 120, arxiv_id="hep-ph/0412102", doi="10.1103/PhysRevD.71.043514"),
         work(1000000002, "WordNet: a lexical database for English", ["George A. Miller"], 1995, 100),
         work(1000000003, "WordNet: a lexical database for English", ["George A. Miller"], 1995, 100),
         work(1000000004, "WordNet: a lexical database for English", ["Someone Else"], 1995, 9999),
@@ -45,7 +45,7 @@ def test_errors_1_and_2_of_section_4_3_longest_title_wins():
     assert (first["mag_id"], first["resolved_by"]) == ("2080336740", "title")
     second = resolve(
         ref("J. Zhu, S. Rosset, T. Hastie, and R. Tibshirani. 1-norm support vector machines. In Advances in Neural"
-            " Information Processing Systems (NIPS), volume 16, pages 49-56, 2004."),  # fmt: skip
+            " Information Processing Systems (NIPS), volume 16, pages 49-56, 2004."),
         CATALOGUE,
     )
     assert second["mag_id"] == "2130698119"
@@ -55,7 +55,7 @@ def test_error_3_of_section_4_3_is_beyond_title_containment():
     # the string carries the 2013 title exactly; the correct 2011 paper's title adds "II": a known limit
     third = resolve(
         ref("D. T. Limmer and D. Chandler. The putative liquid-liquid transition is a liquid-solid transition in"
-            " atomistic models of water. The Journal of Chemical Physics, 135(13):134503, 2011."),  # fmt: skip
+            " atomistic models of water. The Journal of Chemical Physics, 135(13):134503, 2011."),
         CATALOGUE,
     )
     assert third["mag_id"] == "2599889364"
@@ -79,7 +79,7 @@ def test_listing_4_1_identifier_routes_and_failures():
     assert resolve(ref(""), CATALOGUE)["failure"] == "empty_string"
     quoted = resolve(
         ref("V. N. Şenoğuz and Q. Shafi, ‘‘Reheat temperature in supersymmetric hybrid inflation models,’’ Phys. Rev."
-            " D 71, 043514 (2005)."),  # fmt: skip
+            " D 71, 043514 (2005)."),
         CATALOGUE,
     )
     assert (quoted["mag_id"], quoted["resolved_by"]) == ("1000000001", "title")
