@@ -112,8 +112,9 @@ def _sentence(rng: random.Random) -> str:
     return text[0].upper() + text[1:]
 
 
-def paper_body(markers: list[str], rng: random.Random) -> list[str]:
-    """Paragraphs whose sentences carry every marker once (some twice, far apart), in groups or alone."""
+def paper_body(markers: list[str], rng: random.Random, filler: int = 0) -> list[str]:
+    """Paragraphs whose sentences carry every marker once (some twice, far apart), in groups or alone;
+    ``filler`` plain sentences follow each citing sentence (real papers have about ten)."""
     order = list(markers) + rng.sample(markers, min(2, len(markers)))
     paragraphs, sentences = [], []
     while order:
@@ -125,7 +126,8 @@ def paper_body(markers: list[str], rng: random.Random) -> list[str]:
         sentences.append(f"{sentence[:cut]} {text}{sentence[cut:]}.")
         if rng.random() < 0.4:
             sentences.append(_sentence(rng) + ".")
-        if len(sentences) >= 4 or not order:
+        sentences.extend(_sentence(rng) + "." for _ in range(filler))
+        if len(sentences) >= 4 + filler or not order:
             paragraphs.append(" ".join(sentences))
             sentences = []
     return paragraphs
@@ -147,8 +149,13 @@ def _paper_id(index: int) -> str:
 
 
 def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30, seed: int = 13,
-                        damaged: bool = True, tarball: bool = False) -> tuple[Path, list[SampleReference]]:  # fmt: skip
-    """A folder ``target`` (or tarball ``target``) of papers with ``refs.db``; returns it and the references."""
+                        damaged: bool = True, tarball: bool = False, references_per_paper: tuple[int, int] = (6, 14),
+                        filler: int = 0) -> tuple[Path, list[SampleReference]]:  # fmt: skip
+    """A folder ``target`` (or tarball ``target``) of papers with ``refs.db``; returns it and the references.
+
+    ``references_per_paper`` and ``filler`` set the size: (25, 45) and 12 give papers about as long as the
+    real sample's (38 KB of text, 40 bibitems, 58 markers on average).
+    """
     rng = random.Random(seed)
     target = Path(target)
     folder = target.parent / (target.name + ".parts") if tarball else target
@@ -163,7 +170,7 @@ def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30,
         for index in range(papers):
             paper_id = _paper_id(index)
             citing_mag = str(6_000_000_000 + index) if index % 6 else None
-            references = _references(works, rng, rng.randint(6, 14))
+            references = _references(works, rng, rng.randint(*references_per_paper))
             every.extend(references)
             db.executemany(
                 "insert into bibitem values (?, ?, ?, ?, ?, ?)",
@@ -174,7 +181,7 @@ def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30,
             markers = ["{{cite:" + r.uuid + "}}" for r in references]
             if damaged and index == 1:
                 markers.append("{{cite:" + str(uuid_module.UUID(int=rng.getrandbits(128), version=4)) + "}}")
-            body = paper_body(markers, rng) if not (damaged and index == 2) else ["A paper whose citations were lost."]
+            body = paper_body(markers, rng, filler) if not (damaged and index == 2) else ["A paper whose citations were lost."]
             text = f"{_sentence(rng)}\nA. Author\n" + "\n\n".join(_wrap(p) for p in body) + "\n"
             data = text.encode("utf-8")
             if damaged and index == 4:
