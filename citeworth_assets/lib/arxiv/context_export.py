@@ -21,6 +21,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import NamedTuple
 
+from nltk.tokenize.punkt import PunktSentenceTokenizer
+
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import (
     UNARXIVE_2020,
@@ -99,9 +101,11 @@ def text_contexts(
     settings: ContextSettings,
     rules: ContextRules,
     exact: bool = False,
+    tokenizer: PunktSentenceTokenizer | None = None,
 ) -> Iterator[ContextRow]:
     """Contexts of the given candidates' markers in one text; ``id_map``: uuid -> (MAG id, arXiv id)."""
-    windows = SentenceWindows(text, punkt_tokenizer(), exact=exact) if settings.unit == "sentences" else None
+    tokenizer = tokenizer or punkt_tokenizer()
+    windows = SentenceWindows(text, tokenizer, exact=exact) if settings.unit == "sentences" else None
     for order, candidate in targets:
         marker = "{{cite:" + candidate.uuid + "}}"
         start, occurrence = text.find(marker), 0
@@ -132,6 +136,7 @@ def contexts_2020(
     min_citing_docs: int = 1,
     exact: bool = False,
     published_labels: bool = True,
+    tokenizer: PunktSentenceTokenizer | None = None,
 ) -> list[ContextRow]:
     """All contexts of a folder of unarXive 2020 papers, in the published order and grouping.
 
@@ -161,7 +166,7 @@ def contexts_2020(
         present.add(arxiv_id)
         lines = unarxive2020.decode_lines(path.read_bytes(), str(path), log, arxiv_id)
         text = "\n".join(line for _, _, line in lines)
-        for row in text_contexts(text, by_paper[arxiv_id], id_map, settings, UNARXIVE_2020, exact):
+        for row in text_contexts(text, by_paper[arxiv_id], id_map, settings, UNARXIVE_2020, exact, tokenizer):
             by_rank.setdefault(row.order[0], []).append(row)
     groups = _published_groups(candidates, present, by_rank, published_labels)
     return [row for group in groups if _kept(group, min_contexts, min_citing_docs) for row in group]

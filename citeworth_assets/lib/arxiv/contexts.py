@@ -19,10 +19,15 @@ decisions, taken from its source as facts:
   it stops at the first non-candidate marker or gap. With 45-character markers this is the thesis'
   "at most 5 characters apart". Ids are listed nearest first, before-markers then after-markers.
 
+Tokeniser: the brief's settings, an untrained Punkt knowing only those abbreviations (no punkt data may be
+downloaded here). The published script starts from NLTK's trained ``english.pickle`` and adds the same
+abbreviations; :func:`punkt_tokenizer` takes such trained parameters when a local copy exists.
+
 Tokenising the whole paper once per marker (as published) is quadratic; here the paper is tokenised
 once and each marker re-tokenised within a window of whole sentences around it, which gives the same
-sentences because Punkt decides each break from the tokens beside it (checked against the full
-re-tokenisation on every marker of the real unarXive 2020 sample: tests/lib/arxiv/test_contexts.py).
+sentences because Punkt decides each break from the tokens beside it. Checked: the exports for the real
+unarXive 2020 sample hash the same as the published script's full re-tokenisation (every marker of the
+sample), and tests/lib/arxiv/test_contexts.py compares both ways marker by marker on real papers.
 
 ``unarxive_2022`` applies the same rules to unarXive 2022's 40-hex markers (49 characters, gap 5) and
 replaces whole markers, so the stray ``}`` that the 2022 preparation code leaves in some contexts
@@ -88,6 +93,14 @@ def punkt_tokenizer(abbreviations: tuple[str, ...] = ABBREVIATIONS) -> PunktSent
     """Untrained Punkt that knows only the given abbreviations (needs no downloaded punkt data)."""
     params = PunktParameters()
     params.abbrev_types = set(abbreviations)
+    return PunktSentenceTokenizer(params)
+
+
+def trained_punkt_tokenizer(
+    params: PunktParameters, abbreviations: tuple[str, ...] = ABBREVIATIONS
+) -> PunktSentenceTokenizer:
+    """Trained Punkt parameters (e.g. a local ``english.pickle``'s) plus the abbreviations, as published."""
+    params.abbrev_types.update(abbreviations)
     return PunktSentenceTokenizer(params)
 
 
@@ -219,11 +232,12 @@ def marker_context(
     settings: ContextSettings,
     rules: ContextRules,
     windows: SentenceWindows | None = None,
+    tokenizer: PunktSentenceTokenizer | None = None,
 ) -> str:
     """The cleaned context of the marker at ``[start, end)`` of ``text``."""
     if settings.unit == "words":
         raw = word_window(text, start, end, settings, rules)
     else:
-        windows = windows or SentenceWindows(text, punkt_tokenizer())
+        windows = windows or SentenceWindows(text, tokenizer or punkt_tokenizer())
         raw = windows.window(start, end, settings.before, settings.after)
     return clean_context(raw, rules)
