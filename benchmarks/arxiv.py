@@ -26,6 +26,17 @@ UNARXIVE_PAPERS = 1_100_000
 CORES = 16
 
 
+def peak_rss_mb() -> float:
+    """This process's peak RSS since its exec (VmHWM; ru_maxrss would include the forking parent's)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
 def run_step(name: str, folder: str) -> dict:
     from citeworth_assets.lib.arxiv import unarxive2020
     from citeworth_assets.lib.arxiv.context_export import contexts_2020
@@ -56,7 +67,7 @@ def run_step(name: str, folder: str) -> dict:
         "papers_per_s": round(papers / seconds, 1),
         "mb_per_s": round(size / 1e6 / seconds, 2),
         "mean_kb_per_paper": round(size / 1e3 / max(papers, 1), 1),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_mb": peak_rss_mb(),
         "issues": log.total,
     }
 

@@ -145,7 +145,11 @@ def _wrap(paragraph: str, width: int = 72) -> str:
 
 
 def _paper_id(index: int) -> str:
-    return f"hep-th{98 + index % 2:02d}{1 + index % 12:02d}{index:03d}" if index % 7 == 3 else f"17{1 + index % 12:02d}.{index:05d}"
+    """Every seventh paper has an old-style id (hep-th9801001, as unarXive names files); all are unique."""
+    if index % 7 == 3:
+        k = index // 7
+        return f"hep-th{92 + (k // 12000) % 8:02d}{1 + (k // 1000) % 12:02d}{k % 1000:03d}"
+    return f"17{1 + index % 12:02d}.{index:05d}"
 
 
 def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30, seed: int = 13,
