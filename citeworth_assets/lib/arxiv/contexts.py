@@ -1,0 +1,243 @@
+"""Citation contexts (seeds/004 §4.2.5): a window around each resolved citation marker.
+
+The rule set ``unarxive_2020`` reproduces the context extraction published with unarXive
+(``code/extract_contexts.py`` of the data set, the version that writes the seven-field CSV); its
+decisions, taken from its source as facts:
+
+* a marker is ``{{cite:UUID}}`` with a version-4 UUID (case-insensitive); other markers are left as
+  they are in the text;
+* sentence windows: the whole text is re-tokenised as ``f"{pre} MAINCIT {post}"`` with NLTK Punkt and
+  the abbreviations al, fig, e.g, i.e, eq, cf, ref, refs; the citing sentence is the first one holding
+  ``MAINCIT``; ``before`` sentences before it and ``after`` after it are joined by single spaces;
+* word windows count words of ``[^\\s<punctuation>]+`` outwards, skipping 45-character markers, and
+  give ``f"{pre} MAINCIT {post}"`` (a window of 0 words before keeps the whole text before: the
+  published ``pre[-0:]``);
+* then every other marker becomes `` CIT `` and runs of whitespace (``\\s``, Unicode) one space; the text
+  is not stripped;
+* adjacent citations: looking back from the marker's start (and forward from its end) at the last
+  (first) 50 characters, a candidate marker found there is adjacent and the search goes on from it;
+  it stops at the first non-candidate marker or gap. With 45-character markers this is the thesis'
+  "at most 5 characters apart". Ids are listed nearest first, before-markers then after-markers.
+
+Tokeniser: the brief's settings, an untrained Punkt knowing only those abbreviations (no punkt data may be
+downloaded here). The published script starts from NLTK's trained ``english.pickle`` and adds the same
+abbreviations; :func:`punkt_tokenizer` takes such trained parameters when a local copy exists.
+
+Tokenising the whole paper once per marker (as published) is quadratic; here the paper is tokenised
+once and each marker re-tokenised within a window of whole sentences around it, which gives the same
+sentences because Punkt decides each break from the tokens beside it. Checked: the exports for the real
+unarXive 2020 sample hash the same as the published script's full re-tokenisation (every marker of the
+sample), and tests/lib/arxiv/test_contexts.py compares both ways marker by marker on real papers.
+
+``unarxive_2022`` applies the same rules to unarXive 2022's 40-hex markers (49 characters, gap 5) and
+replaces whole markers, so the stray ``}`` that the 2022 preparation code leaves in some contexts
+cannot occur.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+ABBREVIATIONS = ("al", "fig", "e.g", "i.e", "eq", "cf", "ref", "refs")
+RE_WHITESPACE = re.compile(r"[\s]+")
+RE_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
+RE_WORD = re.compile(rf"[^\s{re.escape(string.punctuation)}]+")
+MAINCIT, CIT = "MAINCIT", "CIT"
+
+
+@dataclass(frozen=True)
+class ContextRules:
+    """How markers look and how far apart adjacent ones may be."""
+
+    name: str
+    cite_pattern: re.Pattern
+    marker_length: int  # every marker of the release has this length
+    gap: int = 5  # characters allowed between adjacent markers
+
+    @property
+    def perimeter(self) -> int:
+        return self.marker_length + self.gap
+
+
+UNARXIVE_2020 = ContextRules(
+    "unarxive_2020",
+    re.compile(r"\{\{cite:([0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12})\}\}", re.IGNORECASE),
+    marker_length=45,
+)
+UNARXIVE_2022 = ContextRules("unarxive_2022", re.compile(r"\{\{cite:([0-9a-f]{40})\}\}"), marker_length=49)
+
+
+@dataclass(frozen=True)
+class ContextSettings:
+    """The window: ``before``/``after`` sentences beside the citing sentence, or words on each side."""
+
+    unit: Literal["sentences", "words"] = "sentences"
+    before: int = 0
+    after: int = 0
+
+
+# The published script's command-line defaults (-u s -e 1 -o 1): the citing sentence and one on each side,
+# the <sentence><citing_sentence><sentence> of unarXive's README_contexts.md and Listing 4.2's example.
+PUBLISHED_SETTINGS = ContextSettings("sentences", 1, 1)
+
+
+@lru_cache(maxsize=4)
+def punkt_tokenizer(abbreviations: tuple[str, ...] = ABBREVIATIONS) -> PunktSentenceTokenizer:
+    """Untrained Punkt that knows only the given abbreviations (needs no downloaded punkt data)."""
+    params = PunktParameters()
+    params.abbrev_types = set(abbreviations)
+    return PunktSentenceTokenizer(params)
+
+
+def trained_punkt_tokenizer(
+    params: PunktParameters, abbreviations: tuple[str, ...] = ABBREVIATIONS
+) -> PunktSentenceTokenizer:
+    """Trained Punkt parameters (e.g. a local ``english.pickle``'s) plus the abbreviations, as published."""
+    params.abbrev_types.update(abbreviations)
+    return PunktSentenceTokenizer(params)
+
+
+def clean_context(text: str, rules: ContextRules) -> str:
+    """Other markers -> `` CIT ``, whitespace runs -> one space (nothing stripped), as published."""
+    return RE_WHITESPACE.sub(" ", rules.cite_pattern.sub(f" {CIT} ", text))
+
+
+def adjacent_ids(text: str, start: int, end: int, rules: ContextRules, candidates: dict) -> list:
+    """Ids of the candidate markers adjacent to the marker at ``[start, end)``, nearest first."""
+    found = []
+    position = start  # backwards: the text before ``position`` is searched
+    while True:
+        window_start = max(0, position - rules.perimeter)
+        match = rules.cite_pattern.search(text, window_start, position)
+        if not match or match.group(1) not in candidates:
+            break
+        found.append(candidates[match.group(1)])
+        # published: adfix[:-(50 - margin)], which cuts short of the match when the text before is short
+        position = max(0, position - rules.perimeter + (match.start() - window_start))
+    position = end
+    while True:
+        match = rules.cite_pattern.search(text, position, min(len(text), position + rules.perimeter))
+        if not match or match.group(1) not in candidates:
+            break
+        found.append(candidates[match.group(1)])
+        position = position + rules.marker_length + (match.start() - position)
+    return found
+
+
+def _words_back(text: str, end: int, words: int, rules: ContextRules) -> int:
+    """Characters to go back from ``end`` to take in ``words`` words, markers not counted (published rule)."""
+    counted = distance = 0
+    while counted < words:
+        position = end - distance
+        if position <= 0:
+            break
+        char = text[position - 1]
+        if char == "}":
+            back = position - rules.marker_length
+            if back >= 0 and rules.cite_pattern.match(text, back, position):
+                distance += rules.marker_length
+            else:
+                distance += 1
+        elif RE_PUNCT.match(char) or RE_WHITESPACE.match(char):
+            distance += 1
+        else:
+            length = 0
+            while position - 1 - length >= 0 and RE_WORD.match(text[position - 1 - length]):
+                length += 1
+            distance += length
+            counted += 1
+    return distance
+
+
+def _words_forward(text: str, start: int, words: int, rules: ContextRules) -> int:
+    counted = distance = 0
+    while counted < words:
+        position = start + distance
+        if position >= len(text):
+            break
+        char = text[position]
+        if char == "{":
+            if rules.cite_pattern.match(text, position, min(len(text), position + rules.marker_length)):
+                distance += rules.marker_length
+            else:
+                distance += 1
+        elif RE_PUNCT.match(char) or RE_WHITESPACE.match(char):
+            distance += 1
+        else:
+            distance += max(RE_WORD.match(text, position).end() - position, 1)
+            counted += 1
+    return distance
+
+
+def word_window(text: str, start: int, end: int, settings: ContextSettings, rules: ContextRules) -> str:
+    back = _words_back(text, start, settings.before, rules)
+    forward = _words_forward(text, end, settings.after, rules)
+    pre = text[start - back : start] if back else text[:start]  # published pre[-0:] is the whole prefix
+    return f"{pre} {MAINCIT} {text[end : end + forward]}"
+
+
+def _select(sentences, before: int, after: int) -> str:
+    """The published choice: first sentence with MAINCIT, ``before`` ones before it, ``after`` ones after."""
+    pre, citing, post = [], None, []
+    for sentence in sentences:
+        if citing is None and MAINCIT in sentence:
+            citing = sentence
+            continue
+        if citing is None:
+            pre.append(sentence)
+        else:
+            post.append(sentence)
+            if len(post) >= after:
+                break
+    chosen = (pre[-before:] if before > 0 else []) + [citing] + (post[:after] if after >= 0 else [])
+    return " ".join(chosen)
+
+
+class SentenceWindows:
+    """Sentence windows of one text; the text is tokenised once, markers re-tokenised locally."""
+
+    MARGIN = 2  # extra whole sentences on each side of the window, beyond those asked for
+
+    def __init__(self, text: str, tokenizer: PunktSentenceTokenizer, exact: bool = False):
+        self.text, self.tokenizer, self.exact = text, tokenizer, exact
+        self.spans = [] if exact else list(tokenizer.span_tokenize(text))
+        self.starts = [s for s, _ in self.spans]
+        # a literal MAINCIT before a marker would be taken for the citing sentence: use the full re-tokenisation
+        self.first_literal = text.find(MAINCIT)
+
+    def window(self, start: int, end: int, before: int, after: int) -> str:
+        text = self.text
+        if self.exact or not self.spans or (0 <= self.first_literal < start):
+            sentences = self.tokenizer.tokenize(f"{text[:start]} {MAINCIT} {text[end:]}")
+            return _select(sentences, before, after)
+        first = max(0, bisect_right(self.starts, start) - 1 - before - self.MARGIN)
+        last = bisect_right(self.starts, max(start, end - 1)) - 1 + after + self.MARGIN
+        left = 0 if first == 0 else self.spans[first][0]
+        right = len(text) if last >= len(self.spans) - 1 else self.spans[last][1]
+        piece = f"{text[left:start]} {MAINCIT} {text[end:right]}"
+        return _select(self.tokenizer.tokenize(piece), before, after)
+
+
+def marker_context(
+    text: str,
+    start: int,
+    end: int,
+    settings: ContextSettings,
+    rules: ContextRules,
+    windows: SentenceWindows | None = None,
+    tokenizer: PunktSentenceTokenizer | None = None,
+) -> str:
+    """The cleaned context of the marker at ``[start, end)`` of ``text``."""
+    if settings.unit == "words":
+        raw = word_window(text, start, end, settings, rules)
+    else:
+        windows = windows or SentenceWindows(text, tokenizer or punkt_tokenizer())
+        raw = windows.window(start, end, settings.before, settings.after)
+    return clean_context(raw, rules)

@@ -1,0 +1,74 @@
+"""Arrow schemas of the arXiv lake tables, shared by the unarXive 2020 and 2022+ readers.
+
+Both releases give the same row shapes so that everything downstream (resolution, contexts,
+warehouse) reads one table per kind whatever the release. Provenance names the file and the line
+(or SQLite rowid for ``refs.db``) and the byte offset where the row's data starts.
+"""
+
+import pyarrow as pa
+
+MARKER = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("ref_id", pa.string())])
+PROVENANCE = [
+    ("release", pa.string()),
+    ("source_file", pa.string()),
+    ("member", pa.string()),  # the file inside a tarball, or null
+    ("line", pa.int64()),
+    ("byte_offset", pa.int64()),
+]
+
+PAPER_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),  # normalised arXiv id (hep-th/9901001, 1703.01234)
+        ("title", pa.string()),
+        ("authors", pa.list_(pa.string())),
+        ("categories", pa.list_(pa.string())),
+        ("discipline", pa.string()),
+        ("mag_id", pa.string()),
+        ("n_paragraphs", pa.int32()),
+        ("n_markers", pa.int32()),
+        ("n_markers_without_reference", pa.int32()),
+        *PROVENANCE,
+    ]
+)
+
+PARAGRAPH_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("section", pa.string()),
+        ("text", pa.string()),
+        ("markers", pa.list_(MARKER)),  # {{cite:...}} positions in ``text``
+        *PROVENANCE,
+    ]
+)
+
+REFERENCE_SCHEMA = pa.schema(
+    [
+        ("ref_id", pa.string()),  # unarXive 2020 uuid, or 2022 bib entry hash
+        ("citing_paper_id", pa.string()),
+        ("citing_mag_id", pa.string()),
+        ("raw_string", pa.string()),
+        ("arxiv_ids", pa.list_(pa.string())),  # found in the string (and, 2022, contained_arXiv_ids)
+        ("dois", pa.list_(pa.string())),
+        # Links shipped with the input, kept to compare the resolver with them.
+        ("linked_mag_id", pa.string()),
+        ("linked_openalex_id", pa.string()),
+        ("linked_arxiv_id", pa.string()),
+        ("linked_doi", pa.string()),
+        *PROVENANCE,
+    ]
+)
+
+CONTEXT_SCHEMA = pa.schema(
+    [
+        ("citing_paper_id", pa.string()),
+        ("citing_mag_id", pa.string()),
+        ("ref_id", pa.string()),
+        ("marker_start", pa.int64()),
+        ("cited_mag_id", pa.string()),
+        ("cited_arxiv_id", pa.string()),
+        ("adjacent_mag_ids", pa.list_(pa.string())),
+        ("adjacent_arxiv_ids", pa.list_(pa.string())),
+        ("text", pa.string()),
+    ]
+)

@@ -1,0 +1,156 @@
+"""unarXive 2022 and later: S2ORC-like JSON lines (gzipped or plain), one paper per line.
+
+Each record has ``paper_id`` (arXiv id), arXiv ``metadata``, ``discipline``, ``body_text`` paragraphs
+whose text carries ``{{cite:HASH}}`` markers (also listed in ``cite_spans``) and ``bib_entries``
+``{HASH: {bib_entry_raw, contained_arXiv_ids, ids{open_alex_id, doi, arxiv_id, ...}}}``. Lines are
+streamed with :mod:`citeworth_assets.lib.jsonl` (corrupt or truncated gzip, bad JSON are reported there);
+malformed fields are repaired where possible and reported. Marker positions are taken from the text
+itself (the contexts are cut from it); ``cite_spans`` that disagree with it are counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+
+RELEASE = "unarxive-2022"
+MARKER = re.compile(r"\{\{cite:([^{}\s]*)\}\}")
+
+
+@dataclass
+class Paper:
+    """A read paper: its lake rows (paper, paragraphs, references)."""
+
+    arxiv_id: str
+    row: dict
+    paragraphs: list[dict] = field(default_factory=list)
+    references: list[dict] = field(default_factory=list)
+
+
+def _string(value, name: str, report) -> str | None:
+    if value is None or isinstance(value, str):
+        return value or None
+    report("bad_type", f"{name} is a {type(value).__name__}, not a string")
+    return str(value)
+
+
+def _authors(metadata: dict, report) -> list[str]:
+    parsed = metadata.get("authors_parsed")
+    if isinstance(parsed, list) and all(isinstance(a, list) for a in parsed):
+        return [" ".join(p for p in (a[1] if len(a) > 1 else "", a[0] if a else "") if p).strip() for a in parsed]
+    raw = metadata.get("authors")
+    if isinstance(raw, str):
+        return [a.strip() for a in re.split(r",\s*|\s+and\s+", raw) if a.strip()]
+    if parsed is not None or raw is not None:
+        report("bad_type", "metadata authors are neither authors_parsed lists nor a string")
+    return []
+
+
+def _reference(ref_id: str, entry, citing: str, provenance: dict, report) -> dict:
+    if not isinstance(entry, dict):
+        report("bad_type", f"bib entry {ref_id} is a {type(entry).__name__}")
+        entry = {}
+    raw = _string(entry.get("bib_entry_raw"), f"bib entry {ref_id} bib_entry_raw", report)
+    contained = entry.get("contained_arXiv_ids") or []
+    if not isinstance(contained, list):
+        report("bad_type", f"bib entry {ref_id} contained_arXiv_ids is not a list")
+        contained = []
+    listed = [normalise_arxiv_id(c.get("id") if isinstance(c, dict) else str(c)) for c in contained]
+    ids = entry.get("ids") if isinstance(entry.get("ids"), dict) else {}
+    return {
+        "ref_id": ref_id,
+        "citing_paper_id": citing,
+        "citing_mag_id": None,
+        "raw_string": raw,
+        "arxiv_ids": list(dict.fromkeys([*filter(None, listed), *find_arxiv_ids(raw)])),
+        "dois": find_dois(raw),
+        "linked_mag_id": str(ids["mag_id"]) if ids.get("mag_id") else None,
+        "linked_openalex_id": ids.get("open_alex_id") or None,
+        "linked_arxiv_id": normalise_arxiv_id(ids.get("arxiv_id") or None),
+        "linked_doi": normalise_doi(ids.get("doi") or None),
+        **provenance,
+    }
+
+
+def paper_from_record(record: dict, path: Path, line: int, offset: int, log: IssueLog) -> Paper | None:
+    """The rows of one JSON record, or None when it has no paper id."""
+    raw_id = record.get("paper_id")
+
+    def report(kind: str, message: str) -> None:
+        log.add(ReadIssue(str(path), line, offset, kind, message, raw_id if isinstance(raw_id, str) else None))
+
+    if not raw_id or not isinstance(raw_id, (str, int)):
+        report("missing_paper_id", "record without paper_id skipped")
+        return None
+    arxiv_id = str(raw_id)
+    paper_id = normalise_arxiv_id(arxiv_id) or arxiv_id
+    provenance = {"release": RELEASE, "source_file": path.name, "member": None, "line": line, "byte_offset": offset}
+    metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+    if not metadata:
+        report("missing_metadata", "no arXiv metadata")
+    bib = record.get("bib_entries")
+    if not isinstance(bib, dict):
+        if bib is not None:
+            report("bad_type", "bib_entries is not an object")
+        bib = {}
+    references = [_reference(str(key), entry, paper_id, provenance, report) for key, entry in bib.items()]
+    body = record.get("body_text")
+    if not isinstance(body, list):
+        report("bad_type" if body is not None else "missing_body_text", "body_text is not a list")
+        body = []
+    paragraphs, n_markers, unknown = [], 0, set()
+    for index, paragraph in enumerate(body):
+        if not isinstance(paragraph, dict) or not isinstance(paragraph.get("text"), str):
+            report("bad_paragraph", f"body_text[{index}] has no text; skipped")
+            continue
+        text = paragraph["text"]
+        markers = [{"start": m.start(), "end": m.end(), "ref_id": m.group(1)} for m in MARKER.finditer(text)]
+        spans = paragraph.get("cite_spans") if isinstance(paragraph.get("cite_spans"), list) else []
+        if len(spans) != len(markers):
+            report("cite_spans_mismatch", f"body_text[{index}]: {len(spans)} cite_spans, {len(markers)} markers")
+        for marker in markers:
+            if marker["ref_id"] not in bib:
+                unknown.add(marker["ref_id"])
+        n_markers += len(markers)
+        paragraphs.append(
+            {
+                "paper_id": paper_id,
+                "paragraph_index": index,
+                "section": _string(paragraph.get("section"), "section", report),
+                "text": text,
+                "markers": markers,
+                **provenance,
+            }
+        )
+    for ref_id in sorted(unknown):
+        report("marker_without_bib_entry", f"marker {ref_id} has no bib entry")
+    if n_markers == 0:
+        report("no_citation_markers", "paper has no {{cite:...}} marker")
+    categories = metadata.get("categories")
+    row = {
+        "paper_id": paper_id,
+        "title": " ".join(t.split()) if isinstance(t := metadata.get("title"), str) else None,
+        "authors": _authors(metadata, report),
+        "categories": categories.split() if isinstance(categories, str) else [],
+        "discipline": _string(record.get("discipline"), "discipline", report),
+        "mag_id": None,
+        "n_paragraphs": len(paragraphs),
+        "n_markers": n_markers,
+        "n_markers_without_reference": sum(1 for p in paragraphs for m in p["markers"] if m["ref_id"] in unknown),
+        **provenance,
+    }
+    return Paper(arxiv_id, row, paragraphs, references)
+
+
+def iter_papers(path: str | Path, log: IssueLog) -> Iterator[Paper]:
+    """Every paper of a JSON-lines file (gzipped or plain), streaming."""
+    path = Path(path)
+    for entry in iter_json_lines(path, log):
+        paper = paper_from_record(entry.record, path, entry.number, entry.byte_offset, log)
+        if paper is not None:
+            yield paper

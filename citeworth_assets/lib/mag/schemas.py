@@ -1,0 +1,26 @@
+"""Arrow schemas of the works catalogue, shared by the MAG and OpenAlex readers."""
+
+import pyarrow as pa
+
+WORK_SCHEMA = pa.schema(
+    [
+        ("work_id", pa.string()),  # "mag:<PaperId>" or the OpenAlex id "W..."
+        ("source", pa.string()),  # mag | openalex
+        ("mag_id", pa.string()),
+        ("openalex_id", pa.string()),
+        ("title", pa.string()),
+        ("normalised_title", pa.string()),
+        ("year", pa.int32()),
+        ("authors", pa.list_(pa.string())),
+        ("citation_count", pa.int64()),
+        ("doi", pa.string()),
+        ("arxiv_id", pa.string()),
+        ("fields", pa.list_(pa.string())),  # level-0 fields of study
+        ("source_file", pa.string()),
+        ("line", pa.int64()),
+    ]
+)
+
+WORK_REFERENCE_SCHEMA = pa.schema(
+    [("citing_work_id", pa.string()), ("cited_work_id", pa.string()), ("source", pa.string())]
+)

@@ -1,0 +1,105 @@
+"""The MAG's headerless tab-separated dump files, read by column position.
+
+Column orders are Microsoft's documented ones for the last release (2021); older releases have fewer
+trailing columns, so each file names the columns a row must have (``required``) and the rest are
+``None`` when absent. There is no quoting; a line with too few columns, a bad id or invalid UTF-8 is a
+counted :class:`ReadIssue` naming the file and line, and reading goes on. Files may be gzipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_raw_lines
+
+
+@dataclass(frozen=True)
+class MagFile:
+    """A dump file's columns (in order), how many are required, and which hold integers."""
+
+    name: str
+    columns: tuple[str, ...]
+    required: int
+    integers: tuple[str, ...] = ()
+
+
+PAPERS = MagFile(
+    "Papers.txt",
+    (
+        "PaperId", "Rank", "Doi", "DocType", "PaperTitle", "OriginalTitle", "BookTitle", "Year", "Date",
+        "OnlineDate", "Publisher", "JournalId", "ConferenceSeriesId", "ConferenceInstanceId", "Volume", "Issue",
+        "FirstPage", "LastPage", "ReferenceCount", "CitationCount", "EstimatedCitation", "OriginalVenue",
+        "FamilyId", "FamilyRank", "DocSubTypes", "CreatedDate",
+    ),
+    required=8,  # up to Year: what the catalogue needs; CitationCount is read when present
+    integers=("PaperId", "Year", "CitationCount"),
+)  # fmt: skip
+AUTHORS = MagFile(
+    "Authors.txt",
+    ("AuthorId", "Rank", "NormalizedName", "DisplayName", "LastKnownAffiliationId", "PaperCount",
+     "PaperFamilyCount", "CitationCount", "CreatedDate"),
+    required=4,
+    integers=("AuthorId",),
+)  # fmt: skip
+PAPER_AUTHOR_AFFILIATIONS = MagFile(
+    "PaperAuthorAffiliations.txt",
+    ("PaperId", "AuthorId", "AffiliationId", "AuthorSequenceNumber", "OriginalAuthor", "OriginalAffiliation"),
+    required=4,
+    integers=("PaperId", "AuthorId", "AuthorSequenceNumber"),
+)
+FIELDS_OF_STUDY = MagFile(
+    "FieldsOfStudy.txt",
+    ("FieldOfStudyId", "Rank", "NormalizedName", "DisplayName", "MainType", "Level", "PaperCount",
+     "PaperFamilyCount", "CitationCount", "CreatedDate"),
+    required=6,
+    integers=("FieldOfStudyId", "Level"),
+)  # fmt: skip
+PAPER_FIELDS_OF_STUDY = MagFile(
+    "PaperFieldsOfStudy.txt", ("PaperId", "FieldOfStudyId", "Score"), required=2, integers=("PaperId", "FieldOfStudyId")
+)
+PAPER_REFERENCES = MagFile(
+    "PaperReferences.txt", ("PaperId", "PaperReferenceId"), required=2, integers=("PaperId", "PaperReferenceId")
+)
+MAG_FILES = (PAPERS, AUTHORS, PAPER_AUTHOR_AFFILIATIONS, FIELDS_OF_STUDY, PAPER_FIELDS_OF_STUDY, PAPER_REFERENCES)
+
+
+def read_mag_file(path: str | Path, spec: MagFile, log: IssueLog) -> Iterator[dict]:
+    """Rows of one MAG file as ``{column: value}`` (with ``_line``), streaming; bad lines are logged and skipped."""
+    path = Path(path)
+    width = len(spec.columns)
+    for number, offset, raw, complete in iter_raw_lines(path, log):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if not raw:
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = raw.decode("utf-8", errors="replace")
+            log.add(ReadIssue(str(path), number, offset, "invalid_utf8", f"replaced by U+FFFD: {error}"))
+        cells = line.split("\t")
+        if len(cells) < spec.required:
+            kind = "too_few_columns" if complete else "truncated_line"
+            log.add(ReadIssue(str(path), number, offset, kind, f"{len(cells)} columns, {spec.required} required"))
+            continue
+        if len(cells) > width:
+            log.add(ReadIssue(str(path), number, offset, "too_many_columns", f"{len(cells)} columns, {width} known"))
+            cells = cells[:width]
+        row = dict(zip(spec.columns, (cell if cell != "" else None for cell in cells)))
+        bad = None
+        for name in spec.integers:
+            value = row.get(name)
+            if value is None:
+                continue
+            try:
+                row[name] = int(value)
+            except ValueError:
+                bad = name
+                break
+        if bad:
+            log.add(ReadIssue(str(path), number, offset, "bad_value", f"{bad} {row[bad]!r} is not an integer"))
+            continue
+        row["_line"] = number
+        yield row
