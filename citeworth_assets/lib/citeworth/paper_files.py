@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.records import PaperInput, _Reporter, paragraph_rows
+from citeworth_assets.lib.s2orc.records import PaperInput, RecordReporter, paragraph_rows
 
 
 def _files(paths: list[Path]) -> Iterator[Path]:
@@ -34,7 +34,7 @@ def read_paper_files(paths: list[Path], problems: list[str]) -> Iterator[PaperIn
             continue
         paper_id = str(record.get("paper_id") or path.stem)
         log = IssueLog()
-        rows = list(paragraph_rows(record, _Reporter(log, str(path), 1, 0, paper_id)))
+        rows = list(paragraph_rows(record, RecordReporter(log, str(path), 1, 0, paper_id)))
         problems.extend(str(issue) for issue in log.issues)
         provenance = {"release": None, "shard": None, "source_file": path.name, "line": 1, "byte_offset": 0}
         yield PaperInput(paper_id, rows, None, provenance)

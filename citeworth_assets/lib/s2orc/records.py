@@ -123,7 +123,7 @@ class ShardSource:
         return {"release": self.release, "shard": self.shard, **vars(issue), "file": Path(issue.file).name}
 
 
-class _Reporter:
+class RecordReporter:
     """Reports issues of one record, naming its file, line and paper."""
 
     def __init__(self, log: IssueLog, path: Path, line: int, offset: int, paper_id: str | None):
@@ -137,7 +137,7 @@ MISSING = object()
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
-def _text_item(value, name: str, report: _Reporter) -> str | None:
+def _text_item(value, name: str, report: RecordReporter) -> str | None:
     """One string of a list: numbers become their text, anything else is reported and left out."""
     if type(value) is str:
         return value
@@ -148,7 +148,7 @@ def _text_item(value, name: str, report: _Reporter) -> str | None:
     return None
 
 
-def _text(value, name: str, report: _Reporter) -> str | None:
+def _text(value, name: str, report: RecordReporter) -> str | None:
     if value is None or type(value) is str:
         return value
     if value is MISSING:
@@ -160,7 +160,7 @@ def _text(value, name: str, report: _Reporter) -> str | None:
     return None
 
 
-def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> list[str] | None:
+def _text_list(value, name: str, report: RecordReporter, nullable: bool = False) -> list[str] | None:
     if type(value) is list:
         if all(type(item) is str for item in value):
             return value
@@ -178,7 +178,7 @@ def _text_list(value, name: str, report: _Reporter, nullable: bool = False) -> l
     return []
 
 
-def _year(value, report: _Reporter) -> int | None:
+def _year(value, report: RecordReporter) -> int | None:
     if value is None:
         return None
     if value is MISSING:
@@ -205,7 +205,7 @@ def _well_formed_author(author) -> bool:
     )
 
 
-def _authors(value, report: _Reporter) -> list[dict]:
+def _authors(value, report: RecordReporter) -> list[dict]:
     if type(value) is list and all(_well_formed_author(author) for author in value):
         return value  # Arrow takes the four fields by name
     if value is MISSING:
@@ -238,7 +238,7 @@ def _authors(value, report: _Reporter) -> list[dict]:
     return authors
 
 
-def _author_part(value, name: str, report: _Reporter) -> str:
+def _author_part(value, name: str, report: RecordReporter) -> str:
     if type(value) is str:
         return value
     if value is not None:
@@ -246,7 +246,7 @@ def _author_part(value, name: str, report: _Reporter) -> str:
     return ""
 
 
-def metadata_row(record: dict, report: _Reporter) -> dict:
+def metadata_row(record: dict, report: RecordReporter) -> dict:
     """A typed ``s2orc_papers`` row (without provenance) from a raw metadata record.
 
     Well-formed values are taken as they are (the common case, kept fast); others are repaired and reported.
@@ -273,7 +273,7 @@ def metadata_row(record: dict, report: _Reporter) -> dict:
 FLAG_WORDS = {"true": True, "false": False}
 
 
-def _flag(value, name: str, report: _Reporter) -> bool | None:
+def _flag(value, name: str, report: RecordReporter) -> bool | None:
     """A JSON boolean as it is; absent or null is false. ``"false"`` is not true: the words true/false and the
     numbers 0/1 are read for what they say and reported; anything else is null (the filter takes it as false)."""
     if value is None or type(value) is bool:
@@ -288,7 +288,7 @@ def _flag(value, name: str, report: _Reporter) -> bool | None:
     return None
 
 
-def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, index: int, kind: str) -> tuple[list[dict], int]:
+def _spans(raw, text: str, bib_links: dict | None, report: RecordReporter, index: int, kind: str) -> tuple[list[dict], int]:
     """Valid spans of a paragraph and the number dropped for bad offsets (a hot loop, kept lean)."""
     if type(raw) is list and not raw:
         return raw, 0
@@ -318,7 +318,7 @@ def _spans(raw, text: str, bib_links: dict | None, report: _Reporter, index: int
     return spans, invalid
 
 
-def _bib_links(bib_entries, report: _Reporter) -> dict:
+def _bib_links(bib_entries, report: RecordReporter) -> dict:
     """Bibliography entry id -> linked S2ORC paper id (only entries that are linked)."""
     if bib_entries is None:
         report("null_list", "field 'bib_entries' is null where an object is expected")
@@ -337,7 +337,7 @@ def _bib_links(bib_entries, report: _Reporter) -> dict:
 MAX_PARAGRAPH_CHARS = 100_000  # longer than any real S2ORC paragraph; sentence splitting of one costs seconds
 
 
-def paragraph_rows(record: dict, report: _Reporter, max_chars: int = MAX_PARAGRAPH_CHARS) -> Iterator[dict]:
+def paragraph_rows(record: dict, report: RecordReporter, max_chars: int = MAX_PARAGRAPH_CHARS) -> Iterator[dict]:
     """``s2orc_paragraphs`` rows (without provenance) for the body text of a pdf_parses record.
 
     A paragraph longer than ``max_chars`` is dropped and reported (``paragraph_too_long``): it is a
@@ -393,7 +393,7 @@ def _records(source: ShardSource, log: IssueLog, paper_ids: set[str] | None = No
 
     for line in iter_json_lines(source.path, log, wanted if paper_ids is not None else None):
         paper_id = line.record.get("paper_id")
-        report = _Reporter(log, source.path, line.number, line.byte_offset, None)
+        report = RecordReporter(log, source.path, line.number, line.byte_offset, None)
         if paper_id in (None, ""):
             report("missing_field", "record has no paper_id; skipped")
             continue

@@ -20,8 +20,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rouge_score import rouge_scorer, scoring, tokenizers
-
 from citeworth_assets.lib.settings import SettingError
 
 _ROUGE_N = re.compile(r"^rouge([1-9])$")
@@ -49,6 +47,8 @@ class Augmentation:
 
 
 def _ngrams(tokens: list[str], n: int) -> Counter:
+    from rouge_score import rouge_scorer  # imported when used: it loads absl, whose logging binds the stderr of the moment
+
     return rouge_scorer._create_ngrams(tokens, n)
 
 
@@ -56,12 +56,16 @@ def _score(overlap: int, predicted: int, target: int) -> tuple[float, float, flo
     """rouge-score's ``_score_ngrams`` arithmetic, from counts."""
     precision = overlap / max(predicted, 1)
     recall = overlap / max(target, 1)
+    from rouge_score import scoring
+
     return precision, recall, scoring.fmeasure(precision, recall)
 
 
 def augment(sentences: list[str], query: str, citing: list[int], settings: AugmentationSettings = AugmentationSettings()) -> Augmentation:
     """Greedy augmentation with incremental n-gram counts; ``citing`` are the citing sentences' indices."""
     n = settings.n
+    from rouge_score import tokenizers
+
     tokenizer = tokenizers.DefaultTokenizer(use_stemmer=settings.use_stemmer)
     query_counts = _ngrams(tokenizer.tokenize(query), n)
     target = sum(query_counts.values())
@@ -117,6 +121,8 @@ def augment(sentences: list[str], query: str, citing: list[int], settings: Augme
 
 def augment_naive(sentences: list[str], query: str, citing: list[int], settings: AugmentationSettings = AugmentationSettings()) -> Augmentation:
     """The reference loop: rescore the whole summary with rouge-score for every candidate."""
+    from rouge_score import rouge_scorer
+
     scorer = rouge_scorer.RougeScorer([settings.rouge_type], use_stemmer=settings.use_stemmer)
     summary = [sentences[i] for i in sorted(set(citing))]
     chosen = set(citing)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc import _Reporter, paragraph_rows
+from citeworth_assets.lib.s2orc.records import RecordReporter, paragraph_rows
 from citeworth_assets.lib.sciqfs.tables import (
     ParsedMention,
     ParsedPaper,
@@ -96,7 +96,7 @@ def paper_from_pdf_parse(
     Damaged spans and paragraphs are repaired or skipped and counted by the S2ORC reader's rules.
     """
     paper_id = record.get("paper_id")
-    report = _Reporter(log, Path(source), line, None, str(paper_id) if paper_id else None)
+    report = RecordReporter(log, Path(source), line, None, str(paper_id) if paper_id else None)
     if not paper_id:
         report("missing_field", "record has no paper_id; skipped")
         return None

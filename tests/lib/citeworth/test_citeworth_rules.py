@@ -223,7 +223,7 @@ def test_unknown_rule_set_names_the_setting():
 def test_real_papers_give_what_the_published_code_gives(shared_data):
     """Expected output computed by running the published construction code with the same splitter."""
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.records import _Reporter, paragraph_rows
+    from citeworth_assets.lib.s2orc.records import RecordReporter, paragraph_rows
 
     files = sorted((shared_data / "s2orc-20200705" / "pdf_parses").glob("*.json")) + sorted(
         (shared_data / "cord19" / "pdf_json").glob("*.json")
@@ -231,7 +231,7 @@ def test_real_papers_give_what_the_published_code_gives(shared_data):
     papers = []
     for path in files:
         record = json.loads(path.read_text())
-        rows = list(paragraph_rows(record, _Reporter(IssueLog(), str(path), 1, 0, record["paper_id"])))
+        rows = list(paragraph_rows(record, RecordReporter(IssueLog(), str(path), 1, 0, record["paper_id"])))
         papers.append(PaperInput(record["paper_id"], rows))
     labels = {}
     for result in clean_papers(papers, CITEWORTH_2021, splitter()):

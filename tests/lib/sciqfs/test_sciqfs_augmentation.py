@@ -3,7 +3,6 @@
 import random
 
 import pytest
-from rouge_score import rouge_scorer
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import (
@@ -50,6 +49,8 @@ def test_final_scores_are_the_final_summarys():
     found = augment(document, query, [0])
     assert found.added == [2]  # sentence 1 shares no bigram and is rejected
     summary = " ".join([document[0], document[2]])
+    from rouge_score import rouge_scorer
+
     expected = rouge_scorer.RougeScorer(["rouge2"]).score(query, summary)["rouge2"]
     assert (found.precision, found.recall, found.fmeasure) == tuple(expected)
 
