@@ -85,8 +85,9 @@ def _is_gzip(path: Path) -> bool:
 TEXT_PROBE_BYTES = 4096
 
 
-def _not_text(path: Path) -> str | None:
-    """Why a file without a gzip header cannot be JSON lines (binary, another compression), or None.
+def _not_text(path: Path, json_lines: bool) -> str | None:
+    """Why a file without a gzip header cannot be text lines (binary, another compression) or, with
+    ``json_lines``, JSON lines; None when it can.
 
     Checked once on the file's first bytes, so that such a file is one file-level problem instead of
     hundreds of misleading ``invalid_json`` lines.
@@ -96,7 +97,9 @@ def _not_text(path: Path) -> str | None:
     stripped = head.lstrip()
     if not stripped:
         return None
-    if b"\x00" in head or stripped[:1] not in (b"{", b"["):
+    if b"\x00" in head:
+        return f"not gzip and not text (starts with {head[:8]!r})"
+    if json_lines and stripped[:1] not in (b"{", b"["):
         return f"not gzip and not JSON lines (starts with {head[:8]!r})"
     return None  # a bad line further on is that line's problem
 
@@ -214,15 +217,19 @@ def _salvage(f, member_start: int, failed_at: int, failed_bytes: int, given_out:
     return b"".join(kept)
 
 
-def iter_raw_lines(path: str | Path, log: IssueLog) -> Iterator[tuple[int, int, bytes, bool]]:
-    """(line number, byte offset, line bytes, ended by a newline) of a gzipped or plain file, streaming."""
+def iter_raw_lines(path: str | Path, log: IssueLog, json_lines: bool = False) -> Iterator[tuple[int, int, bytes, bool]]:
+    """(line number, byte offset, line bytes, ended by a newline) of a gzipped or plain file, streaming.
+
+    A plain file that cannot hold such lines (``json_lines``: JSON lines) is one file-level problem.
+    """
     path = Path(path)
     if _is_gzip(path):
         chunks = _gzip_chunks(path)
     else:
-        problem = _not_text(path)  # plain JSON lines under a .gz name are read as they are
+        problem = _not_text(path, json_lines)  # plain lines under a .gz name are read as they are
         if problem is not None:
-            log.add(ReadIssue(str(path), None, None, "not_gzip" if path.suffix == ".gz" else "not_json_lines", problem))
+            kind = "not_gzip" if path.suffix == ".gz" else "not_json_lines" if json_lines else "not_text"
+            log.add(ReadIssue(str(path), None, None, kind, problem))
             return
         chunks = _plain_chunks(path)
     number, offset, partial = 0, 0, b""
@@ -252,7 +259,7 @@ def iter_json_lines(
     ``wanted``, if given, sees each raw line first; lines it rejects are not parsed at all.
     """
     path = Path(path)
-    for number, offset, line, complete in iter_raw_lines(path, log):
+    for number, offset, line, complete in iter_raw_lines(path, log, json_lines=True):
         if not line.strip() or (wanted is not None and not wanted(line)):
             continue
         try:
