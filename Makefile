@@ -9,7 +9,7 @@ SAMPLE_SHARDS ?= 4
 # The demo trains every model briefly; leave it empty ({}) for the paper's hyperparameters.
 DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000}
 
-.PHONY: install browser demo test bench ui clean
+.PHONY: install browser demo test test-fast bench ui clean
 
 install: $(VENV)/.installed
 
@@ -35,12 +35,19 @@ browser:
 test: install browser
 	$(PY) -m pytest -q
 
+# Everything but the end-to-end tests marked slow (graph builds, the browser): under a minute.
+test-fast: install
+	$(PY) -m pytest -q -m "not slow"
+
 # PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code.
 bench: install
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
 	$(PY) benchmarks/citesum.py
 	$(PY) benchmarks/models.py
+	$(PY) benchmarks/arxiv.py --papers 2000
+	$(PY) benchmarks/sciqfs.py --papers 3 --sentences 500
+	$(PY) benchmarks/citrec.py
 
 ui: install
 	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)

@@ -19,6 +19,7 @@ pytestmark = [
     # CI installs Chromium (make test); there a missing browser is a failure, not a skip.
     pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"),
     pytest.mark.timeout(60),
+    pytest.mark.slow,
 ]
 
 

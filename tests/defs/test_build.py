@@ -11,6 +11,8 @@ from citeworth_assets.cli import main
 from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
+pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):

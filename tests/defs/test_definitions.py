@@ -3,6 +3,7 @@ import sys
 import warnings
 
 import dagster as dg
+import pytest
 
 
 def test_all_definitions_load_without_warnings():
@@ -27,6 +28,7 @@ def test_all_definitions_load_without_warnings():
     assert graph.get(dg.AssetKey(["citeworth", "sentences"])).parent_keys == {dg.AssetKey(["citeworth", "dataset"])}
 
 
+@pytest.mark.slow
 def test_the_workspace_loads_as_dagster_dev_would(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "dagster", "definitions", "validate", "-w", "workspace.yaml"],

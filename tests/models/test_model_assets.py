@@ -5,6 +5,7 @@ import json
 import dagster as dg
 import duckdb
 import mlflow
+import pytest
 from tables import TINY, make_rows, write_table
 
 from citeworth_assets.defs.models.assets import (
@@ -17,6 +18,8 @@ from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib.models.tracking import latest_runs
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_models.registry import MODELS, load_and_predict
+
+pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
 
 
 def model_views() -> list:

@@ -326,6 +326,7 @@ def test_intended_first_failure_is_exposed(dump: Dump) -> None:
 # ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_papers(tmp_path: Path) -> None:
     """Streaming: the traced peak stays small and flat when the number of papers grows 5x.
 

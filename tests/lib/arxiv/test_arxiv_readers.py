@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id
+from citeworth_assets.lib.arxiv.identifiers import (
+    find_arxiv_ids,
+    find_dois,
+    normalise_arxiv_id,
+)
 from citeworth_assets.lib.jsonl import IssueLog
 
 UUID_A = "9ad20b7d-87d1-47f5-aeed-10a1cf89a2e2"

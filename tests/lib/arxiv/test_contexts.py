@@ -150,6 +150,7 @@ def test_corrected_labels_differ_only_in_the_cited_mag_id(shared_data):
     assert sum(r.cited_mag_id != truth[r.ref_id] for r in published) > 0  # the published defect is real here
 
 
+@pytest.mark.slow
 def test_windowed_sentences_equal_full_retokenisation_on_real_markers(shared_data):
     folder = shared_data / "unarxive-2020" / "papers"
     tokenizer = punkt_tokenizer()

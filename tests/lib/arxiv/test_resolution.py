@@ -1,7 +1,13 @@
 """Reference resolution with the thesis' cases: Listing 4.1, the MAG's "hep-th" noise paper and §4.3's errors."""
 
 from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois
-from citeworth_assets.lib.arxiv.resolution import Catalogue, agreement, resolution_report, resolve, resolve_all
+from citeworth_assets.lib.arxiv.resolution import (
+    Catalogue,
+    agreement,
+    resolution_report,
+    resolve,
+    resolve_all,
+)
 from citeworth_assets.lib.mag.titles import normalise_title
 
 

@@ -1,8 +1,17 @@
 """The generated MAG dump and OpenAlex snapshot give the same catalogue, damage counted."""
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.mag.catalogue import mag_work_references, mag_works, openalex_works
-from citeworth_assets.samples.mag import NOISE_MAG_ID, sample_works, write_mag_dump, write_openalex_snapshot
+from citeworth_assets.lib.mag.catalogue import (
+    mag_work_references,
+    mag_works,
+    openalex_works,
+)
+from citeworth_assets.samples.mag import (
+    NOISE_MAG_ID,
+    sample_works,
+    write_mag_dump,
+    write_openalex_snapshot,
+)
 
 
 def test_generated_mag_and_openalex_agree(tmp_path):

@@ -5,7 +5,11 @@ import json
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag import tsv
-from citeworth_assets.lib.mag.catalogue import mag_work_references, mag_works, openalex_works
+from citeworth_assets.lib.mag.catalogue import (
+    mag_work_references,
+    mag_works,
+    openalex_works,
+)
 from citeworth_assets.lib.mag.titles import normalise_title, surname
 
 
