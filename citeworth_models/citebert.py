@@ -19,10 +19,9 @@ from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
 from citeworth_models.sentence_classifier import SentenceClassifier
 from citeworth_models.training import (
-    batched,
     pick_device,
     seed_everything,
-    train_epochs,
+    train_with_params,
 )
 
 # The paper gives no separate CiteBert hyperparameters; SciBERT's (Appendix C.6) plus the usual 15% masking.
@@ -94,18 +93,7 @@ class CiteBert(SentenceClassifier):
             )
             return cite + self.network.mlm_loss(masked, mask, mlm_labels)
 
-        return train_epochs(
-            self.network,
-            lambda epoch: batched(list(train), self.params["batch_size"], shuffle=True, seed=self.params["seed"] + epoch),
-            batch_loss,
-            epochs=self.params["epochs"],
-            lr=self.params["lr"],
-            weight_decay=self.params["weight_decay"],
-            warmup_steps=self.params["warmup_steps"],
-            device=self.device,
-            evaluate=(lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None,
-            on_epoch=on_epoch,
-        )
+        return train_with_params(self.network, list(train), batch_loss, self.params, self.device, (lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None, on_epoch)
 
     def save_encoder(self, directory) -> Path:
         """Only the language model + tokenizer, reloadable with AutoModel/AutoModelForMaskedLM."""

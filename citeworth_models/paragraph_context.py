@@ -23,7 +23,7 @@ from citeworth_models.training import (
     batched,
     pick_device,
     seed_everything,
-    train_epochs,
+    train_with_params,
 )
 
 # Appendix C.6, Longformer-Ctx row; max_length is ours (use 4096 with a real Longformer).
@@ -130,18 +130,7 @@ class ParagraphContextModel(checkpoint.EncoderAndHead):
             predicted = self.predict([sentences for sentences, _ in dev])
             return cite_worthy_f1([y for _, ys in dev for y in ys], [y for ys in predicted for y in ys])
 
-        return train_epochs(
-            self.network,
-            lambda epoch: batched(examples, self.params["batch_size"], shuffle=True, seed=self.params["seed"] + epoch),
-            batch_loss,
-            epochs=self.params["epochs"],
-            lr=self.params["lr"],
-            weight_decay=self.params["weight_decay"],
-            warmup_steps=self.params["warmup_steps"],
-            device=self.device,
-            evaluate=evaluate if dev else None,
-            on_epoch=on_epoch,
-        )
+        return train_with_params(self.network, examples, batch_loss, self.params, self.device, evaluate if dev else None, on_epoch)
 
     @torch.no_grad()
     def predict_proba(self, paragraphs) -> list[list[float]]:

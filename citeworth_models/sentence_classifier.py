@@ -14,7 +14,7 @@ from citeworth_models.training import (
     batched,
     pick_device,
     seed_everything,
-    train_epochs,
+    train_with_params,
 )
 
 # Appendix C.6, BERT row; max_length is ours (the paper does not give one).
@@ -99,18 +99,7 @@ class SentenceClassifier(checkpoint.EncoderAndHead):
                 torch.tensor(ws, dtype=torch.float),
             )
 
-        return train_epochs(
-            self.network,
-            lambda epoch: batched(examples, self.params["batch_size"], shuffle=True, seed=self.params["seed"] + epoch),
-            batch_loss,
-            epochs=self.params["epochs"],
-            lr=self.params["lr"],
-            weight_decay=self.params["weight_decay"],
-            warmup_steps=self.params["warmup_steps"],
-            device=self.device,
-            evaluate=(lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None,
-            on_epoch=on_epoch,
-        )
+        return train_with_params(self.network, examples, batch_loss, self.params, self.device, (lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None, on_epoch)
 
     @torch.no_grad()
     def predict_proba(self, texts) -> list[float]:

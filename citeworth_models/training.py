@@ -104,3 +104,20 @@ def train_epochs(
         model.load_state_dict(best_state)
     model.eval()
     return dev_f1
+
+
+def train_with_params(network, examples: list, batch_loss, params: dict, device, evaluate=None, on_epoch=None) -> list[float]:
+    """:func:`train_epochs` with a model's Appendix C hyperparameters (``batch_size``, ``epochs``, ``lr``,
+    ``weight_decay``, ``warmup_steps``, ``seed``): the examples reshuffled every epoch, seeded."""
+    return train_epochs(
+        network,
+        lambda epoch: batched(examples, params["batch_size"], shuffle=True, seed=params["seed"] + epoch),
+        batch_loss,
+        epochs=params["epochs"],
+        lr=params["lr"],
+        weight_decay=params["weight_decay"],
+        warmup_steps=params["warmup_steps"],
+        device=device,
+        evaluate=evaluate,
+        on_epoch=on_epoch,
+    )
