@@ -84,7 +84,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
 
 @dg.asset(
     partitions_def=mag_fields,
-    deps=[dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping())],
+    deps=[dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping()), "s2orc_duplicate_papers"],
     group_name="citeworth",
     kinds={"parquet"},
     description="Accepted paragraphs of papers with exactly this one field of study, from every shard.",

@@ -85,9 +85,17 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
     """The accepted paragraphs (of ``rules``) of papers whose only field of study is ``field``."""
     if not lake.has_data(lake_root, "citeworth_paragraphs"):
         return lake.write_partition(lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field")
+    # A paper found in several shards keeps the paragraphs of its first occurrence (s2orc_duplicate_papers).
+    not_repeated = (
+        f"AND NOT EXISTS (SELECT 1 FROM read_parquet('{lake.table_glob(lake_root, 's2orc_duplicate_papers')}') AS d "
+        "WHERE NOT d.kept AND d.paper_id = p.paper_id AND d.shard = p.shard) "
+        if lake.has_data(lake_root, "s2orc_duplicate_papers")
+        else ""
+    )
     query = (
-        f"SELECT * FROM read_parquet('{lake.table_glob(lake_root, 'citeworth_paragraphs')}') "
-        "WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? "
+        # hive_partitioning off: the folder names (shard=<rule set>.<shard>) must not replace the shard column
+        f"SELECT p.* FROM read_parquet('{lake.table_glob(lake_root, 'citeworth_paragraphs')}', hive_partitioning = false) AS p "
+        f"WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? {not_repeated}"
         "ORDER BY shard, line, section_idx"
     )
     return lake.write_partition_from_query(lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field")

@@ -46,3 +46,29 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
     assert [(r["paper_id"], r["shard"], r["line"], r["kept"]) for r in table] == [
         ("1", "r_0", 1, True), ("1", "r_1", 2, False), ("1", "r_2", 1, False), ("2", "r_0", 2, True), ("2", "r_2", 2, False),
     ]  # fmt: skip
+
+
+def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
+    from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
+    from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
+    from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
+
+    root = tmp_path / "lake"
+
+    def paragraph(paper_id, shard):
+        return {"rule_set": "citeworth_2021", "paper_id": paper_id, "section_idx": 0, "mag_field_of_study": ["Biology"],
+                "samples": [], "shard": shard, "line": 1}  # fmt: skip
+
+    for shard in ("r_0", "r_1"):
+        rows = [paragraph("twice", shard), paragraph(f"only_{shard}", shard)]
+        lake.write_partition(root, "citeworth_paragraphs", PARAGRAPH_SCHEMA, rows, rules_key("citeworth_2021", shard))
+    duplicates = [
+        {"paper_id": "twice", "release": "r", "shard": "r_0", "source_file": "m_0", "line": 1, "kept": True},
+        {"paper_id": "twice", "release": "r", "shard": "r_1", "source_file": "m_1", "line": 1, "kept": False},
+    ]
+    lake.write_partition(root, "s2orc_duplicate_papers", DUPLICATE_SCHEMA, duplicates)
+    assert write_field_paragraphs(root, "citeworth_2021", "Biology", "biology") == 3
+    table = lake.read_partition(root, "citeworth_field_paragraphs", rules_key("citeworth_2021", "biology"), dimension="field")
+    assert sorted(zip(table.column("paper_id").to_pylist(), table.column("shard").to_pylist())) == [
+        ("only_r_0", "r_0"), ("only_r_1", "r_1"), ("twice", "r_0"),
+    ]  # fmt: skip
