@@ -21,6 +21,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 SHARD_FILE = re.compile(r"^(metadata|pdf_parses)_(\d+)\.jsonl(\.gz)?$")
 PARTITION_KEY = re.compile(r"^[a-z0-9_]+$")
@@ -68,18 +69,23 @@ def _settled(entry: os.DirEntry, now: float, settle_seconds: float) -> bool:
     return stat.st_size > 0 and now - stat.st_mtime >= settle_seconds
 
 
-def discover_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[Shard]:
-    """Ready shards under every release folder of ``dumps``, ordered by release and index."""
-    now = time.time() if now is None else now
-    shards = []
+def _release_files(dumps: Path) -> Iterator[tuple[str, dict[str, dict[int, os.DirEntry]]]]:
+    """Each release folder of ``dumps`` (sorted) with its metadata and pdf_parses files by shard index."""
     if not dumps.is_dir():
-        return shards
+        return
     with os.scandir(dumps) as releases:
         release_dirs = sorted(entry.name for entry in releases if entry.is_dir() and not entry.name.startswith("."))
     for release in release_dirs:
         full = dumps / release / "full"
-        metadata = _shard_files(full / "metadata", "metadata")
-        parses = _shard_files(full / "pdf_parses", "pdf_parses")
+        yield release, {kind: _shard_files(full / kind, kind) for kind in ("metadata", "pdf_parses")}
+
+
+def discover_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[Shard]:
+    """Ready shards under every release folder of ``dumps``, ordered by release and index."""
+    now = time.time() if now is None else now
+    shards = []
+    for release, files in _release_files(dumps):
+        metadata, parses = files["metadata"], files["pdf_parses"]
         for index in sorted(metadata.keys() & parses.keys()):
             if _settled(metadata[index], now, settle_seconds) and _settled(parses[index], now, settle_seconds):
                 shards.append(Shard(release, index, Path(metadata[index].path), Path(parses[index].path)))
@@ -127,13 +133,7 @@ def incomplete_shards(dumps: Path, settle_seconds: float = 0.0, now: float | Non
     """
     now = time.time() if now is None else now
     problems = []
-    if not dumps.is_dir():
-        return problems
-    with os.scandir(dumps) as releases:
-        release_dirs = sorted(entry.name for entry in releases if entry.is_dir() and not entry.name.startswith("."))
-    for release in release_dirs:
-        full = dumps / release / "full"
-        files = {"metadata": _shard_files(full / "metadata", "metadata"), "pdf_parses": _shard_files(full / "pdf_parses", "pdf_parses")}
+    for release, files in _release_files(dumps):
         for index in sorted(files["metadata"].keys() | files["pdf_parses"].keys()):
             found = {kind: files[kind].get(index) for kind in files}
             if any(entry is not None and now - entry.stat().st_mtime < settle_seconds for entry in found.values()):
