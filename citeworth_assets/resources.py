@@ -5,6 +5,7 @@ from functools import lru_cache
 
 import dagster as dg
 
+from citeworth_assets.lib.citeworth.rules import RuleSet, rule_set
 from citeworth_assets.lib.settings import ENV_VARS, SETTINGS, Settings
 
 
@@ -36,3 +37,8 @@ class CiteworthSettings(dg.ConfigurableResource):
     def settings(self) -> Settings:
         """The resolved settings (absolute paths, defaults filled in), computed once per distinct configuration."""
         return _resolved(**{name: getattr(self, name) for name in SETTINGS})
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The configured CiteWorth rule set; its ``name`` is versioned and keys every output of the rule set."""
+        return rule_set(self.rules)

@@ -13,12 +13,12 @@ import gzip
 import json
 import random
 import shutil
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import pytest
+from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
@@ -86,21 +86,10 @@ def replace_line(dump: Path, name: str, index: int, line: bytes) -> str:
     return lost
 
 
-def decodable(data: bytes) -> bytes:
-    """What stdlib zlib decodes of a damaged gzip, one byte at a time (an oracle independent of the reader)."""
-    decoder, out = zlib.decompressobj(wbits=31), []
-    for i in range(len(data)):
-        try:
-            out.append(decoder.decompress(data[i : i + 1]))
-        except zlib.error:
-            break
-    return b"".join(out)
-
-
 def lost_to_byte_damage(dump: Path, name: str, damaged: bytes) -> set[str]:
     """Papers of a file whose lines are not wholly inside what can still be decoded after the damage."""
     clean = gzip.decompress(path_of(dump, name).read_bytes())
-    prefix = decodable(damaged)
+    prefix = decodable_prefix(damaged)
     intact = 0
     while intact < min(len(clean), len(prefix)) and clean[intact] == prefix[intact]:
         intact += 1

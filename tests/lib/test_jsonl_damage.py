@@ -4,7 +4,8 @@ import bz2
 import gzip
 import json
 import random
-import zlib
+
+from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
 
@@ -12,17 +13,6 @@ from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
 def records(n: int) -> list[dict]:
     rng = random.Random(4)
     return [{"paper_id": str(i), "text": " ".join(rng.choice(["cell", "gene", "model", "data", "x"]) for _ in range(60))} for i in range(n)]
-
-
-def decodable_prefix(data: bytes) -> bytes:
-    """What stdlib zlib decodes of a damaged gzip, one byte at a time: an independent oracle."""
-    decoder, out = zlib.decompressobj(wbits=31), []
-    for i in range(len(data)):
-        try:
-            out.append(decoder.decompress(data[i : i + 1]))
-        except zlib.error:
-            break
-    return b"".join(out)
 
 
 def test_a_corrupt_region_keeps_every_complete_line_decoded_before_it(tmp_path):

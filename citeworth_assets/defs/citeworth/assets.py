@@ -25,7 +25,6 @@ from citeworth_assets.lib.citeworth.quality import (
     compare_rule_sets,
     comparison_rule_sets,
 )
-from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
@@ -44,7 +43,7 @@ from citeworth_assets.resources import CiteworthSettings
 )
 def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     settings, shard = citeworth.settings, context.partition_key
-    rules = rule_set(citeworth.rules)
+    rules = citeworth.rule_set
     fields = {
         row["paper_id"]: row["mag_field_of_study"]
         for row in lake.iter_partition_rows(settings.lake, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"])
@@ -90,7 +89,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     description="Accepted paragraphs of papers with exactly this one field of study, from every shard.",
 )
 def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, field, rules = citeworth.settings, FIELD_BY_KEY[context.partition_key], rule_set(citeworth.rules).name
+    settings, field, rules = citeworth.settings, FIELD_BY_KEY[context.partition_key], citeworth.rule_set.name
     rows = dataset.write_field_paragraphs(settings.lake, rules, field, context.partition_key)
     return dg.MaterializeResult(metadata={"rule_set": rules, "field": field, "paragraphs": rows})
 
@@ -110,7 +109,7 @@ class DatasetConfig(dg.Config):
     description="Paragraphs sampled evenly from the configured fields, split 80/10/10 by paper, seeded.",
 )
 def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, rules = citeworth.settings, rule_set(citeworth.rules).name
+    settings, rules = citeworth.settings, citeworth.rule_set.name
     summary = dataset.build_dataset(settings.lake, rules, config.fields, config.max_paragraphs_per_field, config.seed)
     return dg.MaterializeResult(metadata={"rule_set": rules, **summary})
 
@@ -122,7 +121,7 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
     description="The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall and per field.",
 )
 def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    rules = rule_set(citeworth.rules).name
+    rules = citeworth.rule_set.name
     table = dataset.write_statistics(citeworth.settings.lake, rules, splitter(citeworth.splitter))
     overall = table.slice(0, 1).to_pylist()[0]
     return dg.MaterializeResult(
@@ -141,7 +140,7 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     description="train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under <data>/exports/citeworth/<rule set>/.",
 )
 def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, rules = citeworth.settings, rule_set(citeworth.rules).name
+    settings, rules = citeworth.settings, citeworth.rule_set.name
     folder, counts = dataset.export_release(settings.lake, rules, settings.export_dir("citeworth", rules))
     return dg.MaterializeResult(metadata={"folder": str(folder), "paragraphs": dg.MetadataValue.json(counts)})
 

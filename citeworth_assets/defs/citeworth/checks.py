@@ -6,18 +6,18 @@ import pyarrow.compute as pc
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib.citeworth.dataset import read_dataset
 from citeworth_assets.lib.citeworth.quality import citation_marker
-from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, rule_set
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY
 from citeworth_assets.resources import CiteworthSettings
 
 
 def _sentences(citeworth: CiteworthSettings) -> list[dict]:
-    table = read_dataset(citeworth.settings.lake, rule_set(citeworth.rules).name).select(["paper_id", "samples"])
+    table = read_dataset(citeworth.settings.lake, citeworth.rule_set.name).select(["paper_id", "samples"])
     return [sample for row in table.to_pylist() for sample in row["samples"]]
 
 
 @dg.asset_check(asset=citeworth_dataset, description="No cleaned cite-worthy sentence still holds a citation marker.")
 def no_citation_marker_left(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
-    rules = rule_set(citeworth.rules)
+    rules = citeworth.rule_set
     cited = [s["text"] for s in _sentences(citeworth) if s["label"] == CHECK_WORTHY]
     left = [text for text in cited if rules.leftover_citation(text)]
     stricter = sum(citation_marker(text) is not None for text in cited)
@@ -36,7 +36,7 @@ def sentences_pass_format_checks(citeworth: CiteworthSettings) -> dg.AssetCheckR
 
 @dg.asset_check(asset=citeworth_dataset, description="No paper has paragraphs in two splits.")
 def splits_disjoint_by_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
-    table = read_dataset(citeworth.settings.lake, rule_set(citeworth.rules).name).select(["paper_id", "split"])
+    table = read_dataset(citeworth.settings.lake, citeworth.rule_set.name).select(["paper_id", "split"])
     splits_per_paper = table.group_by("paper_id").aggregate([("split", "count_distinct")])
     shared = pc.sum(pc.greater(splits_per_paper.column("split_count_distinct"), 1)).as_py() or 0
     return dg.AssetCheckResult(passed=shared == 0, metadata={"papers": splits_per_paper.num_rows, "papers_in_several_splits": shared})
@@ -44,7 +44,7 @@ def splits_disjoint_by_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResul
 
 @dg.asset_check(asset=citeworth_dataset, description="Every sampled field has the same number of paragraphs.")
 def fields_balanced(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
-    table = read_dataset(citeworth.settings.lake, rule_set(citeworth.rules).name).select(["field"])
+    table = read_dataset(citeworth.settings.lake, citeworth.rule_set.name).select(["field"])
     counts = {row["field"]: row["field_count"] for row in table.group_by("field").aggregate([("field", "count")]).to_pylist()}
     return dg.AssetCheckResult(passed=len(set(counts.values())) <= 1, metadata={"paragraphs_per_field": dg.MetadataValue.json(counts)})
 

@@ -6,7 +6,6 @@ import pyarrow as pa
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.dataset import read_dataset, sample_candidate_papers
-from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.manual_eval import evaluation
 from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.sentences import splitter
@@ -15,11 +14,11 @@ from citeworth_assets.resources import CiteworthSettings
 
 
 def judgement_store(citeworth: CiteworthSettings) -> JudgementStore:
-    return JudgementStore(citeworth.settings.judgements_dir(rule_set(citeworth.rules).name))
+    return JudgementStore(citeworth.settings.judgements_dir(citeworth.rule_set.name))
 
 
 def read_sample(citeworth: CiteworthSettings) -> list[dict]:
-    rules = rule_set(citeworth.rules).name
+    rules = citeworth.rule_set.name
     folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, "rules")
     return lake.read_partition(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, dimension="rules").to_pylist() if folder.is_dir() else []
 
@@ -38,7 +37,7 @@ class SampleConfig(dg.Config):
     "of the span-removal baseline, shuffled under opaque ids; already judged items are kept on re-sampling.",
 )
 def citeworth_manual_eval_sample(context: dg.AssetExecutionContext, config: SampleConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, rules = citeworth.settings, rule_set(citeworth.rules)
+    settings, rules = citeworth.settings, citeworth.rule_set
     ours = evaluation.dataset_sentences(read_dataset(settings.lake, rules.name).to_pylist())
     papers = sample_candidate_papers(settings.lake, config.baseline_candidate_papers)
     baseline = evaluation.baseline_sentences(papers, rules, splitter(citeworth.splitter))
@@ -70,7 +69,7 @@ def citeworth_manual_eval_sample(context: dg.AssetExecutionContext, config: Samp
     "correctly and with citation markers removed, 95% Wilson intervals, improvement over the baseline, Cohen's kappa.",
 )
 def citeworth_manual_eval_results(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, rules = citeworth.settings, rule_set(citeworth.rules).name
+    settings, rules = citeworth.settings, citeworth.rule_set.name
     rows = evaluation.table_3(rules, read_sample(citeworth), judgement_store(citeworth).all_active())
     lake.write_partition(settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, rules, "rules")
     table = pa.Table.from_pylist(rows, schema=evaluation.RESULT_SCHEMA)

@@ -7,7 +7,6 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
 from citeworth_assets.lib.models.tracking import (
     dataset_version,
@@ -23,7 +22,7 @@ DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "
 
 
 def release_parquet(citeworth: CiteworthSettings):
-    rules = rule_set(citeworth.rules).name
+    rules = citeworth.rule_set.name
     path = citeworth.settings.export_dir("citeworth", rules) / "citeworth.parquet"
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: materialize citeworth_release for rule set {rules} first")
@@ -78,7 +77,7 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         data_path = release_parquet(citeworth)
         params = json.loads(config.params_json)
         uri = citeworth.settings.tracking_uri
-        rules = rule_set(citeworth.rules).name
+        rules = citeworth.rule_set.name
         tags = {"model": name, "rule_set": rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
             context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, "training_device": str(pick_device())}

@@ -55,19 +55,6 @@ BASELINE_SCHEMA = pa.schema(
 )
 
 
-def cited_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
-    """Title, abstract and fields of study of the given papers, looked up in every shard of ``s2orc_papers``."""
-    if not paper_ids or not lake.has_data(lake_root, "s2orc_papers"):
-        return {}
-    query = (
-        "SELECT paper_id, title, abstract, mag_field_of_study "
-        f"FROM read_parquet('{lake.table_glob(lake_root, 's2orc_papers')}') WHERE paper_id IN (SELECT unnest(?))"
-    )
-    with duckdb.connect() as connection:
-        rows = connection.execute(query, [sorted(paper_ids)]).fetchall()
-    return {paper_id: {"title": title, "abstract": abstract, "mag_field_of_study": fields} for paper_id, title, abstract, fields in rows}
-
-
 CITED_ABSTRACT_SCHEMA = pa.schema(
     [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("mag_field_of_study", pa.list_(pa.string()))]
 )
