@@ -1,4 +1,5 @@
-"""The ``citeworth`` command line: generate a sample dump, build the whole graph without the UI."""
+"""The S2ORC-family commands: generate a sample dump, build the whole graph without the UI, the UI, cleaning single
+papers, CiteSum baselines and the annotation page."""
 
 import json
 import time
@@ -6,27 +7,9 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.lib.settings import SettingError, Settings
-
-QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
-
-
-def _settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> Settings:
-    """The settings (flags beat the environment, which beats the defaults), with the paths checked."""
-    settings = Settings.resolve(dumps=dumps, data=data, **others)
-    try:
-        if need_dumps:
-            settings.require_dumps()
-        settings.require_data()
-    except SettingError as error:
-        raise click.UsageError(str(error)) from error
-    return settings
-
-
-@click.group()
-def main() -> None:
-    """citeworth: scholarly dumps into research datasets, as a Dagster asset graph over a DuckDB warehouse."""
-
+from citeworth_assets.cli.app import QUIET_RUN, main
+from citeworth_assets.cli.app import resolve_settings as _settings
+from citeworth_assets.lib.settings import Settings
 
 @main.command("generate-sample")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write the dump into.")

@@ -1,0 +1,24 @@
+"""The ``citeworth`` command group and what every command shares: settings resolved from flags, environment, defaults."""
+
+import click
+
+from citeworth_assets.lib.settings import SettingError, Settings
+
+QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> Settings:
+    """The settings (flags beat the environment, which beats the defaults), with the paths checked."""
+    settings = Settings.resolve(dumps=dumps, data=data, **others)
+    try:
+        if need_dumps:
+            settings.require_dumps()
+        settings.require_data()
+    except SettingError as error:
+        raise click.UsageError(str(error)) from error
+    return settings
+
+
+@click.group()
+def main() -> None:
+    """citeworth: scholarly dumps into research datasets, as a Dagster asset graph over a DuckDB warehouse."""
