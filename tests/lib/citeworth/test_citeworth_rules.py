@@ -242,3 +242,27 @@ def test_real_papers_give_what_the_published_code_gives(shared_data):
         ("06ced00a5fc04215949aa72528f2eeaae1d58927", 0): "CNNNC",
         ("6b0567729c2143a66d737eb0a2f63f2dce2e5a7d", 0): "CNNNNCNN",
     }
+
+
+@pytest.mark.parametrize(
+    ("title", "normalized"),
+    [
+        ("2 Related\nWork", "related work"),
+        ("Introduction\n", "introduction"),
+        ("1.\nIntroduction", "introduction"),
+        ("\n3.1 Experimental\n results.\n", "experimental results"),
+        ("Methods:\n\n", "methods"),
+    ],
+)
+def test_section_titles_with_line_breaks_normalize_without_error(title, normalized):
+    from citeworth_assets.lib.sections import normalize_section_title
+
+    assert normalize_section_title(title) == normalized
+    assert CITEWORTH_IMPROVED.permissible_section(title)
+    assert not CITEWORTH_2021.permissible_section(title)  # the published comparison is on section.lower() as it is
+
+
+def test_a_paper_with_a_line_break_in_a_section_title_is_cleaned():
+    text = COMPUTER_SCIENCE + " Change detection is an active research area with many open questions."
+    result = clean(paragraph(text, "[1]", "[2]", section="1\nIntroduction"), filler(1), filler(2), rules=CITEWORTH_IMPROVED)
+    assert [label for label, _ in verdict_of(result)] == ["check-worthy", "non-check-worthy", "check-worthy", "non-check-worthy"]
