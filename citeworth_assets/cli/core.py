@@ -256,10 +256,14 @@ def ui(dumps: str | None, data: str | None, port: int) -> None:
 @click.option("--explain", is_flag=True, help="Print each decision and its reason to standard error.")
 def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None, explain: bool) -> None:
     """Clean papers (pdf_parses records or CORD-19 documents, as JSON files or folders of them) without the
-    metadata filter; print their accepted paragraphs as JSON lines in the release schema."""
+    metadata filter; print their accepted paragraphs as JSON lines in the release schema.
+
+    A paper whose cleaning raises an unexpected error is reported on standard error (internal_error, with
+    its file) and skipped; the other papers are cleaned and printed, and the exit status is then 1."""
     import json
 
     from citeworth_assets.lib.citeworth.cleaning import (
+        INTERNAL_ERROR,
         clean_papers,
         paragraph_row,
         release_record,
@@ -283,7 +287,10 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     for result in clean_papers(papers, rules, sentence_splitter(splitter)):
         for accepted in result.accepted:
             click.echo(json.dumps(release_record(paragraph_row(rules, result, accepted)), ensure_ascii=False))
-        if explain:
+        if result.paper_reason == INTERNAL_ERROR:
+            (error,) = result.drops
+            problems.append(f"{result.paper.provenance.get('source_file')}: {INTERNAL_ERROR} in paper {error.paper_id}: {error.detail}")
+        elif explain:
             for drop in result.drops:
                 click.echo(f"drop {drop}", err=True)
             for accepted in result.accepted:

@@ -13,6 +13,7 @@ from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth import dataset
 from citeworth_assets.lib.citeworth.cleaning import (
+    INTERNAL_ERROR,
     PARAGRAPH_SCHEMA,
     REJECTION_SCHEMA,
     clean_papers,
@@ -39,6 +40,13 @@ from citeworth_assets.resources import CiteworthSettings
         kept=("citeworth_paragraphs", "Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard."),
         dropped=("citeworth_rejections", "Every paper and paragraph the rule set dropped, with the rule that dropped it."),
     ),
+    check_specs=[
+        dg.AssetCheckSpec(
+            "no_internal_errors",
+            asset="citeworth_rejections",
+            description="No paper of the shard was dropped for an unexpected exception (reason internal_error).",
+        )
+    ],
     partitions_def=s2orc_shards,
 )
 def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
@@ -50,7 +58,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     }
     rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
     started = time.perf_counter()
-    papers, reasons = 0, Counter()
+    papers, reasons, errors = 0, Counter(), []
     with lake.kept_and_dropped(
         settings.lake,
         ("citeworth_paragraphs", PARAGRAPH_SCHEMA),
@@ -63,6 +71,8 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
                 accepted.write(paragraph_row(rules, result, item))
             for row in rejection_rows(rules, result):
                 reasons[row["reason"]] += 1
+                if row["reason"] == INTERNAL_ERROR:
+                    errors.append(f"{row['paper_id']} (line {row['line']}): {row['detail']}")
                 dropped.write(row)
     seconds = time.perf_counter() - started
     common = {"rule_set": rules.name, "splitter": citeworth.splitter}
@@ -77,7 +87,19 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     )
     yield dg.MaterializeResult(
         asset_key="citeworth_rejections",
-        metadata={**common, "drops": dropped.rows_written, "by_reason": dg.MetadataValue.json(dict(sorted(reasons.items())))},
+        metadata={
+            **common,
+            "drops": dropped.rows_written,
+            "internal_errors": len(errors),
+            "by_reason": dg.MetadataValue.json(dict(sorted(reasons.items()))),
+        },
+    )
+    yield dg.AssetCheckResult(
+        check_name="no_internal_errors",
+        asset_key="citeworth_rejections",
+        passed=not errors,
+        severity=dg.AssetCheckSeverity.ERROR,
+        metadata={"internal_errors": len(errors), "examples": dg.MetadataValue.json(errors[:5])},
     )
 
 

@@ -18,11 +18,17 @@ it: a paragraph holding a span with visible text that is not bracketed is droppe
 (``citation_not_bracketed``), since its sentence is context-only whatever the boundaries. The
 accepted output is exactly the published code's; only the recorded reason of a paragraph that fails
 several rules may name this rule rather than, say, ``fewer_than_3_sentences``.
+
+No paper can abort a run: an unexpected exception while cleaning a batch is retried paper by paper,
+and the paper that raises it is dropped with the reason ``internal_error`` (the exception, where it was
+raised, and the paper's provenance in its rejection row), so the other papers' output is complete and
+the error is counted and checked, not silent.
 """
 
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -57,11 +63,13 @@ class Decision:
     paragraph_index: int | None = None
     sentence_index: int | None = None
     sentence_text: str | None = None
+    detail: str | None = None  # internal_error: the exception and where it was raised
 
     def __str__(self) -> str:
         where = self.paper_id if self.paragraph_index is None else f"{self.paper_id} paragraph {self.paragraph_index}"
         sentence = f" (sentence {self.sentence_index}: {self.sentence_text!r})" if self.sentence_index is not None else ""
-        return f"{where}: {self.reason}{sentence}"
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{where}: {self.reason}{sentence}{detail}"
 
 
 @dataclass
@@ -155,6 +163,9 @@ def judge_sentences(paragraph: CitedParagraph, bounds: list[tuple[int, int]], ru
     return verdict
 
 
+INTERNAL_ERROR = "internal_error"
+
+
 def clean_papers(
     papers: Iterable[PaperInput],
     rules: RuleSet,
@@ -164,8 +175,43 @@ def clean_papers(
 ) -> Iterator[PaperResult]:
     """Results for each paper, in order; paragraphs are tokenized and split a batch of papers at a time.
 
-    ``timings``, if given, accumulates seconds spent tokenizing, splitting and applying the rules.
+    ``timings``, if given, accumulates seconds spent tokenizing, splitting and applying the rules. A batch
+    that raises is cleaned again one paper at a time, so that only the paper that raises is lost, as an
+    ``internal_error`` drop (:func:`failed_result`).
     """
+    papers = iter(papers)
+    while batch := list(islice(papers, batch_papers)):
+        try:
+            results = list(_clean_batches(batch, rules, splitter, batch_papers, timings))
+        except Exception:
+            results = [_clean_alone(paper, rules, splitter, timings) for paper in batch]
+        yield from results
+
+
+def _clean_alone(paper: PaperInput, rules: RuleSet, splitter: SentenceSplitter, timings) -> PaperResult:
+    try:
+        (result,) = _clean_batches([paper], rules, splitter, 1, timings)
+        return result
+    except Exception as error:
+        return failed_result(paper, error)
+
+
+def failed_result(paper: PaperInput, error: Exception) -> PaperResult:
+    """The paper dropped for an exception: its type, message and the innermost place it was raised."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    detail = f"{type(error).__name__}: {error}{where}"
+    return PaperResult(paper, drops=[Decision("paper", paper.paper_id, INTERNAL_ERROR, detail=detail)], paper_reason=INTERNAL_ERROR)
+
+
+def _clean_batches(
+    papers: Iterable[PaperInput],
+    rules: RuleSet,
+    splitter: SentenceSplitter,
+    batch_papers: int = 64,
+    timings: dict[str, float] | None = None,
+) -> Iterator[PaperResult]:
+    """:func:`clean_papers` without the guard: an exception ends the iteration."""
     clock = _Clock(timings)
     papers = iter(papers)
     while batch := list(islice(papers, batch_papers)):
@@ -267,7 +313,9 @@ REJECTION_SCHEMA = pa.schema(
         ("reason", pa.string()),
         ("sentence_index", pa.int32()),
         ("sentence_text", pa.string()),
+        ("detail", pa.string()),
         ("shard", pa.string()),
+        ("source_file", pa.string()),
         ("line", pa.int64()),
         ("byte_offset", pa.int64()),
     ]
@@ -327,6 +375,7 @@ def rejection_rows(rules: RuleSet, result: PaperResult) -> Iterator[dict]:
             "rule_set": rules.name,
             **vars(drop),
             "shard": provenance.get("shard"),
+            "source_file": provenance.get("source_file"),
             "line": provenance.get("line"),
             "byte_offset": provenance.get("byte_offset"),
         }

@@ -33,6 +33,11 @@ REASONS: dict[str, Reason] = {
     "five_or_fewer_citation_spans": Reason(
         "paper", "the cited permissible paragraphs hold too few citation spans (published: 5 or fewer)"
     ),
+    "internal_error": Reason(
+        "paper",
+        "cleaning the paper raised an unexpected exception (a bug, not a rule): the rejection's detail names it and "
+        "where it was raised; the paper's other output is lost, the other papers' is not",
+    ),
     # Paragraphs.
     "section_not_permissible": Reason("paragraph", "the section title is not one of Appendix A's permissible titles"),
     "no_citation_spans": Reason("paragraph", "the paragraph has no citation span"),
@@ -66,6 +71,9 @@ REASONS: dict[str, Reason] = {
         "sentence", "a sentence without citation spans holds a citation marker the parser did not mark"
     ),
 }
+
+# Reasons the cleaning pipeline gives itself, not a rule unit.
+PIPELINE_REASONS = frozenset({"internal_error"})
 
 REASON_SCHEMA = pa.schema([("reason", pa.string()), ("level", pa.string()), ("description", pa.string())])
 
