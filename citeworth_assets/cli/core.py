@@ -110,7 +110,7 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
     return rules, settings.splitter
 
 
-RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. citeworth_improved_v1), optionally +<improvement> (overrides CITEWORTH_RULES).")
+RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. citeworth_improved_v2), optionally +<improvement> (overrides CITEWORTH_RULES).")
 SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_pysbd (default) or en_core_sci_sm (overrides CITEWORTH_SPLITTER).")
 
 

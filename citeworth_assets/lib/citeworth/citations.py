@@ -101,19 +101,56 @@ def visibly_not_bracketed(span: CitationSpan, paragraph: str) -> bool:
     return bool(stripped) and bool(paragraph[span.start : span.end].strip()) and not brackets_only(stripped)
 
 
-def remove_citations(text: str, start: int, end: int, spans: list[CitationSpan]) -> str:
-    """The sentence ``text[start:end]`` without its citation spans (published ``remove_citations``)."""
+def remove_citations(text: str, start: int, end: int, spans: list[CitationSpan], tidy: bool = False) -> str:
+    """The sentence ``text[start:end]`` without its citation spans (published ``remove_citations``).
+
+    ``tidy`` also removes what a removed citation leaves empty at each cut (:func:`tidy_cut`).
+    """
     spans = sorted(spans, key=lambda span: span.start)
     result = text[start : spans[0].start]
-    for previous, span in pairwise(spans):
-        between = text[previous.end : span.start]
-        if STARTS_WITH_PUNCTUATION.search(between):
+    for piece in [*(text[previous.end : span.start] for previous, span in pairwise(spans)), text[spans[-1].end : end]]:
+        if STARTS_WITH_PUNCTUATION.search(piece):
             result = result.rstrip()
-        result += between.lstrip()
-    after = text[spans[-1].end : end]
-    if STARTS_WITH_PUNCTUATION.search(after):
-        result = result.rstrip()
-    return result + after.lstrip()
+        piece = piece.lstrip()
+        if tidy:
+            result, piece = tidy_cut(result, piece)
+        result += piece
+    return result
+
+
+OPENING, CLOSING, SEPARATORS = "([", ")]", ",;:"
+
+
+def tidy_cut(before: str, after: str) -> tuple[str, str]:
+    """The text on both sides of a removed citation without the separator or brackets it leaves empty.
+
+    ``Telescope (DKIST, [49, 56]).`` gives ``Telescope (DKIST,`` | ``).``, tidied to ``Telescope (DKIST`` |
+    ``).``; ``Telescope ([49]) is`` gives ``Telescope (`` | ``) is``, tidied to ``Telescope`` | `` is``;
+    ``([3]; DKIST)`` gives ``(`` | ``; DKIST)``, tidied to ``(`` | ``DKIST)``.
+    """
+    if after[:1] in CLOSING and after:
+        trimmed = before.rstrip().rstrip(SEPARATORS).rstrip()
+        if trimmed.endswith(OPENING[CLOSING.index(after[0])]):  # the brackets held only the citation
+            after = after[1:]
+            return trimmed[:-1].rstrip(), after if STARTS_WITH_PUNCTUATION.search(after) or not after else " " + after.lstrip()
+        return trimmed, after
+    if before.rstrip()[-1:] in OPENING and before.strip() and after[:1] in SEPARATORS and after:
+        return before.rstrip(), after[1:].lstrip()
+    return before, after
+
+
+GROUP_SEPARATOR = re.compile(r"[\s,;]*")
+
+
+def first_citation_group(text: str, cite_spans: list[dict]) -> str:
+    """The text of a paragraph's first citation group: its first span and the spans that follow it separated
+    only by whitespace, ',' or ';' (GROBID splits ``[22, 23]`` into ``[22,`` and ``23]``)."""
+    first = last = cite_spans[0]
+    for span in cite_spans[1:]:
+        if span["start"] < last["end"] or not GROUP_SEPARATOR.fullmatch(text, last["end"], span["start"]):
+            break
+        last = span
+    return first["text"] if last is first else text[first["start"] : last["end"]]
 
 
 def delete_hanging_punctuation(sentence: str, longer_than: int = 20) -> str:

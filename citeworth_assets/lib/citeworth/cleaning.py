@@ -37,9 +37,7 @@ from typing import NamedTuple
 import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.citations import (
-    delete_hanging_punctuation,
     merge_citation_spans,
-    remove_citations,
     sentences_with_citations,
 )
 from citeworth_assets.lib.citeworth.rules import (
@@ -146,9 +144,7 @@ def judge_sentences(paragraph: CitedParagraph, bounds: list[tuple[int, int]], ru
                 return ParagraphVerdict(reason=reason, sentence_index=sentence.index, sentence_text=sentence.text)
             verdict.samples.append(Sample(sentence.text, NON_CHECK_WORTHY, sentence.text))
             continue
-        cleaned = delete_hanging_punctuation(
-            remove_citations(text, sentence.start, sentence.end, sentence.citations), rules.hanging_punctuation_longer_than
-        )
+        cleaned = rules.cleaned_sentence(text, sentence)
         reason = first_failure(rules.cited_sentence_rules, cleaned, rules)
         if reason:
             return ParagraphVerdict(reason=reason, sentence_index=sentence.index, sentence_text=cleaned)

@@ -21,7 +21,7 @@ from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.rules import (
     CHECK_WORTHY,
     CITEWORTH_2021,
-    CITEWORTH_IMPROVED,
+    IMPROVED_VERSIONS,
     Improvement,
     RuleSet,
 )
@@ -74,8 +74,9 @@ def format_problem(sentence: str) -> str | None:
 
 
 def comparison_rule_sets() -> list[RuleSet]:
-    """The faithful set, the latest improved set, and the faithful one with each improvement alone (its measured effect)."""
-    return [CITEWORTH_2021, CITEWORTH_IMPROVED, *(CITEWORTH_2021.with_improvements(name) for name in Improvement)]
+    """The faithful set, every improved version (the latest last) and the faithful one with each improvement alone
+    (its measured effect)."""
+    return [CITEWORTH_2021, *IMPROVED_VERSIONS, *(CITEWORTH_2021.with_improvements(name) for name in Improvement)]
 
 
 def compare_rule_sets(papers: list[PaperInput], rule_sets: Iterable[RuleSet], splitter) -> list[dict]:

@@ -67,6 +67,11 @@ REASONS: dict[str, Reason] = {
     "hanging_citation": Reason(
         "sentence", "the sentence ends with a word that announces a citation ('by', 'see', 'e.g.') before its final mark"
     ),
+    "dangling_reference_phrase": Reason(
+        "sentence",
+        "the sentence ends with a pointer phrase and modifiers left pointing at nothing ('see in particular.', "
+        "'cf. e.g.'); the hanging_citation family, with the improvement dangling_reference_phrase",
+    ),
     "missed_citation": Reason(
         "sentence", "a sentence without citation spans holds a citation marker the parser did not mark"
     ),

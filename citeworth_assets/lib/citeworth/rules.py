@@ -12,8 +12,9 @@ the Appendix B regular expressions exactly as written (``[,-;]`` is a character 
 has no word boundary), citation spans merged by token distance, sentences walked against the merged
 spans, citation text removed and hanging punctuation deleted before the format checks.
 
-``citeworth_improved_v1`` is the same procedure with the named :class:`Improvement` s switched on;
-``citeworth_improved`` names its latest version. Rule-set names key lake partitions and export
+``citeworth_improved_v2`` is the same procedure with every named :class:`Improvement` switched on
+(``citeworth_improved_v1``: the first five, kept so that its outputs stay reproducible);
+``citeworth_improved`` names the latest version. Rule-set names key lake partitions and export
 folders, so a changed improved set gets a new version and never overwrites an older one's outputs.
 Each improvement can also be switched on alone (``citeworth_2021+et_al_word_boundary``) to measure it.
 """
@@ -35,6 +36,9 @@ from citeworth_assets.lib.citeworth.citations import (
     Sentence,
     brackets_only,
     contains_numeric_citation,
+    delete_hanging_punctuation,
+    first_citation_group,
+    remove_citations,
     visibly_not_bracketed,
 )
 from citeworth_assets.lib.citeworth.reasons import LEVELS, REASONS
@@ -74,6 +78,17 @@ SPLIT_ABBREVIATIONS = re.compile(
     r"(?:^|[\s(\[])(?:refs?|figs?|eqs?|cf|e\.g|i\.e|vs|approx|secs?|tabs?|chaps?|nos?|vols?|pp|resp|al)\.$",
     re.IGNORECASE,
 )
+# A pointer phrase whose citation was removed from the end of the sentence: the pointing word, up to three
+# hedging modifiers (not content words: "shown in the literature." is a sentence), then the final mark.
+REFERENCE_MODIFIER = (
+    r"in particular|particularly|especially|notably|also|e\.?g\.?|i\.?e\.?|for example|for instance|among others"
+    r"|for (?:more |further )?details?|for (?:a |recent )*reviews?|and references therein|(?:the )?references therein"
+    r"|therein"
+)
+DANGLING_REFERENCE = re.compile(
+    r"(?:^|[\s(])(?:see|cf\.?|e\.?g\.?|in|by|following|given in|refer to)"
+    rf"(?:[\s,]+(?:{REFERENCE_MODIFIER})){{0,3}}[\s,;:]*[)\]]?\s*[.?!]\s*$"
+)
 
 
 class Improvement(StrEnum):
@@ -84,6 +99,9 @@ class Improvement(StrEnum):
     NORMALIZED_SECTION_TITLES = "normalized_section_titles"
     TRIMMED_SENTENCES = "trimmed_sentences"
     ABBREVIATION_AWARE_SPLITTING = "abbreviation_aware_splitting"
+    GROUPED_FIRST_CITATION = "grouped_first_citation"
+    EMPTIED_PARENTHETICAL = "emptied_parenthetical"
+    DANGLING_REFERENCE_PHRASE = "dangling_reference_phrase"
 
     @property
     def description(self) -> str:
@@ -105,7 +123,19 @@ IMPROVEMENT_DESCRIPTIONS = {
     "punctuation ('2 Related Work', 'II. INTRODUCTION', 'Methods:')",
     Improvement.TRIMMED_SENTENCES: "whitespace around a sentence is not part of it, so it cannot fail the end-character check",
     Improvement.ABBREVIATION_AWARE_SPLITTING: "no sentence break after Ref., Fig., Eq., cf., e.g., i.e. and similar",
+    Improvement.GROUPED_FIRST_CITATION: "the first-citation format check reads the paper's first citation group, the "
+    "spans separated only by spaces, ',' or ';' joined (GROBID splits [22, 23] into '[22,' and '23]')",
+    Improvement.EMPTIED_PARENTHETICAL: "removing a citation also removes the separator and the brackets it leaves "
+    "empty: 'Telescope (DKIST, [49, 56]).' gives 'Telescope (DKIST).', not 'Telescope (DKIST,).'",
+    Improvement.DANGLING_REFERENCE_PHRASE: "a sentence ending in a pointer phrase with modifiers ('see in particular.', "
+    "'cf. e.g.') drops its paragraph, as one ending in the pointing word does",
 }
+V1_IMPROVEMENTS = frozenset(
+    {
+        Improvement.LITERAL_NUMERIC_SEPARATORS, Improvement.ET_AL_WORD_BOUNDARY, Improvement.NORMALIZED_SECTION_TITLES,
+        Improvement.TRIMMED_SENTENCES, Improvement.ABBREVIATION_AWARE_SPLITTING,
+    }
+)  # fmt: skip  (citeworth_improved_v1)
 
 
 # --- Rule units ---------------------------------------------------------------------------------------------
@@ -179,6 +209,8 @@ def has_citation_spans(paragraph: dict, rules: RuleSet) -> bool:
 # Paper rules: on the first selected paragraph (where the published scan stops), then on all of them.
 @rule("paper", "first_citation_not_numeric_or_year")
 def first_citation_numeric_or_year(paragraph: dict, rules: RuleSet) -> bool:
+    if rules._groups_first_citation:
+        return rules.citation_format(first_citation_group(paragraph["text"], paragraph["cite_spans"]))
     return rules.citation_format(paragraph["cite_spans"][0]["text"])
 
 
@@ -262,6 +294,12 @@ def no_hanging_citation(text: str, rules: RuleSet) -> bool:
     return HANGING_CITATION.search(text.lower()) is None
 
 
+@rule("sentence", "dangling_reference_phrase")
+def no_dangling_reference_phrase(text: str, rules: RuleSet) -> bool:
+    """Run after the hanging rule, in the sets with the ``dangling_reference_phrase`` improvement only."""
+    return DANGLING_REFERENCE.search(text.lower()) is None
+
+
 # --- Rule sets ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RuleSet:
@@ -301,6 +339,8 @@ class RuleSet:
     _year_or_et_al: re.Pattern = field(init=False, repr=False, compare=False)
     _joins_after_abbreviations: bool = field(init=False, repr=False, compare=False)
     _trims_sentences: bool = field(init=False, repr=False, compare=False)
+    _groups_first_citation: bool = field(init=False, repr=False, compare=False)
+    _tidies_removal: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         improvements = frozenset(Improvement.named(name) for name in self.improvements)
@@ -311,7 +351,14 @@ class RuleSet:
             "_year_or_et_al": YEAR_OR_ET_AL_WORD if Improvement.ET_AL_WORD_BOUNDARY in improvements else YEAR_OR_ET_AL,
             "_joins_after_abbreviations": Improvement.ABBREVIATION_AWARE_SPLITTING in improvements,
             "_trims_sentences": Improvement.TRIMMED_SENTENCES in improvements,
+            "_groups_first_citation": Improvement.GROUPED_FIRST_CITATION in improvements,
+            "_tidies_removal": Improvement.EMPTIED_PARENTHETICAL in improvements,
         }
+        if Improvement.DANGLING_REFERENCE_PHRASE in improvements:  # a unit of its own, after the hanging rule
+            for name in ("cited_sentence_rules", "plain_sentence_rules"):
+                units = getattr(self, name)
+                if no_dangling_reference_phrase not in units:
+                    chosen[name] = (*units, no_dangling_reference_phrase)
         for name, value in chosen.items():
             object.__setattr__(self, name, value)
 
@@ -346,22 +393,29 @@ class RuleSet:
         """The first citation of a paper is bracketed-numeric or parenthetical-year (published ``valid_citation_format``)."""
         return self.numeric_citation(text) or YEAR_CITATION.search(text) is not None
 
+    def cleaned_sentence(self, text: str, sentence: Sentence) -> str:
+        """A cited sentence's text without its citations and the punctuation they leave hanging."""
+        removed = remove_citations(text, sentence.start, sentence.end, sentence.citations, self._tidies_removal)
+        return delete_hanging_punctuation(removed, self.hanging_punctuation_longer_than)
+
     def leftover_citation(self, text: str) -> bool:
         """A citation S2ORC did not mark, or a marker left after removal (published ``ignore_sentence``)."""
         return self.numeric_citation(text) or self._year_or_et_al.search(text) is not None
 
 
 CITEWORTH_2021 = RuleSet("citeworth_2021")
-CITEWORTH_IMPROVED_V1 = RuleSet("citeworth_improved_v1", frozenset(Improvement))
-RULE_SETS = {rules.name: rules for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED_V1)}
-LATEST = {"citeworth_improved": CITEWORTH_IMPROVED_V1}  # an unversioned name selects the latest version
+CITEWORTH_IMPROVED_V1 = RuleSet("citeworth_improved_v1", V1_IMPROVEMENTS)
+CITEWORTH_IMPROVED_V2 = RuleSet("citeworth_improved_v2", frozenset(Improvement))
+IMPROVED_VERSIONS = (CITEWORTH_IMPROVED_V1, CITEWORTH_IMPROVED_V2)
+RULE_SETS = {rules.name: rules for rules in (CITEWORTH_2021, *IMPROVED_VERSIONS)}
+LATEST = {"citeworth_improved": CITEWORTH_IMPROVED_V2}  # an unversioned name selects the latest version
 CITEWORTH_IMPROVED = LATEST["citeworth_improved"]
 
 
 def rule_set(name: str) -> RuleSet:
     """A rule set by name: a base set, optionally with ``+improvement`` suffixes (``citeworth_2021+et_al_word_boundary``).
 
-    The result's ``name`` is versioned (``citeworth_improved`` gives ``citeworth_improved_v1``): use it,
+    The result's ``name`` is versioned (``citeworth_improved`` gives ``citeworth_improved_v2``): use it,
     not the setting, wherever outputs are keyed.
     """
     base, *extra = name.split("+")

@@ -20,6 +20,7 @@ from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_2021,
     CITEWORTH_IMPROVED,
     CITEWORTH_IMPROVED_V1,
+    CITEWORTH_IMPROVED_V2,
     Improvement,
     Rule,
     UnregisteredReason,
@@ -63,7 +64,11 @@ def test_unit_names_and_published_order_are_stable():
         "no_missed_citation", "capitalized", "ends_with_final_mark", "long_enough", "no_hanging_citation",
     ]  # fmt: skip
     assert names(CITEWORTH_2021.paper_rules) == ["has_cited_permissible_paragraph", "enough_citation_spans"]
-    assert CITEWORTH_IMPROVED.units() == CITEWORTH_2021.units()  # improvements change units' behaviour, not the order
+    # Improvements change units' behaviour, not the order; one adds a unit after the hanging rule.
+    assert CITEWORTH_IMPROVED_V1.units() == CITEWORTH_2021.units()
+    assert names(CITEWORTH_IMPROVED.cited_sentence_rules)[-2:] == ["no_hanging_citation", "no_dangling_reference_phrase"]
+    assert names(CITEWORTH_IMPROVED.plain_sentence_rules)[-2:] == ["no_hanging_citation", "no_dangling_reference_phrase"]
+    assert set(CITEWORTH_IMPROVED.units()) - set(CITEWORTH_2021.units()) == {rules_module.no_dangling_reference_phrase}
 
 
 def test_units_judge_single_items():
@@ -147,12 +152,18 @@ def test_improvements_are_an_enumeration_and_typos_fail_at_once():
 
 
 def test_rule_set_names_are_versioned_and_the_plain_name_selects_the_latest():
-    assert rule_set("citeworth_improved") is CITEWORTH_IMPROVED_V1 is CITEWORTH_IMPROVED
-    assert rule_set("citeworth_improved_v1").name == "citeworth_improved_v1"
-    assert CITEWORTH_IMPROVED_V1.improvements == frozenset(Improvement)
-    assert rule_set("citeworth_improved+et_al_word_boundary").name == "citeworth_improved_v1+et_al_word_boundary"
+    assert rule_set("citeworth_improved") is CITEWORTH_IMPROVED_V2 is CITEWORTH_IMPROVED
+    assert rule_set("citeworth_improved_v1") is CITEWORTH_IMPROVED_V1  # an earlier version stays resolvable
+    assert CITEWORTH_IMPROVED_V2.improvements == frozenset(Improvement)
+    assert CITEWORTH_IMPROVED_V1.improvements == frozenset(Improvement) - {
+        Improvement.GROUPED_FIRST_CITATION, Improvement.EMPTIED_PARENTHETICAL, Improvement.DANGLING_REFERENCE_PHRASE,
+    }  # fmt: skip
+    assert rule_set("citeworth_improved+et_al_word_boundary").name == "citeworth_improved_v2+et_al_word_boundary"
+    v1_plus = rule_set("citeworth_improved_v1+dangling_reference_phrase")
+    assert v1_plus.name == "citeworth_improved_v1+dangling_reference_phrase"
+    assert v1_plus.cited_sentence_rules == CITEWORTH_IMPROVED_V2.cited_sentence_rules
     assert rule_set("citeworth_2021").name == "citeworth_2021"
-    assert rules_key(rule_set("citeworth_improved").name, "20200705v1_0") == "citeworth_improved_v1.20200705v1_0"
+    assert rules_key(rule_set("citeworth_improved").name, "20200705v1_0") == "citeworth_improved_v2.20200705v1_0"
 
 
 def test_drops_on_real_papers_have_registered_reasons_at_their_level(shared_data):
