@@ -237,7 +237,7 @@ def _clean_batches(
         bounds = splitter.sentence_bounds([doc for _, _, doc in to_split], texts)
         clock.lap("split")
         for (result, paragraph, _), text, sentences in zip(to_split, texts, bounds):  # 5. sentence rules
-            sentences = adjust_sentences(text, sentences, rules)
+            sentences = adjust_sentences(text, sentences, rules, splitter)
             reason = first_failure(rules.split_paragraph_rules, sentences, rules)
             verdict = ParagraphVerdict(reason=reason) if reason else judge_sentences(paragraph, sentences, rules)
             _record(result, paragraph.row, verdict)

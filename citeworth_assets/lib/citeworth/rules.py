@@ -41,6 +41,7 @@ from citeworth_assets.lib.citeworth.citations import (
     remove_citations,
     visibly_not_bracketed,
 )
+from citeworth_assets.lib.citeworth.quotes import orient_quotes
 from citeworth_assets.lib.citeworth.reasons import LEVELS, REASONS
 from citeworth_assets.lib.sections import normalize_section_title
 from citeworth_assets.lib.settings import SettingError
@@ -100,6 +101,7 @@ class Improvement(StrEnum):
     TRIMMED_SENTENCES = "trimmed_sentences"
     ABBREVIATION_AWARE_SPLITTING = "abbreviation_aware_splitting"
     GROUPED_FIRST_CITATION = "grouped_first_citation"
+    QUOTE_AWARE_SPLITTING = "quote_aware_splitting"
     EMPTIED_PARENTHETICAL = "emptied_parenthetical"
     DANGLING_REFERENCE_PHRASE = "dangling_reference_phrase"
 
@@ -125,6 +127,8 @@ IMPROVEMENT_DESCRIPTIONS = {
     Improvement.ABBREVIATION_AWARE_SPLITTING: "no sentence break after Ref., Fig., Eq., cf., e.g., i.e. and similar",
     Improvement.GROUPED_FIRST_CITATION: "the first-citation format check reads the paper's first citation group, the "
     "spans separated only by spaces, ',' or ';' joined (GROBID splits [22, 23] into '[22,' and '23]')",
+    Improvement.QUOTE_AWARE_SPLITTING: "curly double quotes standing the wrong way round (”Are you sure“) are turned "
+    "before splitting, so the text between two quotations is not taken for one quotation and glued into one sentence",
     Improvement.EMPTIED_PARENTHETICAL: "removing a citation also removes the separator and the brackets it leaves "
     "empty: 'Telescope (DKIST, [49, 56]).' gives 'Telescope (DKIST).', not 'Telescope (DKIST,).'",
     Improvement.DANGLING_REFERENCE_PHRASE: "a sentence ending in a pointer phrase with modifiers ('see in particular.', "
@@ -341,6 +345,7 @@ class RuleSet:
     _trims_sentences: bool = field(init=False, repr=False, compare=False)
     _groups_first_citation: bool = field(init=False, repr=False, compare=False)
     _tidies_removal: bool = field(init=False, repr=False, compare=False)
+    _quote_aware: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         improvements = frozenset(Improvement.named(name) for name in self.improvements)
@@ -353,6 +358,7 @@ class RuleSet:
             "_trims_sentences": Improvement.TRIMMED_SENTENCES in improvements,
             "_groups_first_citation": Improvement.GROUPED_FIRST_CITATION in improvements,
             "_tidies_removal": Improvement.EMPTIED_PARENTHETICAL in improvements,
+            "_quote_aware": Improvement.QUOTE_AWARE_SPLITTING in improvements,
         }
         if Improvement.DANGLING_REFERENCE_PHRASE in improvements:  # a unit of its own, after the hanging rule
             for name in ("cited_sentence_rules", "plain_sentence_rules"):
@@ -430,8 +436,14 @@ def rule_set(name: str) -> RuleSet:
     return rules.with_improvements(*extra) if extra else rules
 
 
-def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet) -> list[tuple[int, int]]:
-    """Sentence boundaries after the splitting improvements of a rule set (unchanged for the faithful set)."""
+def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet, splitter=None) -> list[tuple[int, int]]:
+    """Sentence boundaries after the splitting improvements of a rule set (unchanged for the faithful set).
+
+    ``splitter`` (the run's :class:`~citeworth_assets.lib.sentences.SentenceSplitter`) splits again a paragraph
+    whose curly quotes stand the wrong way round, with them turned (``quote_aware_splitting``).
+    """
+    if rules._quote_aware and splitter is not None and (oriented := orient_quotes(text)) is not text:
+        sentences = splitter.split(oriented)
     if rules._joins_after_abbreviations and len(sentences) > 1:
         joined = [sentences[0]]
         for start, end in sentences[1:]:

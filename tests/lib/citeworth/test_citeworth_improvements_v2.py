@@ -8,10 +8,12 @@ import pytest
 from citeworth_assets.lib.citeworth.citations import first_citation_group, tidy_cut
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+from citeworth_assets.lib.citeworth.quotes import orient_quotes
 from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_2021,
     CITEWORTH_IMPROVED,
     CITEWORTH_IMPROVED_V1,
+    adjust_sentences,
     no_dangling_reference_phrase,
     rule_set,
 )
@@ -189,9 +191,70 @@ def test_sentences_that_do_not_dangle(sentence):
     assert no_dangling_reference_phrase(sentence, CITEWORTH_IMPROVED) is None
 
 
+# --- quote_aware_splitting ------------------------------------------------------------------------------------
+GLUED = (
+    "The sentiment of the sentence \u201dAre you surex \u201c is ambiguous, since it depends on the context of the "
+    "conversation. Nevertheless, most annotators labelled it as negative. On the contrary, the sentence \u201dI am "
+    "fine\u201c was labelled as positive by all of them."
+)
+
+
+def test_reversed_curly_quotes_no_longer_glue_sentences():
+    faithful = splitter().split(GLUED)
+    assert len(faithful) == 1  # pysbd takes the text between '“ is ambiguous' and '”I am' for a quotation
+    adjusted = adjust_sentences(GLUED, faithful, ALONE("quote_aware_splitting"), splitter())
+    assert [GLUED[a:b] for a, b in adjusted] == [
+        "The sentiment of the sentence \u201dAre you surex \u201c is ambiguous, since it depends on the context of the conversation.",
+        "Nevertheless, most annotators labelled it as negative.",
+        "On the contrary, the sentence \u201dI am fine\u201c was labelled as positive by all of them.",
+    ]
+    assert adjust_sentences(GLUED, faithful, CITEWORTH_2021, splitter()) == faithful
+    assert orient_quotes(GLUED) == GLUED.replace("\u201dAre", "\u201cAre").replace("surex \u201c", "surex \u201d").replace(
+        "\u201dI am", "\u201cI am").replace("fine\u201c", "fine\u201d")
+
+
+def test_a_glued_paragraph_is_cleaned_sentence_by_sentence_with_quote_aware_splitting():
+    cited = paragraph(GLUED.replace("as negative.", "as negative [5]."), "[5]")
+    assert outcome(clean(cited, CITEWORTH_2021, False)) == "fewer_than_3_sentences"
+    for rules in (ALONE("quote_aware_splitting"), CITEWORTH_IMPROVED):
+        assert outcome(clean(cited, rules, False))[1] == "Nevertheless, most annotators labelled it as negative."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He said \u201cno\u201d. Then he left the room quickly.",
+        "The sentence \u201cAre you sure?\u201d is ambiguous. Nobody agreed.",
+        "We call them \u201clobes\u201d, as in earlier work.",
+        "A lone \u201c mark between spaces is left alone.",
+    ],
+)
+def test_quotes_the_right_way_round_are_left_as_they_are(text):
+    assert orient_quotes(text) is text
+
+
+def test_real_paragraphs_keep_their_boundaries_with_quote_aware_splitting(shared_data):
+    """Every paragraph of the shared S2ORC, CORD-19 and unarXive 2022 papers (52 hold curly quotes, all the right way
+    round): quote-aware splitting leaves the text to split, hence every boundary, as it is."""
+    texts = []
+    for path in sorted((shared_data / "cord19" / "pdf_json").glob("*.json")) + sorted((shared_data / "s2orc-20200705" / "pdf_parses").glob("*.json")):
+        texts += [p["text"] for p in json.loads(path.read_text())["body_text"]]
+    for path in sorted((shared_data / "unarxive-2022").glob("*.jsonl")):
+        texts += [p["text"] for line in path.read_text().splitlines() for p in json.loads(line)["body_text"]]
+    quoted = [text for text in texts if "\u201c" in text or "\u201d" in text]
+    assert len(texts) > 3000 and len(quoted) >= 50
+    assert all(orient_quotes(text) is text for text in texts)
+    rules = ALONE("quote_aware_splitting")
+    for text in quoted:
+        bounds = splitter().split(text)
+        assert adjust_sentences(text, bounds, rules, splitter()) == bounds
+
+
 # --- the faithful set is unchanged ------------------------------------------------------------------------------
 def test_the_faithful_set_does_not_use_the_new_improvements():
-    assert not any(CITEWORTH_2021.uses(name) for name in ("grouped_first_citation", "emptied_parenthetical", "dangling_reference_phrase"))
+    new = ("grouped_first_citation", "emptied_parenthetical", "dangling_reference_phrase", "quote_aware_splitting")
+    assert not any(CITEWORTH_2021.uses(name) or CITEWORTH_IMPROVED_V1.uses(name) for name in new)
+    assert all(CITEWORTH_IMPROVED.uses(name) for name in new)
     assert no_dangling_reference_phrase not in CITEWORTH_2021.units()
     # What the faithful set gives on the issue's examples is asserted beside each improvement above; the real papers'
     # parity with the published code is test_real_papers_give_what_the_published_code_gives.

@@ -157,6 +157,7 @@ def test_rule_set_names_are_versioned_and_the_plain_name_selects_the_latest():
     assert CITEWORTH_IMPROVED_V2.improvements == frozenset(Improvement)
     assert CITEWORTH_IMPROVED_V1.improvements == frozenset(Improvement) - {
         Improvement.GROUPED_FIRST_CITATION, Improvement.EMPTIED_PARENTHETICAL, Improvement.DANGLING_REFERENCE_PHRASE,
+        Improvement.QUOTE_AWARE_SPLITTING,
     }  # fmt: skip
     assert rule_set("citeworth_improved+et_al_word_boundary").name == "citeworth_improved_v2+et_al_word_boundary"
     v1_plus = rule_set("citeworth_improved_v1+dangling_reference_phrase")
