@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from citeworth_assets.samples.s2orc import grobid
 from citeworth_assets.samples.s2orc.graph import _between, _pick
 from citeworth_assets.samples.s2orc.text import _CLAIMS, _CONTINUATIONS, _Paragraph
 from citeworth_assets.samples.s2orc.vocabulary import _LAST_NAMES
@@ -55,7 +56,7 @@ def _write_hanging_citation(w: _PaperWriter, para: _Paragraph) -> None:
     if not w.citable:
         return _write_missed_citation(w, para)
     para.add(w._fill(_pick(rng, _CLAIMS)))
-    para.add(_pick(rng, (", as shown by ", ", see for example ", " as in ", ", see ", " following ")))
+    para.add(grobid.pointer_phrase(w, _pick(rng, (", as shown by ", ", see for example ", " as in ", ", see ", " following "))))
     if w.style == "superscript":
         item = _pick(rng, w.citable)
         para.cite(f"[{item.number}]", w._ref_id(item))
@@ -137,6 +138,31 @@ def _write_bracketed_decimal(w: _PaperWriter, para: _Paragraph) -> None:
         "A fraction of [2/3] of the {object} met the inclusion criteria.",
         "Values of {measure} in the interval [0.2, 0.8] were considered plausible.",
     ))))
+
+
+def _write_abbreviation_sentence(w: _PaperWriter, para: _Paragraph) -> None:
+    """Abbreviations that naive sentence splitters break at: Fig., Eq., Ref., cf., e.g., i.e."""
+    rng, vocab = w.rng, w.vocab
+    choice = int(rng.random() * 6)
+    if choice == 0:
+        f = _between(rng, 1, w.n_figures)
+        para.add("As shown in ")
+        para.ref(f"Fig. {f}", w._figure_ref_id(f))
+        para.add(f", the {_pick(rng, vocab.measures)} increases with the number of {_pick(rng, vocab.objects)}.")
+    elif choice == 1:
+        para.add(f"The estimator follows from Eq. {_between(rng, 1, 9)} and the bound derived in Ref. {_between(rng, 1, 30)}.")
+    elif choice == 2:
+        para.add(f"Several factors, e.g. {_pick(rng, vocab.objects)} and {_pick(rng, vocab.topics)}, were considered in the design.")
+    elif choice == 3:
+        para.add(f"The effect holds for all {_pick(rng, vocab.objects)}, i.e. it does not depend on {_pick(rng, vocab.measures)}.")
+    elif choice == 4:
+        para.add("These trends agree with our earlier estimates (cf. ")
+        t = _between(rng, 1, w.n_tables)
+        para.ref(f"Table {t}", w._table_ref_id(t))
+        para.add(").")
+    else:
+        name = _pick(rng, w.citable).names.split(" ")[0] if w.citable else "Smith"
+        para.add(f"Similar values were found by {name} et al. in a larger sample of {_pick(rng, vocab.objects)}.")
 
 
 _DEFECT_WRITERS = {

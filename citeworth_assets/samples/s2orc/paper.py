@@ -7,7 +7,8 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from citeworth_assets.samples.s2orc.defects import _DEFECT_WRITERS
+from citeworth_assets.samples.s2orc import grobid
+from citeworth_assets.samples.s2orc.defects import _DEFECT_WRITERS, _write_abbreviation_sentence
 from citeworth_assets.samples.s2orc.graph import (
     _METADATA_CRITERIA, _OUTSIDE_ID_BASE, _PARSED_FLAGS, _VENUE_OR_ID_KEYS, _between, _mix, _outcome,
     _pick, _rng, in_dump_citers, linked_targets, paper_id_for,
@@ -32,6 +33,7 @@ class _PaperWriter:
         self.ident = _identity(seed, index)
         self.vocab = _FIELD_VOCAB[self.ident.fields[0]]
         self.rng = _rng(seed, index, "paper")
+        self.grobid = _rng(seed, index, "grobid")  # GROBID-style text (grobid.py); the main stream stays as it was
         self.targets = linked_targets(seed, index, papers)
         self.flags = self._pdf_flags()
         self.style = self.ident.style
@@ -236,6 +238,7 @@ class _PaperWriter:
             title = _pick(rng, _SECTION_TITLES[role])
             if role == "introduction" and untitled_intro:
                 title, role = "", "untitled"
+            title = grobid.section_title(self, title)
             for _ in range(count):
                 body.append(self._paragraph(title, role, rng.choices(_KIND_NAMES, _KIND_WEIGHTS)[0]))
         if rng.random() < 0.03:  # a very long paragraph, as PDF parsers produce from run-on text
@@ -288,19 +291,24 @@ class _PaperWriter:
         defect_at = n - 1 if kind == "missing_final_period" else int(rng.random() * n)
         appetite = _CITE_APPETITE[role] * (0.1 if self.sparse else 1.0)
         defect = _DEFECT_WRITERS.get(kind)
+        frame = grobid.quoted_frame(self) if kind == "clean" else None
+        if frame:
+            para.add(frame[0] + " ")
         for k in range(n):
             if k:
                 para.add(" ")
             if defect is not None and k == defect_at:
                 defect(self, para)
             elif kind == "abbreviations" and rng.random() < 0.5:
-                self._abbreviation_sentence(para)
+                _write_abbreviation_sentence(self, para)
             elif role == "related" and self.linked and rng.random() < 0.3:
                 self._citesum_sentence(para)
             elif self.citable and rng.random() < appetite:
                 self._cited_sentence(para)
             else:
                 self._own_sentence(para)
+        if frame:
+            para.add(" " + frame[1])
         return para.record(section)
 
     def _fill(self, template: str) -> str:
@@ -346,12 +354,15 @@ class _PaperWriter:
         para.add(self._fill(_pick(rng, _OWN_STATEMENTS)) + ".")
 
     def _cited_sentence(self, para: _Paragraph) -> None:
-        """A cite-worthy claim with its citation at the very end, as CiteWorth keeps them."""
-        para.add(self._fill(_pick(self.rng, _CLAIMS)))
-        self._end_citation(para)
+        """A cite-worthy claim with its citation at the very end, as CiteWorth keeps them (sometimes in parentheses
+        after an acronym)."""
+        claim = self._fill(_pick(self.rng, _CLAIMS))
+        acronym = grobid.acronym_parenthetical(self, claim)
+        para.add(claim + (f" ({acronym}," if acronym else ""))
+        self._end_citation(para, ")" if acronym else "")
 
-    def _end_citation(self, para: _Paragraph) -> None:
-        """Close a claim with its citation and the period (after it, for superscript papers)."""
+    def _end_citation(self, para: _Paragraph, close: str = "") -> None:
+        """Close a claim with its citation, ``close`` and the period (after it, for superscript papers)."""
         rng = self.rng
         if self.style == "superscript":
             para.add(".")
@@ -359,7 +370,7 @@ class _PaperWriter:
             return
         para.add(" ")
         self._citation_marker(para)
-        para.add(" ." if rng.random() < 0.15 else ".")  # S2ORC often keeps a space before the period
+        para.add(close + (" ." if rng.random() < 0.15 else "."))  # S2ORC often keeps a space before the period
 
     def _superscript_marker(self, para: _Paragraph) -> None:
         """Superscript numbers come out of PDFs as bare numbers after the period: "... cancer. 1" """
@@ -385,11 +396,17 @@ class _PaperWriter:
                 ("single", "list", "list_nospace", "range", "adjacent", "endash_pair"), (48, 12, 8, 10, 14, 8))[0]
             if form == "single" or len(items) < 3:
                 item = _pick(rng, items)
-                para.cite(f"[{item.number}]", self._ref_id(item))
+                if simple and grobid.first_citation_group(self):
+                    grobid.write_numeric_group(self, para, [item, grobid.partner(self, item)], self._ref_id(item))
+                else:
+                    para.cite(f"[{item.number}]", self._ref_id(item))
             elif form in ("list", "list_nospace"):
                 chosen = sorted(rng.sample(items, _between(rng, 2, 3)), key=lambda i: i.number)
                 sep = ", " if form == "list" else ","
-                para.cite("[" + sep.join(str(i.number) for i in chosen) + "]", self._ref_id(chosen[0]))
+                if form == "list" and grobid.split_group(self):
+                    grobid.write_numeric_group(self, para, chosen, self._ref_id(chosen[0]))
+                else:
+                    para.cite("[" + sep.join(str(i.number) for i in chosen) + "]", self._ref_id(chosen[0]))
             elif form == "range":
                 start = int(rng.random() * (len(items) - 2))
                 end = _between(rng, start + 2, min(len(items) - 1, start + 5))
@@ -410,13 +427,19 @@ class _PaperWriter:
         form = "paren" if simple else rng.choices(("paren", "paren_multi", "paren_nocomma", "split"), (45, 20, 15, 20))[0]
         if form == "paren" or len(items) < 2:
             item = _pick(rng, items)
-            para.cite(f"({item.names}, {item.year})", self._ref_id(item))
+            if simple and grobid.first_citation_group(self):
+                grobid.write_author_year_group(self, para, [item, grobid.partner(self, item)], self._ref_id(item))
+            else:
+                para.cite(f"({item.names}, {item.year})", self._ref_id(item))
         elif form == "paren_nocomma":
             item = _pick(rng, items)
             para.cite(f"({item.names} {item.year})", self._ref_id(item))
         elif form == "paren_multi":
             chosen = rng.sample(items, _between(rng, 2, min(3, len(items))))
-            para.cite("(" + "; ".join(f"{i.names}, {i.year}" for i in chosen) + ")", self._ref_id(chosen[0]))
+            if grobid.split_group(self):
+                grobid.write_author_year_group(self, para, chosen, self._ref_id(chosen[0]))
+            else:
+                para.cite("(" + "; ".join(f"{i.names}, {i.year}" for i in chosen) + ")", self._ref_id(chosen[0]))
         else:  # S2ORC splits "(A and B 2004; C et al. 2005a )" into one span per work
             chosen = rng.sample(items, _between(rng, 2, min(3, len(items))))
             for k, item in enumerate(chosen):
@@ -470,27 +493,3 @@ class _PaperWriter:
             para.add(f", {clause}.")
         else:
             para.add(f" {_pick(rng, ('showed that', 'reported that', 'found that'))} {clause}.")
-
-    def _abbreviation_sentence(self, para: _Paragraph) -> None:
-        """Abbreviations that naive sentence splitters break at: Fig., Eq., Ref., cf., e.g., i.e."""
-        rng, vocab = self.rng, self.vocab
-        choice = int(rng.random() * 6)
-        if choice == 0:
-            f = _between(rng, 1, self.n_figures)
-            para.add("As shown in ")
-            para.ref(f"Fig. {f}", self._figure_ref_id(f))
-            para.add(f", the {_pick(rng, vocab.measures)} increases with the number of {_pick(rng, vocab.objects)}.")
-        elif choice == 1:
-            para.add(f"The estimator follows from Eq. {_between(rng, 1, 9)} and the bound derived in Ref. {_between(rng, 1, 30)}.")
-        elif choice == 2:
-            para.add(f"Several factors, e.g. {_pick(rng, vocab.objects)} and {_pick(rng, vocab.topics)}, were considered in the design.")
-        elif choice == 3:
-            para.add(f"The effect holds for all {_pick(rng, vocab.objects)}, i.e. it does not depend on {_pick(rng, vocab.measures)}.")
-        elif choice == 4:
-            para.add("These trends agree with our earlier estimates (cf. ")
-            t = _between(rng, 1, self.n_tables)
-            para.ref(f"Table {t}", self._table_ref_id(t))
-            para.add(").")
-        else:
-            name = _pick(rng, self.citable).names.split(" ")[0] if self.citable else "Smith"
-            para.add(f"Similar values were found by {name} et al. in a larger sample of {_pick(rng, vocab.objects)}.")
