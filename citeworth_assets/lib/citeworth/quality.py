@@ -5,9 +5,11 @@ are independent of every rule set's own checks, so they can catch what a rule se
 
 * a *citation marker* left in a kept sentence: bracketed numbers (with any separators, including
   decimals a range-based expression would accept), author-year parentheses, a bare year in
-  parentheses, ``et al.`` as words, or a hanging reference phrase at the end ("as shown by.");
+  parentheses, ``et al.`` as words, or a hanging reference phrase at the end ("as shown by.", also with
+  modifiers: "see in particular.", "by, among others.");
 * a *format problem*: not starting with an upper-case letter, not ending with ``.``, ``?`` or ``!``,
-  surrounding whitespace, 20 characters or fewer, unbalanced brackets, or space before the final mark.
+  surrounding whitespace, 20 characters or fewer, unbalanced brackets, space before the final mark, or brackets
+  a removed citation left empty or closing on a separator ("(DKIST,)", "()").
 """
 
 from __future__ import annotations
@@ -32,9 +34,15 @@ CITATION_MARKERS = {
     "author_year": re.compile(r"\([A-Z][^()]{0,80}?,?\s(?:19|20)\d\d[a-z]?\s*[;)]"),
     "parenthetical_year": re.compile(r"\(\s*(?:19|20)\d\d[a-z]?\s*\)"),
     "et_al": re.compile(r"\bet al\b"),
-    "hanging_reference": re.compile(r"\b(?:by|of|in|see|from|as|to|with|e\.g\.,?)\s*[.?!]$", re.IGNORECASE),
+    "hanging_reference": re.compile(
+        r"\b(?:by|of|in|see|from|as|to|with|cf\.|e\.g\.,?)"
+        r"(?:,?\s+(?:in particular|especially|for example|for instance|among others|e\.g\.),?)*\s*[.?!]$",
+        re.IGNORECASE,
+    ),
 }
 
+
+EMPTIED_BRACKETS = re.compile(r"[,;:]\s*[)\]]|\(\s*\)|\[\s*\]")
 
 COMPARISON_SCHEMA = pa.schema(
     [
@@ -70,6 +78,8 @@ def format_problem(sentence: str) -> str | None:
         return "space_before_final_mark"
     if sentence.count("(") != sentence.count(")") or sentence.count("[") != sentence.count("]"):
         return "unbalanced_brackets"
+    if EMPTIED_BRACKETS.search(sentence):
+        return "emptied_brackets"
     return None
 
 

@@ -258,3 +258,20 @@ def test_the_faithful_set_does_not_use_the_new_improvements():
     assert no_dangling_reference_phrase not in CITEWORTH_2021.units()
     # What the faithful set gives on the issue's examples is asserted beside each improvement above; the real papers'
     # parity with the published code is test_real_papers_give_what_the_published_code_gives.
+
+
+@pytest.mark.parametrize(
+    ("sentence", "marker", "problem"),
+    [
+        ("High-resolution spectra will come from the Solar Telescope (DKIST,).", None, "emptied_brackets"),
+        ("High-resolution spectra will come from the Solar Telescope ().", None, "emptied_brackets"),
+        ("Soil particles are grouped into clay, silt or sand, see in particular.", "hanging_reference", None),
+        ("This was reported for many soils by, among others.", "hanging_reference", None),
+        ("High-resolution spectra will come from the Solar Telescope (DKIST).", None, None),
+        ("Soil particles are grouped into clay, silt or sand in particular.", None, None),
+    ],
+)
+def test_the_quality_proxies_see_the_remnants_independently_of_the_rules(sentence, marker, problem):
+    from citeworth_assets.lib.citeworth.quality import citation_marker, format_problem
+
+    assert (citation_marker(sentence), format_problem(sentence)) == (marker, problem)
