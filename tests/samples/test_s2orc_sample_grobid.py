@@ -9,9 +9,18 @@ from s2orc_dump import Dump, first_failed_criterion
 
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.quotes import orient_quotes
-from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021, CITEWORTH_IMPROVED, DANGLING_REFERENCE, adjust_sentences
+from citeworth_assets.lib.citeworth.rules import (
+    CITEWORTH_2021,
+    CITEWORTH_IMPROVED,
+    DANGLING_REFERENCE,
+    adjust_sentences,
+)
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.records import PaperInput, RecordReporter, paragraph_rows
+from citeworth_assets.lib.s2orc.records import (
+    PaperInput,
+    RecordReporter,
+    paragraph_rows,
+)
 from citeworth_assets.lib.sentences import splitter
 
 OPEN, CLOSE = "\u201c", "\u201d"

@@ -179,7 +179,7 @@ def clean_papers(
     while batch := list(islice(papers, batch_papers)):
         try:
             results = list(_clean_batches(batch, rules, splitter, batch_papers, timings))
-        except Exception:
+        except Exception:  # noqa: BLE001  any bug: retry paper by paper to find the paper that raises
             results = [_clean_alone(paper, rules, splitter, timings) for paper in batch]
         yield from results
 
@@ -188,7 +188,7 @@ def _clean_alone(paper: PaperInput, rules: RuleSet, splitter: SentenceSplitter, 
     try:
         (result,) = _clean_batches([paper], rules, splitter, 1, timings)
         return result
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001  a bug in cleaning this paper drops it, not the run
         return failed_result(paper, error)
 
 

@@ -60,7 +60,7 @@ def outcome(result, index=0):
     return next(drop.reason for drop in result.drops if drop.paragraph_index == index)
 
 
-ALONE = lambda name: rule_set(f"citeworth_2021+{name}")  # noqa: E731
+ALONE = lambda name: rule_set(f"citeworth_2021+{name}")
 
 
 # --- grouped_first_citation -----------------------------------------------------------------------------------
