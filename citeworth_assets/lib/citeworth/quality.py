@@ -19,7 +19,7 @@ from typing import Iterable
 
 import pyarrow as pa
 
-from citeworth_assets.lib.citeworth.cleaning import clean_papers
+from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
 from citeworth_assets.lib.citeworth.rules import (
     CHECK_WORTHY,
     CITEWORTH_2021,
@@ -56,6 +56,7 @@ COMPARISON_SCHEMA = pa.schema(
         ("marker_share", pa.float64()),
         ("sentences_with_format_problem", pa.int64()),
         ("format_problem_share", pa.float64()),
+        ("internal_errors", pa.int64()),
     ]
 )
 
@@ -93,9 +94,10 @@ def compare_rule_sets(papers: list[PaperInput], rule_sets: Iterable[RuleSet], sp
     """One row per rule set: yield per 1000 candidate papers and the quality proxies of what it keeps."""
     rows = []
     for rules in rule_sets:
-        kept_papers = paragraphs = sentences = cite_worthy = markers = problems = 0
+        kept_papers = paragraphs = sentences = cite_worthy = markers = problems = errors = 0
         for result in clean_papers(papers, rules, splitter):
             kept_papers += bool(result.accepted)
+            errors += result.paper_reason == INTERNAL_ERROR
             for accepted in result.accepted:
                 paragraphs += 1
                 for sample in accepted.verdict.samples:
@@ -116,6 +118,7 @@ def compare_rule_sets(papers: list[PaperInput], rule_sets: Iterable[RuleSet], sp
                 "marker_share": round(markers / sentences, 4) if sentences else None,
                 "sentences_with_format_problem": problems,
                 "format_problem_share": round(problems / sentences, 4) if sentences else None,
+                "internal_errors": errors,
             }
         )
     return rows

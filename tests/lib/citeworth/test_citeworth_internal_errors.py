@@ -87,3 +87,11 @@ def test_clean_paper_reports_the_error_and_prints_the_other_papers(papers):
     printed = [json.loads(line)["paper_id"] for line in result.stdout.splitlines()]
     assert printed == ["paper-a", "paper-a", "paper-c", "paper-c"]
     assert "b.json: internal_error in paper paper-b: IndexError" in result.stderr
+
+
+def test_the_rule_comparison_counts_internal_errors(papers):
+    from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA, compare_rule_sets
+
+    rows = compare_rule_sets(list(read_paper_files([papers], [])), [CITEWORTH_2021], splitter())
+    assert [(row["candidate_papers"], row["internal_errors"], row["papers_per_1000"]) for row in rows] == [(3, 1, 666.7)]
+    assert set(rows[0]) == set(COMPARISON_SCHEMA.names)
