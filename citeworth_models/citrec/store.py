@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from citeworth_models.citrec.base import Recommender
 
@@ -39,7 +40,7 @@ class IndexWriter:
         self.dataset, self.candidates, self.titles = dataset, list(candidates), list(titles)
         self.models: list[str] = []
 
-    def __enter__(self) -> IndexWriter:
+    def __enter__(self) -> Self:
         self.staging.mkdir(parents=True)
         return self
 

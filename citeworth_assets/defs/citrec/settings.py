@@ -2,6 +2,7 @@
 (seeds/004 §6.1, Appendix C) and which models are trained. Three assets read them, so they live in one place."""
 
 import dagster as dg
+from pydantic import Field
 
 from citeworth_assets.lib.citrec.dataset import EvalSettings
 from citeworth_assets.lib.citrec.tables import check_dataset_name
@@ -23,8 +24,8 @@ class CitrecSettings(dg.ConfigurableResource):
     min_contexts: int = EvalSettings.min_contexts
     min_citing_papers: int = EvalSettings.min_citing_papers
     split_year: int = EvalSettings.split_year
-    citing_fields: list[str] = []
-    models: list[str] = list(DEFAULT_MODELS)
+    citing_fields: list[str] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=lambda: list(DEFAULT_MODELS))
 
     @property
     def eval_settings(self) -> EvalSettings:

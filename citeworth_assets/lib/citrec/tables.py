@@ -10,8 +10,8 @@ that made it) and ``citrec_results`` (long format, one row per model, metric and
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 from collections.abc import Iterator, Mapping
+from dataclasses import asdict
 
 import pyarrow as pa
 

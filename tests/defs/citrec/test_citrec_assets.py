@@ -1,7 +1,6 @@
 """The citrec assets end to end on the generated answerable contexts: data set, every model trained and saved,
 evaluated into MLflow (the default SQLite store under the data root; MLflow 3 refuses new file stores) and the warehouse, with a real Dagster instance."""
 
-import shutil
 
 import dagster as dg
 import duckdb
@@ -12,8 +11,8 @@ from citeworth_assets.defs.citrec import citrec_job
 from citeworth_assets.defs.citrec.assets import citrec_assets
 from citeworth_assets.defs.citrec.settings import CitrecSettings
 from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
 from citeworth_assets.lib.citrec.contexts import read_catalogue
+from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_assets.samples.citrec import write_citrec_sample
 from citeworth_models.citrec.evaluate import random_baseline
