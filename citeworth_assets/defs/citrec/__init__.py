@@ -3,6 +3,7 @@
 import dagster as dg
 
 from citeworth_assets.defs.citrec.assets import citrec_assets
+from citeworth_assets.defs.citrec.checks import citrec_checks
 from citeworth_assets.defs.citrec.settings import CitrecSettings
 
 citrec_job = dg.define_asset_job(
@@ -12,4 +13,6 @@ citrec_job = dg.define_asset_job(
     "model, evaluate them and refresh the citrec warehouse views (manual: nothing schedules it).",
 )
 
-defs = dg.Definitions(assets=citrec_assets, jobs=[citrec_job], resources={"citrec": CitrecSettings()})
+defs = dg.Definitions(
+    assets=citrec_assets, asset_checks=citrec_checks, jobs=[citrec_job], resources={"citrec": CitrecSettings()}
+)
