@@ -23,8 +23,11 @@ def citrec_split_is_clean(citrec: CitrecSettings, citeworth: CiteworthSettings) 
     uncandidated = sum(1 for work in test.column("cited").to_pylist() if work not in candidates)
     return dg.AssetCheckResult(
         passed=not both and uncandidated == 0,
-        metadata={"citing_papers_in_both_splits": len(both), "test_items_citing_no_candidate": uncandidated,
-                  "examples": dg.MetadataValue.json(sorted(both)[:10])},  # fmt: skip
+        metadata={
+            "citing_papers_in_both_splits": len(both),
+            "test_items_citing_no_candidate": uncandidated,
+            "examples": dg.MetadataValue.json(sorted(both)[:10]),
+        },
     )
 
 

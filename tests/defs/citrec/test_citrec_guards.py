@@ -2,9 +2,12 @@
 and what they accept: an export without a catalogue (citing years from the arXiv ids)."""
 
 import dagster as dg
-import pytest
 
-from citeworth_assets.defs.citrec.assets import citrec_dataset, citrec_evaluation, citrec_models
+from citeworth_assets.defs.citrec.assets import (
+    citrec_dataset,
+    citrec_evaluation,
+    citrec_models,
+)
 from citeworth_assets.defs.citrec.checks import citrec_split_is_clean
 from citeworth_assets.defs.citrec.settings import CitrecSettings
 from citeworth_assets.resources import CiteworthSettings

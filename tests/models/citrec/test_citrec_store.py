@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from citeworth_models.citrec.registry import create_model
-from citeworth_models.citrec.store import IndexWriter, NoTrainedIndex, latest_index, load_index
+from citeworth_models.citrec.store import (
+    IndexWriter,
+    NoTrainedIndex,
+    latest_index,
+    load_index,
+)
 
 CANDIDATES = [["sparse lattice estimator for entropy", "the lattice estimator of entropy"],
               ["protein folding with neural networks", "folding proteins by networks"]]  # fmt: skip
@@ -33,10 +38,9 @@ def test_a_saved_index_scores_as_the_fitted_model(tmp_path):
 
 def test_a_failed_write_keeps_the_previous_index_and_leaves_no_staging(tmp_path):
     _save(tmp_path, "one", ("bow",))
-    with pytest.raises(RuntimeError):
-        with IndexWriter(tmp_path, "one", ["w9"], [None]) as index:
-            index.add(create_model("fos").fit(CANDIDATES))
-            raise RuntimeError("interrupted")
+    with pytest.raises(RuntimeError), IndexWriter(tmp_path, "one", ["w9"], [None]) as index:
+        index.add(create_model("fos").fit(CANDIDATES))
+        raise RuntimeError("interrupted")
     assert load_index(tmp_path / "one").models == ["bow"]
     assert [p.name for p in tmp_path.iterdir()] == ["one"]
 
