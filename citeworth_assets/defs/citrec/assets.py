@@ -32,7 +32,7 @@ def context_export(citeworth: CiteworthSettings):
     return contexts, catalogue if catalogue.is_file() else None
 
 
-def _partition(citeworth: CiteworthSettings, table: str, name: str) -> pa.Table:
+def lake_partition(citeworth: CiteworthSettings, table: str, name: str) -> pa.Table:
     return lake.read_partition(citeworth.settings.lake, table, name, dimension=tables.DIMENSION)
 
 
@@ -42,10 +42,10 @@ def _write(citeworth: CiteworthSettings, table: str, schema: pa.Schema, rows, na
 
 def load_dataset(citeworth: CiteworthSettings, name: str):
     """The data set as built (its own settings, not today's), with its candidates table and statistics row."""
-    statistics = _partition(citeworth, "citrec_dataset_statistics", name).to_pylist()[0]
-    candidates = _partition(citeworth, "citrec_candidates", name)
+    statistics = lake_partition(citeworth, "citrec_dataset_statistics", name).to_pylist()[0]
+    candidates = lake_partition(citeworth, "citrec_candidates", name)
     dataset = tables.dataset_from_tables(
-        tables.settings_from_statistics(statistics), candidates, _partition(citeworth, "citrec_contexts", name)
+        tables.settings_from_statistics(statistics), candidates, lake_partition(citeworth, "citrec_contexts", name)
     )
     return dataset, candidates, statistics
 

@@ -3,7 +3,7 @@
 import dagster as dg
 import pyarrow.compute as pc
 
-from citeworth_assets.defs.citrec.assets import _partition, citrec_dataset
+from citeworth_assets.defs.citrec.assets import citrec_dataset, lake_partition
 from citeworth_assets.defs.citrec.settings import CitrecSettings
 from citeworth_assets.resources import CiteworthSettings
 
@@ -15,8 +15,8 @@ from citeworth_assets.resources import CiteworthSettings
 )
 def citrec_split_is_clean(citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.AssetCheckResult:
     name = citrec.eval_settings.name
-    contexts = _partition(citeworth, "citrec_contexts", name).select(["split", "citing", "cited"])
-    candidates = set(_partition(citeworth, "citrec_candidates", name).column("work").to_pylist())
+    contexts = lake_partition(citeworth, "citrec_contexts", name).select(["split", "citing", "cited"])
+    candidates = set(lake_partition(citeworth, "citrec_candidates", name).column("work").to_pylist())
     train = contexts.filter(pc.equal(contexts["split"], "train"))
     test = contexts.filter(pc.equal(contexts["split"], "test"))
     both = set(train.column("citing").to_pylist()) & set(test.column("citing").to_pylist())
