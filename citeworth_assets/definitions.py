@@ -6,6 +6,7 @@ import dagster as dg
 from citeworth_assets.defs import (
     citesum,
     citeworth,
+    citrec,
     manual_eval,
     models,
     s2orc,
@@ -13,7 +14,7 @@ from citeworth_assets.defs import (
 )
 from citeworth_assets.resources import CiteworthSettings
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, citrec, models, warehouse)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from citeworth_assets.lib import warehouse
 from citeworth_assets.lib.citesum import tables as citesum_tables
+from citeworth_assets.lib.citrec import tables as citrec_tables
 from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA as CITEWORTH_PARAGRAPH_SCHEMA,
 )
@@ -68,6 +69,10 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "citesum_statistics": (citesum_tables.STATISTICS_SCHEMA, "citesum_dataset"),
     "citesum_disciplines": (citesum_tables.DISCIPLINE_SCHEMA, "citesum_dataset"),
     "citesum_baselines": (citesum_tables.BASELINE_SCHEMA, "citesum_baselines"),
+    "citrec_contexts": (citrec_tables.CONTEXT_SCHEMA, "citrec_dataset"),
+    "citrec_candidates": (citrec_tables.CANDIDATE_SCHEMA, "citrec_dataset"),
+    "citrec_dataset_statistics": (citrec_tables.STATISTICS_SCHEMA, "citrec_dataset"),
+    "citrec_results": (citrec_tables.RESULT_SCHEMA, "citrec_evaluation"),
 }
 
 
