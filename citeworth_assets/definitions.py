@@ -4,8 +4,10 @@ assets, checks, sensors and jobs, merged, with the platform's resources."""
 import dagster as dg
 
 from citeworth_assets.defs import (
+    arxiv,
     citesum,
     citeworth,
+    mag,
     manual_eval,
     models,
     s2orc,
@@ -13,7 +15,7 @@ from citeworth_assets.defs import (
 )
 from citeworth_assets.resources import CiteworthSettings
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, arxiv, mag, warehouse)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -1,0 +1,15 @@
+"""Lake tables of the catalogue step that only the Dagster glue writes (the rows come from lib/mag)."""
+
+import pyarrow as pa
+
+FIELD_OF_STUDY_SCHEMA = pa.schema(
+    [
+        ("field_of_study_id", pa.int64()),  # the MAG's FieldOfStudyId, null for a field seen only in OpenAlex
+        ("display_name", pa.string()),
+        ("field_key", pa.string()),  # the static partition key (computer_science)
+        ("is_partition", pa.bool_()),  # the key is one of the static field partitions
+        ("works", pa.int64()),  # catalogue works with this level-0 field
+    ]
+)
+
+ARXIV_TITLE_SCHEMA = pa.schema([("arxiv_id", pa.string()), ("title", pa.string())])
