@@ -16,7 +16,6 @@ from citeworth_assets.resources import CiteworthSettings
 arxiv_file_job = dg.define_asset_job(
     "arxiv_file_job",
     selection=dg.AssetSelection.assets("arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions", "arxiv_contexts"),
-    partitions_def=arxiv_dump_files,
     description="Ingest one unarXive dump file (papers, paragraphs, bibliography items), resolve its references "
     "against the works catalogue and extract its citation contexts.",
 )
