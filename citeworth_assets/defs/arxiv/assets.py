@@ -16,7 +16,10 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
 from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
+from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
+from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, find_dump_file
+from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
 from citeworth_assets.lib.arxiv.resolution import (
     RESOLUTION_SCHEMA,
     Catalogue,
@@ -78,12 +81,15 @@ def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: CiteworthSet
 class ContextConfig(dg.Config):
     """The context window (seeds/004 §4.2.5). Defaults: the published script's (the citing sentence and one on each
     side). ``published_labels`` keeps the published loop's labelling of contexts after a bibitem whose citing paper
-    has no text (rule set unarxive_2020); False gives each context its own cited MAG id."""
+    has no text (rule set unarxive_2020); False gives each context its own cited MAG id. ``link_source``: the
+    published candidates (items the input ships a MAG/OpenAlex link for), or every item with a MAG id shipped or
+    found by the resolver (contexts in text order; ``published_labels`` does not apply)."""
 
     unit: Literal["sentences", "words"] = PUBLISHED_SETTINGS.unit
     before: int = PUBLISHED_SETTINGS.before
     after: int = PUBLISHED_SETTINGS.after
     published_labels: bool = True
+    link_source: Literal["shipped", "shipped_or_resolver"] = "shipped"
 
     def settings(self) -> ContextSettings:
         if self.before < 0 or self.after < 0:
@@ -121,14 +127,35 @@ def context_rows(dump: DumpFile, settings: ContextSettings, published_labels: bo
             yield row.as_row()
 
 
+def resolver_linked_rows(lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog) -> Iterator[dict]:
+    """CONTEXT_SCHEMA rows for every item linked by the input or by the resolver (lib/arxiv/linked_contexts)."""
+    columns = ["ref_id", "citing_paper_id", "citing_mag_id", "linked_mag_id", "linked_arxiv_id", "arxiv_ids"]
+    references = list(lake.iter_partition_rows(lake_root, "arxiv_references", key, columns, DIMENSION))
+    resolutions = lake.iter_partition_rows(lake_root, "arxiv_resolutions", key, ["ref_id", "citing_paper_id", "work_id", "mag_id"], DIMENSION)
+    links = reference_links(references, resolutions)
+    citing_mag = {r["citing_paper_id"]: r["citing_mag_id"] for r in references if r["citing_mag_id"]}
+    if dump.release == UNARXIVE_2020:
+        texts = ((p.arxiv_id, citing_mag.get(p.arxiv_id), p.text) for p in unarxive2020.iter_papers(dump.path, log))
+        rules = UNARXIVE_2020_RULES
+    else:
+        texts = (
+            (paragraph["paper_id"], None, paragraph["text"])
+            for paper in unarxive2022.iter_papers(dump.path, log)
+            for paragraph in paper.paragraphs
+        )
+        rules = UNARXIVE_2022_RULES
+    for row in linked_contexts(texts, links, settings, rules):
+        yield row.as_row()
+
+
 @dg.asset(
     partitions_def=arxiv_dump_files,
     group_name="arxiv",
     kinds={"parquet"},
-    deps=["arxiv_papers"],
+    deps=["arxiv_papers", "arxiv_resolutions"],
     description=(
         "Citation contexts (seeds/004 §4.2.5) of the dump file: for each marker of a bibliography item with a cited "
-        "MAG/OpenAlex link, the window around it with the target as MAINCIT and other markers as CIT, and the "
+        "MAG/OpenAlex link (shipped, as published; or, configured, found by the resolver), the window around it with the target as MAINCIT and other markers as CIT, and the "
         "adjacent citations (same group or at most 5 characters apart) by id; in the published order."
     ),
 )
@@ -137,14 +164,17 @@ def arxiv_contexts(context: dg.AssetExecutionContext, config: ContextConfig, cit
     dump = find_dump_file(settings.require_dumps(), key)
     window = config.settings()
     log = IssueLog()
-    rows = lake.write_partition(
-        settings.lake, "arxiv_contexts", CONTEXT_SCHEMA, context_rows(dump, window, config.published_labels, log), key, DIMENSION
-    )
+    if config.link_source == "shipped":
+        rows = context_rows(dump, window, config.published_labels, log)
+    else:
+        rows = resolver_linked_rows(settings.lake, dump, key, window, log)
+    rows = lake.write_partition(settings.lake, "arxiv_contexts", CONTEXT_SCHEMA, rows, key, DIMENSION)
     return dg.MaterializeResult(
         metadata={
             "contexts": rows,
             "window": f"{window.unit}: {window.before} before, {window.after} after",
             "published_labels": config.published_labels,
+            "link_source": config.link_source,
             # bibitems of papers without a text file (refs.db lists more papers than a dump part holds), bad bytes
             "context_issues_by_kind": dg.MetadataValue.json(dict(sorted(log.counts.items()))),
         }

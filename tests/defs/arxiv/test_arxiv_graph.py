@@ -93,3 +93,19 @@ def test_rerunning_a_partition_replaces_it(built):
     assert defs.resolve_job_def("arxiv_export_job").execute_in_process(instance=instance).success
     assert query(settings, "SELECT count(*) FROM arxiv.contexts") == before
     assert hashlib.sha256((settings.export_dir("arxiv") / "contexts.csv").read_bytes()).hexdigest() == digest
+
+
+def test_contexts_of_resolver_links_add_to_the_shipped_ones(built):
+    settings, _, defs, instance, _ = built
+    job, key = defs.resolve_job_def("arxiv_file_job"), "unarxive_2022_arxiv_src_sample"
+    shipped = query(settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'")[0]
+    config = {"ops": {"arxiv_contexts": {"config": {"link_source": "shipped_or_resolver"}}}}
+    try:
+        assert job.execute_in_process(partition_key=key, instance=instance, run_config=config).success
+        linked = query(settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'")[0]
+        # unarXive 2022 ships OpenAlex links only: the published rule gives contexts without a cited MAG id
+        assert shipped[1] == 0 and linked[0] == linked[1] > 0
+        resolved = query(settings, "SELECT count(*) FROM arxiv.references WHERE release = 'unarxive-2022' AND resolved_mag_id IS NOT NULL")
+        assert resolved[0][0] > 0
+    finally:
+        assert job.execute_in_process(partition_key=key, instance=instance).success
