@@ -96,7 +96,9 @@ def _metadata(result, key: str, field: str):
 
 def build_arxiv_sources(defs, instance, settings) -> list[str]:
     """Materialize every arXiv and catalogue source under the dump root in-process: the works catalogue first, then
-    each unarXive dump file (partitions added), then the context export. Returns what failed (empty: all built)."""
+    each unarXive dump file (partitions added), the field partitions that have papers and the context export. Returns what failed
+    (empty: all built)."""
+    from citeworth_assets.defs.arxiv.fields import fields_with_papers
     from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
     from citeworth_assets.lib.arxiv.dump_files import catalogue_files, discover_dump_files
 
@@ -129,6 +131,10 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
             f"{_metadata(result, 'arxiv_contexts', 'contexts')} contexts, "
             f"{_metadata(result, 'arxiv_papers', 'read_issues')} read issues ({time.perf_counter() - started:.1f} s)"
         )
+    fields = defs.resolve_job_def("arxiv_field_job")
+    for field in fields_with_papers(settings.lake):
+        if not fields.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False).success:
+            failed.append(f"arxiv_field_papers[{field}]")
     export = defs.resolve_job_def("arxiv_export_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
     if not export.success:
         failed.append("arxiv_context_export")

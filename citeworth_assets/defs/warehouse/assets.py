@@ -78,6 +78,7 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "arxiv_read_issues": (READ_ISSUE_SCHEMA, "arxiv_papers"),
     "arxiv_resolutions": (arxiv_resolution.RESOLUTION_SCHEMA, "arxiv_resolutions"),
     "arxiv_contexts": (arxiv_schemas.CONTEXT_SCHEMA, "arxiv_contexts"),
+    "arxiv_field_papers": (mag_tables.FIELD_PAPER_SCHEMA, "arxiv_field_papers"),
     "works": (mag_schemas.WORK_SCHEMA, "works"),
     "arxiv_titles": (mag_tables.ARXIV_TITLE_SCHEMA, "works"),
     "catalogue_read_issues": (READ_ISSUE_SCHEMA, "works"),

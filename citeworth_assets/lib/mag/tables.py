@@ -1,4 +1,5 @@
-"""Lake tables of the catalogue step that only the Dagster glue writes (the rows come from lib/mag)."""
+"""Lake tables of the catalogue and field steps whose rows the Dagster glue assembles (fields of study, arXiv
+titles, arXiv papers per field)."""
 
 import pyarrow as pa
 
@@ -13,3 +14,15 @@ FIELD_OF_STUDY_SCHEMA = pa.schema(
 )
 
 ARXIV_TITLE_SCHEMA = pa.schema([("arxiv_id", pa.string()), ("title", pa.string())])
+
+# arXiv papers per level-0 field (the static field partitions): which field and where it came from
+FIELD_PAPER_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("release", pa.string()),
+        ("mag_id", pa.string()),
+        ("title", pa.string()),
+        ("field_of_study", pa.string()),
+        ("field_source", pa.string()),  # catalogue | discipline
+    ]
+)

@@ -109,3 +109,14 @@ def test_contexts_of_resolver_links_add_to_the_shipped_ones(built):
         assert resolved[0][0] > 0
     finally:
         assert job.execute_in_process(partition_key=key, instance=instance).success
+
+
+def test_field_partitions_gather_papers_by_catalogue_field_then_discipline(built):
+    settings, _, defs, instance, _ = built
+    # the build gathered the fields that have papers; an empty field partition is written when asked for
+    assert defs.resolve_job_def("arxiv_field_job").execute_in_process(partition_key="biology", instance=instance).success
+    assert latest_metadata(instance, "arxiv_field_papers", "biology")["papers"] == 0
+    assert latest_metadata(instance, "arxiv_field_papers", "physics")["papers"] == 20
+    assert defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(instance=instance).success
+    rows = query(settings, "SELECT field_of_study, field_source, count(*) FROM arxiv.field_papers GROUP BY ALL")
+    assert rows == [("Physics", "discipline", 20)]  # the generated 2020 papers are not in the catalogue
