@@ -19,7 +19,7 @@ from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSetti
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, find_dump_file
-from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
+from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links, short_openalex_id
 from citeworth_assets.lib.arxiv.resolution import (
     RESOLUTION_SCHEMA,
     Catalogue,
@@ -128,11 +128,18 @@ def context_rows(dump: DumpFile, settings: ContextSettings, published_labels: bo
 
 
 def resolver_linked_rows(lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog) -> Iterator[dict]:
-    """CONTEXT_SCHEMA rows for every item linked by the input or by the resolver (lib/arxiv/linked_contexts)."""
-    columns = ["ref_id", "citing_paper_id", "citing_mag_id", "linked_mag_id", "linked_arxiv_id", "arxiv_ids"]
+    """CONTEXT_SCHEMA rows for every item linked by the input (a shipped OpenAlex id gets its MAG id from the
+    catalogue) or by the resolver (lib/arxiv/linked_contexts)."""
+    columns = ["ref_id", "citing_paper_id", "citing_mag_id", "linked_mag_id", "linked_openalex_id", "linked_arxiv_id", "arxiv_ids"]
     references = list(lake.iter_partition_rows(lake_root, "arxiv_references", key, columns, DIMENSION))
     resolutions = lake.iter_partition_rows(lake_root, "arxiv_resolutions", key, ["ref_id", "citing_paper_id", "work_id", "mag_id"], DIMENSION)
-    links = reference_links(references, resolutions)
+    shipped_openalex = {short_openalex_id(r["linked_openalex_id"]) for r in references if r["linked_openalex_id"]}
+    openalex_mag = {
+        w["openalex_id"]: w["mag_id"]
+        for w in table_rows(lake_root, "works", ["openalex_id", "mag_id"])
+        if w["openalex_id"] in shipped_openalex and w["mag_id"]
+    }
+    links = reference_links(references, resolutions, openalex_mag=openalex_mag)
     citing_mag = {r["citing_paper_id"]: r["citing_mag_id"] for r in references if r["citing_mag_id"]}
     if dump.release == UNARXIVE_2020:
         texts = ((p.arxiv_id, citing_mag.get(p.arxiv_id), p.text) for p in unarxive2020.iter_papers(dump.path, log))

@@ -16,14 +16,27 @@ from citeworth_assets.lib.arxiv.contexts import ContextRules, ContextSettings
 Link = tuple[str | None, str | None]  # (cited MAG id, cited arXiv id)
 
 
-def reference_links(references: Iterable[dict], resolutions: Iterable[dict], use_resolver: bool = True) -> dict:
-    """``{citing paper id: {ref id: (MAG id, arXiv id)}}``: the shipped MAG id, else (with ``use_resolver``) the MAG id
-    of the work the resolver found; the arXiv id shipped, else the first one in the string."""
+def short_openalex_id(value: str | None) -> str | None:
+    """``https://openalex.org/W123`` -> ``W123``."""
+    return value.rsplit("/", 1)[-1] if value else None
+
+
+def reference_links(
+    references: Iterable[dict], resolutions: Iterable[dict], use_resolver: bool = True, openalex_mag: dict | None = None
+) -> dict:
+    """``{citing paper id: {ref id: (MAG id, arXiv id)}}``: the shipped MAG id, else the MAG id the catalogue gives a
+    shipped OpenAlex id (``openalex_mag``: short OpenAlex id -> MAG id), else (with ``use_resolver``) the MAG id of the
+    work the resolver found; the arXiv id shipped, else the first one in the string."""
     resolved = {(r["citing_paper_id"], r["ref_id"]): r.get("mag_id") for r in resolutions if r.get("work_id")}
+    openalex_mag = openalex_mag or {}
     links: dict[str, dict[str, Link]] = {}
     for ref in references:
         key = (ref["citing_paper_id"], ref["ref_id"])
-        mag = ref.get("linked_mag_id") or (resolved.get(key) if use_resolver else None)
+        mag = (
+            ref.get("linked_mag_id")
+            or openalex_mag.get(short_openalex_id(ref.get("linked_openalex_id")))
+            or (resolved.get(key) if use_resolver else None)
+        )
         if not mag:
             continue
         arxiv = ref.get("linked_arxiv_id") or next(iter(ref.get("arxiv_ids") or []), None)

@@ -105,6 +105,8 @@ def test_contexts_of_resolver_links_add_to_the_shipped_ones(built):
         linked = query(settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'")[0]
         # unarXive 2022 ships OpenAlex links only: the published rule gives contexts without a cited MAG id
         assert shipped[1] == 0 and linked[0] == linked[1] > 0
+        # every shipped OpenAlex link gets its MAG id from the catalogue, and the resolver adds items
+        assert linked[0] > shipped[0]
         resolved = query(settings, "SELECT count(*) FROM arxiv.references WHERE release = 'unarxive-2022' AND resolved_mag_id IS NOT NULL")
         assert resolved[0][0] > 0
     finally:

@@ -26,3 +26,10 @@ def test_shipped_links_win_and_resolver_links_are_added():
     first = rows[0]
     assert first.text == "We build on MAINCIT CIT here." and first.adjacent == [("22", "1703.01234")]
     assert first.citing_mag_id == "7" and first.citing_paper_id == "p"
+
+
+def test_a_shipped_openalex_link_gets_the_catalogues_mag_id():
+    references = [{"citing_paper_id": "p", "ref_id": A, "linked_mag_id": None, "linked_openalex_id": "https://openalex.org/W5",
+                   "linked_arxiv_id": None, "arxiv_ids": []}]  # fmt: skip
+    assert reference_links(references, [], openalex_mag={"W5": "55"}) == {"p": {A: ("55", None)}}
+    assert reference_links(references, []) == {}
