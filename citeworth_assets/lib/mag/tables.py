@@ -22,7 +22,9 @@ FIELD_PAPER_SCHEMA = pa.schema(
         ("release", pa.string()),
         ("mag_id", pa.string()),
         ("title", pa.string()),
-        ("field_of_study", pa.string()),
+        ("discipline", pa.string()),  # unarXive 2022's, as given
+        ("field_of_study", pa.string()),  # the MAG level-0 field
         ("field_source", pa.string()),  # catalogue | discipline
+        ("field_key", pa.string()),  # the partition key
     ]
 )

@@ -68,6 +68,7 @@ def test_per_field_counts_use_the_catalogue_then_the_discipline(built):
     settings, *_ = built
     fields = {row[0]: row for row in query(settings, "SELECT * FROM arxiv.papers_per_field")}
     assert fields["Physics"][1:] == ("physics", 20, 0, 20)  # unarXive 2022 discipline
+    assert fields[None][2] == 30  # the generated 2020 papers are in no catalogue work
     assert query(settings, "SELECT count(*) FROM mag.fields_of_study WHERE NOT is_partition") == [(0,)]
 
 
@@ -121,4 +122,5 @@ def test_field_partitions_gather_papers_by_catalogue_field_then_discipline(built
     assert latest_metadata(instance, "arxiv_field_papers", "physics")["papers"] == 20
     assert defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(instance=instance).success
     rows = query(settings, "SELECT field_of_study, field_source, count(*) FROM arxiv.field_papers GROUP BY ALL")
+    print("\ngenerated sample, arXiv papers per field partition:", rows)
     assert rows == [("Physics", "discipline", 20)]  # the generated 2020 papers are not in the catalogue

@@ -45,6 +45,14 @@ def test_every_real_paper_is_ingested(built):
     assert issues == {"no_citation_markers": 3}  # three real papers cite nothing in their body text: explained
 
 
+def test_real_2022_disciplines_become_mag_field_partitions(built):
+    settings, *_ = built
+    fields = query(settings, "SELECT field_key, papers, from_discipline FROM arxiv.papers_per_field ORDER BY 1 NULLS LAST")
+    print("\nreal samples, arXiv papers per field:", fields)
+    # arXiv's Quantitative Biology is MAG's Biology; the 2020 sample has no discipline and no catalogue here
+    assert fields == [("biology", 1, 1), ("computer_science", 3, 3), ("mathematics", 6, 6), ("physics", 10, 10), (None, 100, 0)]
+
+
 def test_the_2020_contexts_export_equals_the_published_extraction(built):
     settings, *_ = built
     (count,) = query(settings, "SELECT count(*) FROM arxiv.contexts WHERE citing_paper_id NOT LIKE '2212.%'")[0]
@@ -66,3 +74,19 @@ def test_resolver_against_the_shipped_links_is_reported(built):
     for release, links in shipped.items():
         same, different, shipped_only = by_release[release][1:4]
         assert same + different + shipped_only == links > 0  # every shipped link is compared
+
+
+def test_the_export_as_the_citation_recommendation_reader_sees_it(built):
+    from citeworth_assets.lib.citrec.contexts import read_catalogue, read_contexts
+    from citeworth_assets.lib.jsonl import IssueLog
+
+    settings, *_ = built
+    issues = IssueLog()
+    contexts = list(read_contexts(settings.export_dir("arxiv") / "contexts.csv", issues))
+    catalogue = read_catalogue(settings.export_dir("arxiv") / "catalogue.jsonl", issues)
+    by_release = dict(query(settings, "SELECT citing_paper_id LIKE '2212.%', count(*) FROM arxiv.contexts GROUP BY 1"))
+    usable_2022 = sum(1 for c in contexts if (c.citing_arxiv or "").startswith("2212."))
+    print(f"\nexport: {len(contexts)} usable contexts ({usable_2022} of {by_release[True]} from 2022: its links are OpenAlex"
+          f" ids, usable only with a cited arXiv id), {issues.counts} unusable, {len(catalogue)} catalogue works")
+    assert len(contexts) - usable_2022 == by_release[False]  # every 2020 context has its cited MAG id
+    assert all(c.cited in catalogue and c.citing in catalogue for c in contexts)
