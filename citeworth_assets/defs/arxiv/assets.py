@@ -49,6 +49,7 @@ def load_catalogue(lake_root: Path) -> Catalogue:
     group_name="arxiv",
     kinds={"parquet"},
     deps=["arxiv_references", "works"],
+    automation_condition=dg.AutomationCondition.eager(),  # every dump file is resolved again when the catalogue changes
     description=(
         "Every bibliography item of the dump file resolved against the works catalogue (seeds/004 §4.2.4): arXiv id "
         "or DOI through the catalogue, else catalogue titles in the string, longest first, accepted on an author "

@@ -96,6 +96,7 @@ def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
     ],
     group_name="arxiv",
     kinds={"csv"},
+    automation_condition=dg.AutomationCondition.eager(),  # follows new and replaced dump files
     description=(
         "Every dump file's citation contexts in unarXive's context CSV format (exports/arxiv/contexts.csv) and the "
         "catalogue of the works they name (exports/arxiv/catalogue.jsonl: id, year, title, fields_of_study), "

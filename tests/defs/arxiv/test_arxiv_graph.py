@@ -124,3 +124,14 @@ def test_field_partitions_gather_papers_by_catalogue_field_then_discipline(built
     rows = query(settings, "SELECT field_of_study, field_source, count(*) FROM arxiv.field_papers GROUP BY ALL")
     print("\ngenerated sample, arXiv papers per field partition:", rows)
     assert rows == [("Physics", "discipline", 20)]  # the generated 2020 papers are not in the catalogue
+
+
+def test_a_new_catalogue_asks_for_every_dump_file_to_be_resolved_again(built):
+    _, _, defs, instance, _ = built
+    selection = dg.AssetSelection.assets("arxiv_resolutions", "arxiv_context_export")
+    first = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=selection)
+    assert all(result.true_subset.size == 0 for result in first.results)
+    assert defs.resolve_job_def("catalogue_job").execute_in_process(instance=instance).success
+    later = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=selection, cursor=first.cursor)
+    requested = {result.key.to_user_string(): result.true_subset.size for result in later.results}
+    assert requested == {"arxiv_resolutions": 2, "arxiv_context_export": 1}
