@@ -4,9 +4,11 @@ assets, checks, sensors and jobs, merged, with the platform's resources."""
 import dagster as dg
 
 from citeworth_assets.defs import (
+    arxiv,
     citesum,
     citeworth,
     citrec,
+    mag,
     manual_eval,
     models,
     s2orc,
@@ -14,7 +16,7 @@ from citeworth_assets.defs import (
 )
 from citeworth_assets.resources import CiteworthSettings
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, citrec, models, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, citrec, models, arxiv, mag, warehouse)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -186,6 +186,8 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         if not result.success:
             failed.append(field)
     click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
+    from citeworth_assets.cli.arxiv import build_arxiv_sources  # arXiv/MAG sources (issue 13): catalogue, dump files,
+    failed += build_arxiv_sources(defs, instance, settings)  # fields, context export; before the warehouse views
     from citeworth_assets.lib.warehouse import published_whole
 
     # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.

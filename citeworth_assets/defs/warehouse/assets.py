@@ -15,6 +15,8 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.lib import warehouse
+from citeworth_assets.lib.arxiv import resolution as arxiv_resolution
+from citeworth_assets.lib.arxiv import schemas as arxiv_schemas
 from citeworth_assets.lib.citesum import tables as citesum_tables
 from citeworth_assets.lib.citrec import tables as citrec_tables
 from citeworth_assets.lib.citeworth.cleaning import (
@@ -26,6 +28,8 @@ from citeworth_assets.lib.citeworth.cleaning import (
 from citeworth_assets.lib.citeworth.dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
 from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA
 from citeworth_assets.lib.citeworth.reasons import reason_table
+from citeworth_assets.lib.mag import schemas as mag_schemas
+from citeworth_assets.lib.mag import tables as mag_tables
 from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.models import tables as model_tables
 from citeworth_assets.lib.s2orc.candidate_filter import REJECTION_SCHEMA
@@ -73,6 +77,18 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "citrec_candidates": (citrec_tables.CANDIDATE_SCHEMA, "citrec_dataset"),
     "citrec_dataset_statistics": (citrec_tables.STATISTICS_SCHEMA, "citrec_dataset"),
     "citrec_results": (citrec_tables.RESULT_SCHEMA, "citrec_evaluation"),
+    "arxiv_papers": (arxiv_schemas.PAPER_SCHEMA, "arxiv_papers"),
+    "arxiv_paragraphs": (arxiv_schemas.PARAGRAPH_SCHEMA, "arxiv_paragraphs"),
+    "arxiv_references": (arxiv_schemas.REFERENCE_SCHEMA, "arxiv_references"),
+    "arxiv_read_issues": (READ_ISSUE_SCHEMA, "arxiv_papers"),
+    "arxiv_resolutions": (arxiv_resolution.RESOLUTION_SCHEMA, "arxiv_resolutions"),
+    "arxiv_contexts": (arxiv_schemas.CONTEXT_SCHEMA, "arxiv_contexts"),
+    "arxiv_field_papers": (mag_tables.FIELD_PAPER_SCHEMA, "arxiv_field_papers"),
+    "works": (mag_schemas.WORK_SCHEMA, "works"),
+    "arxiv_titles": (mag_tables.ARXIV_TITLE_SCHEMA, "works"),
+    "catalogue_read_issues": (READ_ISSUE_SCHEMA, "works"),
+    "work_references": (mag_schemas.WORK_REFERENCE_SCHEMA, "work_references"),
+    "mag_fields_of_study": (mag_tables.FIELD_OF_STUDY_SCHEMA, "mag_fields_of_study"),
 }
 
 

@@ -1,0 +1,143 @@
+"""The arXiv/MAG commands: citation contexts of a plain folder without the graph, the arXiv/MAG/OpenAlex sample
+dumps, and :func:`build_arxiv_sources`, which ``citeworth build`` calls to build every arXiv and catalogue source
+found under the dump root."""
+
+import time
+from pathlib import Path
+
+import click
+
+from citeworth_assets.cli.app import QUIET_RUN, main
+
+SAMPLE_WORKS = 200
+
+
+@main.command("contexts")
+@click.option("--papers", required=True, type=click.Path(exists=True), help="unarXive 2020 folder (or tarball) of <arxiv id>.txt files, or an unarXive 2022 .jsonl[.gz] file.")
+@click.option("--refs-db", type=click.Path(exists=True, dir_okay=False), help="refs.db (default: the one beside or inside --papers).")
+@click.option("--sentences-before", type=click.IntRange(min=0), help="Sentences before the citing sentence (default 1, as published).")
+@click.option("--sentences-after", type=click.IntRange(min=0), help="Sentences after the citing sentence (default 1, as published).")
+@click.option("--words", type=click.IntRange(min=0), help="A window of N words on each side instead of sentences.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="CSV file to write (unarXive's context format).")
+def contexts(papers: str, refs_db: str | None, sentences_before: int | None, sentences_after: int | None, words: int | None, out: str) -> None:
+    """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
+    for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
+    from citeworth_assets.defs.arxiv.assets import paper_folder
+    from citeworth_assets.lib.arxiv import unarxive2022
+    from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022, write_contexts_csv
+    from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
+    from citeworth_assets.lib.arxiv.dump_files import JSON_LINES, UNARXIVE_2020, DumpFile
+    from citeworth_assets.lib.jsonl import IssueLog
+
+    if words is not None and (sentences_before is not None or sentences_after is not None):
+        raise click.UsageError("give either --words or --sentences-before/--sentences-after, not both")
+    if words is not None:
+        window = ContextSettings("words", words, words)
+    else:
+        before = PUBLISHED_SETTINGS.before if sentences_before is None else sentences_before
+        after = PUBLISHED_SETTINGS.after if sentences_after is None else sentences_after
+        window = ContextSettings("sentences", before, after)
+    source, log = Path(papers), IssueLog()
+    started = time.perf_counter()
+    if source.is_file() and JSON_LINES.search(source.name):
+        rows = [row for paper in unarxive2022.iter_papers(source, log) for row in contexts_2022(paper, window)]
+    else:
+        with paper_folder(DumpFile(UNARXIVE_2020, source)) as folder:
+            refs = Path(refs_db) if refs_db else folder / "refs.db"
+            if not refs.is_file():
+                raise click.UsageError(f"no refs.db beside or inside {source}; give --refs-db")
+            rows = contexts_2020(folder, refs, window, log)
+    lines = write_contexts_csv(rows, out)
+    click.echo(f"wrote {lines} contexts to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
+    for kind, count in sorted(log.counts.items()):
+        click.echo(f"issues: {kind}: {count}", err=True)
+
+
+def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, seed: int = 13) -> dict:
+    """The arXiv, MAG, OpenAlex and arXiv-metadata sample dumps in the dump-root layout (docs/arxiv.md): an unarXive
+    2020 folder with its damage cases, an unarXive 2022 file, every catalogue source. (One 2020 part only: the
+    generator names papers by index, so two parts would hold the same arXiv ids.)"""
+    from citeworth_assets.lib.arxiv.dump_files import ARXIV_METADATA_DIR, MAG_DIR, OPENALEX_DIR, UNARXIVE_2020, UNARXIVE_2022
+    from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
+    from citeworth_assets.samples.mag import sample_works, write_arxiv_metadata, write_mag_dump, write_openalex_snapshot
+
+    works = sample_works(seed, SAMPLE_WORKS)
+    edges = [(a.mag_id, b.mag_id) for a, b in zip(works, works[1:]) if a.kind == "plain"][: SAMPLE_WORKS // 2]
+    _, refs_2020 = write_unarxive_2020(out / UNARXIVE_2020 / "papers", works, papers_2020, seed)
+    _, refs_2022 = write_unarxive_2022(out / UNARXIVE_2022 / "arXiv_src_sample.jsonl.gz", works, papers_2022, seed)
+    write_mag_dump(out / MAG_DIR, works, edges)
+    write_openalex_snapshot(out / OPENALEX_DIR, works, edges)
+    write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", works)
+    return {"works": len(works), "edges": len(edges), "references_2020": len(refs_2020),
+            "references_2022": len(refs_2022), "papers_2020": papers_2020, "papers_2022": papers_2022}  # fmt: skip
+
+
+@main.command("generate-sample-arxiv")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Dump root to write the sources into.")
+@click.option("--papers", default=30, show_default=True, type=click.IntRange(min=5), help="unarXive 2020 papers.")
+@click.option("--papers-2022", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=13, show_default=True, type=int)
+def generate_sample_arxiv(out: str, papers: int, papers_2022: int, seed: int) -> None:
+    """Write deterministic unarXive 2020 (a folder with damage cases), unarXive 2022, MAG, OpenAlex and arXiv
+    metadata sample dumps under one dump root."""
+    started = time.perf_counter()
+    summary = write_sample_dumps(Path(out), papers, papers_2022, seed)
+    click.echo(f"wrote the arXiv/MAG sample dumps to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
+    click.echo(f"summary: {summary}")
+
+
+def _metadata(result, key: str, field: str):
+    for event in result.get_asset_materialization_events():
+        materialization = event.step_materialization_data.materialization
+        if materialization.asset_key.to_user_string() == key and field in materialization.metadata:
+            return materialization.metadata[field].value
+    return None
+
+
+def build_arxiv_sources(defs, instance, settings) -> list[str]:
+    """Materialize every arXiv and catalogue source under the dump root in-process: the works catalogue first, then
+    each unarXive dump file (partitions added), the field partitions that have papers and the context export. Returns what failed
+    (empty: all built)."""
+    from citeworth_assets.defs.arxiv.fields import fields_with_papers
+    from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+    from citeworth_assets.lib.arxiv.dump_files import catalogue_files, discover_dump_files
+
+    failed: list[str] = []
+    dumps = settings.require_dumps()
+    if catalogue_files(dumps):
+        result = defs.resolve_job_def("catalogue_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        if not result.success:
+            failed.append("works")
+        click.echo(f"catalogue: {'FAILED' if not result.success else ''}{_metadata(result, 'works', 'works')} works, "
+                   f"{_metadata(result, 'work_references', 'edges')} edges, {_metadata(result, 'works', 'read_issues')} read issues")  # fmt: skip
+    files = discover_dump_files(dumps)
+    if not files:
+        return failed
+    known = set(instance.get_dynamic_partitions(arxiv_dump_files.name))
+    instance.add_dynamic_partitions(arxiv_dump_files.name, [f.key for f in files if f.key not in known])
+    job = defs.resolve_job_def("arxiv_file_job")
+    for number, dump in enumerate(files, 1):
+        started = time.perf_counter()
+        result = job.execute_in_process(partition_key=dump.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        if not result.success:
+            failed.append(dump.key)
+            click.echo(f"[{number}/{len(files)}] {dump.key}: FAILED (run {result.run_id})", err=True)
+            continue
+        click.echo(
+            f"[{number}/{len(files)}] {dump.key}: {_metadata(result, 'arxiv_papers', 'papers')} papers, "
+            f"{_metadata(result, 'arxiv_paragraphs', 'paragraphs')} paragraphs, "
+            f"{_metadata(result, 'arxiv_references', 'references')} references "
+            f"({_metadata(result, 'arxiv_resolutions', 'resolved_share')} resolved), "
+            f"{_metadata(result, 'arxiv_contexts', 'contexts')} contexts, "
+            f"{_metadata(result, 'arxiv_papers', 'read_issues')} read issues ({time.perf_counter() - started:.1f} s)"
+        )
+    fields = defs.resolve_job_def("arxiv_field_job")
+    for field in fields_with_papers(settings.lake):
+        if not fields.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False).success:
+            failed.append(f"arxiv_field_papers[{field}]")
+    export = defs.resolve_job_def("arxiv_export_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+    if not export.success:
+        failed.append("arxiv_context_export")
+    click.echo(f"arXiv contexts export: {_metadata(export, 'arxiv_context_export', 'contexts')} contexts "
+               f"-> {_metadata(export, 'arxiv_context_export', 'contexts_csv')}")  # fmt: skip
+    return failed

@@ -1,0 +1,124 @@
+"""The citation-context export in unarXive's CSV format, with the catalogue of the works it names.
+
+CONTRACT (read by the citation-recommendation assets, which depend on the asset key ``arxiv_context_export``):
+``<exports>/arxiv/contexts.csv`` (seven U+241E-separated fields, lists by U+241F, ``None`` for missing) and
+``<exports>/arxiv/catalogue.jsonl`` (``{"id", "year", "title", "fields_of_study"}``, ids as
+:func:`citeworth_assets.lib.citrec.contexts.work_id` builds them from the CSV's fields). Both are written into a
+staging folder and published together, so a reader never sees one without the other or half a file.
+"""
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import dagster as dg
+import pyarrow.parquet as pq
+
+from citeworth_assets.defs.arxiv.issues import DIMENSION
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv.context_export import RECORD_SEPARATOR, UNIT_SEPARATOR
+from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
+from citeworth_assets.lib.citrec.contexts import work_id
+from citeworth_assets.resources import CiteworthSettings
+
+EXPORT_DATASET = "arxiv"
+CONTEXTS_FILE, CATALOGUE_FILE = "contexts.csv", "catalogue.jsonl"
+
+
+def csv_line(row: dict) -> str:
+    """One context row of the lake as a line of unarXive's CSV (``str`` of each value, as published)."""
+    joined = lambda ids: UNIT_SEPARATOR.join(str(value) for value in ids or [])
+    values = (
+        row["cited_mag_id"], joined(row["adjacent_mag_ids"]), row["citing_mag_id"],
+        row["cited_arxiv_id"], joined(row["adjacent_arxiv_ids"]), row["citing_paper_id"],
+    )  # fmt: skip
+    return RECORD_SEPARATOR.join([*(str(value) for value in values), row["text"]]) + "\n"
+
+
+def _ids(row: dict) -> list[str]:
+    """The work ids a context names, as the citation-recommendation reader builds them."""
+    mags = [m for m in row["adjacent_mag_ids"] or [] if m not in (None, "None")]
+    adjacent = mags or [f"arXiv:{a}" for a in row["adjacent_arxiv_ids"] or [] if a not in (None, "None")]
+    return [
+        i
+        for i in (work_id(row["cited_mag_id"], row["cited_arxiv_id"]), work_id(row["citing_mag_id"], row["citing_paper_id"]), *adjacent)
+        if i
+    ]
+
+
+def write_contexts(lake_root: Path, path: Path) -> tuple[int, set[str]]:
+    """Every partition's contexts (partitions by key, rows in their stored order) -> CSV; the ids named."""
+    ids: set[str] = set()
+    count = 0
+    folder = lake_root / "arxiv_contexts"
+    keys = sorted(p.name.split("=", 1)[1] for p in folder.glob(f"{DIMENSION}=*")) if folder.is_dir() else []
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for key in keys:
+            for row in lake.iter_partition_rows(lake_root, "arxiv_contexts", key, dimension=DIMENSION):
+                out.write(csv_line(row))
+                ids.update(_ids(row))
+                count += 1
+    return count, ids
+
+
+def table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict]:
+    """Rows of every partition of a lake table (partitions in key order), read batch by batch."""
+    for folder in sorted(p for p in (lake_root / table).glob("*") if p.is_dir()):
+        for path in sorted(folder.glob("*.parquet")):
+            for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=5_000):
+                yield from batch.to_pylist()
+
+
+def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
+    """What the works catalogue and the arXiv papers say about each id (MAG id, else ``arXiv:<id>``)."""
+    arxiv = {normalise_arxiv_id(i.removeprefix("arXiv:")): i for i in ids if i.startswith("arXiv:")}
+    info: dict[str, dict] = {}
+    for work in table_rows(lake_root, "works", ["mag_id", "arxiv_id", "year", "title", "fields"]):
+        found = work["mag_id"] if work["mag_id"] in ids else arxiv.get(work["arxiv_id"])
+        if found and found not in info:
+            info[found] = {"year": work["year"], "title": work["title"], "fields_of_study": work["fields"] or []}
+    # titles and the discipline fallback of arXiv papers
+    for paper in table_rows(lake_root, "arxiv_papers", ["paper_id", "mag_id", "title", "discipline"]):
+        found = paper["mag_id"] if paper["mag_id"] in ids else arxiv.get(paper["paper_id"])
+        if found:
+            entry = info.setdefault(found, {"year": None, "title": None, "fields_of_study": []})
+            entry["title"] = entry["title"] or paper["title"]
+            entry["fields_of_study"] = entry["fields_of_study"] or ([paper["discipline"]] if paper["discipline"] else [])
+    empty = {"year": None, "title": None, "fields_of_study": []}
+    return [{"id": i, **info.get(i, empty)} for i in sorted(ids)]
+
+
+@dg.asset(
+    deps=[
+        dg.AssetDep("arxiv_contexts", partition_mapping=dg.AllPartitionMapping()),
+        dg.AssetDep("arxiv_papers", partition_mapping=dg.AllPartitionMapping()),
+        "works",
+    ],
+    group_name="arxiv",
+    kinds={"csv"},
+    automation_condition=dg.AutomationCondition.eager(),  # follows new and replaced dump files
+    description=(
+        "Every dump file's citation contexts in unarXive's context CSV format (exports/arxiv/contexts.csv) and the "
+        "catalogue of the works they name (exports/arxiv/catalogue.jsonl: id, year, title, fields_of_study), "
+        "published together; read by the citation-recommendation assets."
+    ),
+)
+def arxiv_context_export(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings = citeworth.settings
+    settings.require_data()
+    folder = settings.export_dir(EXPORT_DATASET)
+    with lake.replaced_folder(folder) as staging:
+        contexts, ids = write_contexts(settings.lake, staging / CONTEXTS_FILE)
+        works = catalogue_rows(settings.lake, ids)
+        with open(staging / CATALOGUE_FILE, "w", encoding="utf-8", newline="\n") as out:
+            out.writelines(json.dumps(work, ensure_ascii=False) + "\n" for work in works)
+    return dg.MaterializeResult(
+        metadata={
+            "contexts": contexts,
+            "catalogue_works": len(works),
+            "with_year": sum(work["year"] is not None for work in works),
+            "with_fields": sum(bool(work["fields_of_study"]) for work in works),
+            "contexts_csv": str(folder / CONTEXTS_FILE),
+            "catalogue_jsonl": str(folder / CATALOGUE_FILE),
+        }
+    )

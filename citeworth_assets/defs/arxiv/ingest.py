@@ -1,0 +1,88 @@
+"""unarXive ingestion, one partition per dump file: papers, paragraphs (text with marker positions, provenance) and
+bibliography items, written in one pass over the file."""
+
+import time
+from contextlib import ExitStack
+
+import dagster as dg
+
+from citeworth_assets.defs.arxiv.issues import DIMENSION, issue_metadata
+from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, find_dump_file
+from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.resources import CiteworthSettings
+
+ARXIV_ISSUES = "arxiv_read_issues"
+
+
+def _read_2020(dump: DumpFile, log: IssueLog, papers, paragraphs, references) -> None:
+    with unarxive2020.refs_db_path(dump.path, None, log) as db:
+        if db is None:
+            log.add(ReadIssue(str(dump.path), None, None, "missing_refs_db", "no refs.db: markers cannot be checked"))
+        refs = unarxive2020.RefsDb(db) if db is not None else None
+        try:
+            for paper in unarxive2020.iter_papers(dump.path, log, refs):
+                papers.write(paper.row)
+                paragraphs.write_all(paper.paragraphs)
+            if refs is not None:
+                references.write_all(unarxive2020.iter_references(refs, log))
+        finally:
+            if refs is not None:
+                refs.close()
+
+
+def _read_2022(dump: DumpFile, log: IssueLog, papers, paragraphs, references) -> None:
+    for paper in unarxive2022.iter_papers(dump.path, log):
+        papers.write(paper.row)
+        paragraphs.write_all(paper.paragraphs)
+        references.write_all(paper.references)
+
+
+@dg.multi_asset(
+    specs=[
+        dg.AssetSpec("arxiv_papers", group_name="arxiv", kinds={"parquet"}, description=(
+            "arXiv papers of one unarXive dump file: normalised arXiv id, metadata (2022+), discipline, citing MAG id "
+            "(2020, from refs.db), marker counts, provenance. Read issues of the file in arxiv_read_issues.")),
+        dg.AssetSpec("arxiv_paragraphs", group_name="arxiv", kinds={"parquet"}, description=(
+            "Paragraph texts with their {{cite:...}} marker positions and provenance (file, tarball member, line, "
+            "byte offset); 2020 paragraphs are blocks of non-blank lines.")),
+        dg.AssetSpec("arxiv_references", group_name="arxiv", kinds={"parquet"}, description=(
+            "One row per bibliography item (refs.db bibitem or 2022 bib entry): uuid/hash, citing paper, raw string, "
+            "arXiv ids and DOIs found in it, and the links the input ships (kept to compare the resolver with).")),
+    ],  # fmt: skip
+    partitions_def=arxiv_dump_files,
+)
+def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+    settings, key = citeworth.settings, context.partition_key
+    dump = find_dump_file(settings.require_dumps(), key)
+    log = IssueLog()
+    started = time.perf_counter()
+    with ExitStack() as stack:
+        papers, paragraphs, references = (
+            stack.enter_context(lake.PartitionWriter(settings.lake, table, schema, key, DIMENSION))
+            for table, schema in (
+                ("arxiv_papers", PAPER_SCHEMA),
+                ("arxiv_paragraphs", PARAGRAPH_SCHEMA),
+                ("arxiv_references", REFERENCE_SCHEMA),
+            )
+        )
+        (_read_2020 if dump.release == UNARXIVE_2020 else _read_2022)(dump, log, papers, paragraphs, references)
+    seconds = time.perf_counter() - started
+    if log.total:
+        context.log.warning(f"{dump.path}: {log.total} read issues {log.counts}")
+    issues = issue_metadata(settings.lake, ARXIV_ISSUES, dump.release, key, log)
+    yield dg.MaterializeResult(
+        asset_key="arxiv_papers",
+        metadata={
+            "papers": papers.rows_written,
+            "release": dump.release,
+            "source_file": str(dump.path),
+            "papers_per_second": round(papers.rows_written / seconds, 1) if seconds else None,
+            **issues,
+        },
+    )
+    yield dg.MaterializeResult(asset_key="arxiv_paragraphs", metadata={"paragraphs": paragraphs.rows_written})
+    yield dg.MaterializeResult(asset_key="arxiv_references", metadata={"references": references.rows_written})

@@ -1,0 +1,27 @@
+"""Read issues of the arXiv and catalogue inputs: stored in the lake and summarised in asset metadata."""
+
+from pathlib import Path
+
+import dagster as dg
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc.records import READ_ISSUE_SCHEMA
+
+SHOWN_ISSUES = 20
+DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
+
+
+def issue_metadata(lake_root: Path, table: str, release: str, key: str | None, log: IssueLog) -> dict:
+    """Write the issues of one input as a lake partition; metadata that counts them and shows the first few."""
+    rows = (
+        {"release": release, "shard": key, **vars(issue), "file": Path(issue.file).name if issue.file else None}
+        for issue in log.issues
+    )
+    lake.write_partition(lake_root, table, READ_ISSUE_SCHEMA, rows, key, DIMENSION)
+    shown = "\n".join(f"- `{issue}`" for issue in log.issues[:SHOWN_ISSUES]) or "none"
+    return {
+        "read_issues": log.total,
+        "read_issues_by_kind": dg.MetadataValue.json(dict(sorted(log.counts.items()))),
+        "first_read_issues": dg.MetadataValue.md(shown),
+    }

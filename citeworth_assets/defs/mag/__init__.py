@@ -1,0 +1,9 @@
+"""MAG and OpenAlex: the works catalogue, its citation edges and the level-0 fields of study (read by defs/arxiv),
+the catalogue sensor and job."""
+
+import dagster as dg
+
+from citeworth_assets.defs.mag.assets import catalogue_assets
+from citeworth_assets.defs.mag.sensors import catalogue_job, catalogue_sensor
+
+defs = dg.Definitions(assets=catalogue_assets, jobs=[catalogue_job], sensors=[catalogue_sensor])

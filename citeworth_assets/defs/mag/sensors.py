@@ -1,0 +1,39 @@
+"""The catalogue sensor: a run when a MAG, OpenAlex or arXiv-metadata file appears or changes."""
+
+import json
+
+import dagster as dg
+
+from citeworth_assets.lib.arxiv.dump_files import catalogue_signature
+from citeworth_assets.lib.settings import SettingError
+from citeworth_assets.resources import CiteworthSettings
+
+catalogue_job = dg.define_asset_job(
+    "catalogue_job",
+    selection=dg.AssetSelection.assets("works", "work_references", "mag_fields_of_study"),
+    description="Read the MAG dump and the OpenAlex snapshot into the works catalogue, its edges and fields of study.",
+)
+
+
+@dg.sensor(
+    job=catalogue_job,
+    minimum_interval_seconds=60,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/works/ or "
+    "<dumps>/arxiv-metadata/ change and have settled (the cursor keeps their names, sizes and modification times).",
+)
+def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
+    try:
+        dumps = citeworth.settings.require_dumps()
+    except SettingError as error:
+        return dg.SkipReason(str(error))
+    signature = catalogue_signature(dumps, settle_seconds=citeworth.shard_settle_seconds)
+    if signature is None:
+        return dg.SkipReason(f"catalogue files under {dumps} are still being written")
+    if not signature:
+        return dg.SkipReason(f"no MAG, OpenAlex or arXiv metadata files under {dumps}")
+    cursor = json.dumps(signature)
+    if cursor == context.cursor:
+        return dg.SkipReason("catalogue files unchanged")
+    run_key = f"catalogue:{len(signature)}:{sum(size for _, size, _ in signature)}:{max(m for _, _, m in signature)}"
+    return dg.SensorResult(run_requests=[dg.RunRequest(run_key=run_key)], cursor=cursor)

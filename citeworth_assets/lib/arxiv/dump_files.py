@@ -1,0 +1,131 @@
+"""Finding the arXiv and catalogue dumps under the dump root.
+
+Layout (one folder per source, beside the S2ORC release folders)::
+
+    <dumps>/unarxive-2020/<name>/            a folder of <arxiv id>.txt files with refs.db beside them
+    <dumps>/unarxive-2020/<name>.tar[.gz]    or a tarball of the same (.tgz, .tar.bz2, .tar.xz too)
+    <dumps>/unarxive-2022/<name>.jsonl[.gz]  unarXive 2022 and later, one paper per line
+    <dumps>/mag/Papers.txt ...               the MAG's headerless TSV files (optionally gzipped)
+    <dumps>/openalex/works/updated_date=*/part_*.gz   an OpenAlex works snapshot
+    <dumps>/arxiv-metadata/*.json[l][.gz]    arXiv's metadata snapshot (titles of arXiv ids), optional
+
+Each unarXive folder, tarball or JSON-lines file is one :class:`DumpFile` and one partition. A dump file
+is ready once it (every file of a folder) is older than ``settle_seconds``, as with S2ORC shards. Only
+directory listings and stats: never reads or hashes a file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from citeworth_assets.lib.mag import tsv
+
+UNARXIVE_2020, UNARXIVE_2022 = "unarxive-2020", "unarxive-2022"
+RELEASES = (UNARXIVE_2020, UNARXIVE_2022)
+MAG_DIR, OPENALEX_DIR, ARXIV_METADATA_DIR = "mag", "openalex", "arxiv-metadata"
+TARBALL = re.compile(r"\.(tar|tar\.gz|tgz|tar\.bz2|tbz2|tar\.xz|txz)$")
+JSON_LINES = re.compile(r"\.jsonl(\.gz)?$")
+METADATA_FILE = re.compile(r"\.jsonl?(\.gz)?$")
+
+
+def _stem(name: str) -> str:
+    return JSON_LINES.sub("", TARBALL.sub("", name))
+
+
+def dump_key(release: str, name: str) -> str:
+    """A partition key (``[a-z0-9_]``): ``unarxive_2022_arxiv_src_2212_086_first20``."""
+    return re.sub(r"[^a-z0-9]+", "_", f"{release}_{_stem(name)}".lower()).strip("_")
+
+
+@dataclass(frozen=True)
+class DumpFile:
+    """One unarXive input: a folder or tarball (2020) or a JSON-lines file (2022+)."""
+
+    release: str
+    path: Path
+
+    @property
+    def key(self) -> str:
+        return dump_key(self.release, self.path.name)
+
+    def _stats(self) -> list[os.stat_result]:
+        if not self.path.is_dir():
+            return [self.path.stat()]
+        with os.scandir(self.path) as entries:
+            return [entry.stat() for entry in entries if entry.is_file() and not entry.name.startswith(".")]
+
+    def signature(self) -> list[int]:
+        """Size and newest modification time (and file count of a folder): a change means new input."""
+        stats = self._stats()
+        return [len(stats), sum(s.st_size for s in stats), max((int(s.st_mtime) for s in stats), default=0)]
+
+    def settled(self, settle_seconds: float, now: float) -> bool:
+        stats = self._stats()
+        return bool(stats) and sum(s.st_size for s in stats) > 0 and all(now - s.st_mtime >= settle_seconds for s in stats)
+
+
+def _candidates(dumps: Path, release: str) -> list[DumpFile]:
+    folder = dumps / release
+    if not folder.is_dir():
+        return []
+    found: dict[str, DumpFile] = {}
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if release == UNARXIVE_2020:
+            usable = (entry.is_dir() and any(entry.glob("*.txt"))) or (entry.is_file() and TARBALL.search(entry.name))
+        else:
+            usable = entry.is_file() and JSON_LINES.search(entry.name)
+        if usable:
+            dump = DumpFile(release, entry)
+            # prefer the compressed file when both forms are present
+            if dump.key not in found or entry.name.endswith(".gz"):
+                found[dump.key] = dump
+    return [found[key] for key in sorted(found)]
+
+
+def discover_dump_files(
+    dumps: Path, releases: tuple[str, ...] = RELEASES, settle_seconds: float = 0.0, now: float | None = None
+) -> list[DumpFile]:
+    """Ready unarXive dump files of the given releases, ordered by release and name."""
+    now = time.time() if now is None else now
+    return [d for release in releases for d in _candidates(dumps, release) if d.settled(settle_seconds, now)]
+
+
+def find_dump_file(dumps: Path, key: str) -> DumpFile:
+    """The dump file of a partition key; a clear error when it is not under the dump root."""
+    for dump in discover_dump_files(dumps):
+        if dump.key == key:
+            return dump
+    raise FileNotFoundError(
+        f"arXiv dump file {key!r} not found under dump root {dumps} (expected {UNARXIVE_2020}/<folder or tarball> "
+        f"or {UNARXIVE_2022}/<name>.jsonl[.gz]; check CITEWORTH_DUMPS / --dumps)"
+    )
+
+
+def catalogue_files(dumps: Path) -> list[Path]:
+    """Every input file of the works catalogue: MAG TSV files, OpenAlex parts, arXiv metadata files."""
+    mag = dumps / MAG_DIR
+    names = {spec.name for spec in tsv.MAG_FILES} | {f"{spec.name}.gz" for spec in tsv.MAG_FILES}
+    files = sorted(p for p in mag.iterdir() if p.name in names) if mag.is_dir() else []
+    works = dumps / OPENALEX_DIR / "works"
+    files += sorted(works.glob("updated_date=*/part_*.gz")) if works.is_dir() else []
+    metadata = dumps / ARXIV_METADATA_DIR
+    files += sorted(p for p in metadata.iterdir() if METADATA_FILE.search(p.name)) if metadata.is_dir() else []
+    return files
+
+
+def catalogue_signature(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list | None:
+    """(name, size, mtime) of every catalogue file, or None while one is still being written."""
+    now = time.time() if now is None else now
+    signature = []
+    for path in catalogue_files(dumps):
+        stat = path.stat()
+        if now - stat.st_mtime < settle_seconds:
+            return None
+        signature.append([str(path.relative_to(dumps)), stat.st_size, int(stat.st_mtime)])
+    return signature

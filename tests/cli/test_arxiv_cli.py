@@ -1,0 +1,61 @@
+"""``citeworth contexts`` on a plain folder (the published extraction reproduced byte for byte) and
+``citeworth generate-sample-arxiv`` (the dump-root layout the sensors and the build read)."""
+
+import hashlib
+
+import pytest
+from click.testing import CliRunner
+
+from citeworth_assets.cli import main
+from citeworth_assets.lib.arxiv.dump_files import catalogue_files, discover_dump_files
+
+# sha256 of unarXive's published extract_contexts.py output on the real 2020 sample (as in tests/lib/arxiv)
+PUBLISHED = {
+    (): "35eb3da35e461548118b5941f637148e931f3dc393e13821074007b18ef62175",  # its defaults: 1 sentence each side
+    ("--sentences-before", "0", "--sentences-after", "0"): "a48bc146ca0e715688e060f33b63647576c3bb0077a6a32d6faa8be114e074d3",
+    ("--words", "50"): "e00413179650198bfba6b2f574ee13cc44303dc01c78a1b2f7462b55fced892c",
+}
+
+
+@pytest.mark.parametrize(
+    "window", [pytest.param(w, marks=[pytest.mark.slow] if "--words" not in w else []) for w in sorted(PUBLISHED)]
+)  # the sentence windows tokenise the sample for over 10 s
+def test_contexts_of_the_real_2020_folder_equal_the_published_extraction(shared_data, tmp_path, window):
+    out = tmp_path / "contexts.csv"
+    papers = shared_data / "unarxive-2020" / "papers"
+    result = CliRunner().invoke(main, ["contexts", "--papers", str(papers), *window, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == PUBLISHED[window]
+    assert "citing_paper_missing" in result.output  # refs.db lists papers whose text is not in the sample: counted
+
+
+def test_contexts_of_a_2022_file_and_a_tarball(tmp_path):
+    from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
+    from citeworth_assets.samples.mag import sample_works
+
+    works = sample_works(3, 40)
+    folder, _ = write_unarxive_2020(tmp_path / "folder", works, papers=6, damaged=False)
+    tarball, _ = write_unarxive_2020(tmp_path / "dump.tar.gz", works, papers=6, damaged=False, tarball=True)
+    jsonl, _ = write_unarxive_2022(tmp_path / "u.jsonl.gz", works, papers=3)
+    outputs = {}
+    for name, source in (("folder", folder), ("tarball", tarball), ("jsonl", jsonl)):
+        out = tmp_path / f"{name}.csv"
+        result = CliRunner().invoke(main, ["contexts", "--papers", str(source), "--words", "10", "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        outputs[name] = out.read_bytes()
+    assert outputs["folder"] == outputs["tarball"] and outputs["folder"]
+    assert outputs["jsonl"].count(b"\n") > 0 and b"{{cite:" not in outputs["jsonl"]
+
+
+def test_contexts_rejects_two_kinds_of_window(shared_data, tmp_path):
+    papers = shared_data / "unarxive-2020" / "papers"
+    result = CliRunner().invoke(main, ["contexts", "--papers", str(papers), "--words", "5", "--sentences-before", "1", "--out", str(tmp_path / "x.csv")])
+    assert result.exit_code == 2 and "either --words or" in result.output
+
+
+def test_generate_sample_arxiv_writes_the_dump_root_layout(tmp_path):
+    result = CliRunner().invoke(main, ["generate-sample-arxiv", "--out", str(tmp_path), "--papers", "6", "--papers-2022", "2"])
+    assert result.exit_code == 0, result.output
+    assert [d.key for d in discover_dump_files(tmp_path)] == ["unarxive_2020_papers", "unarxive_2022_arxiv_src_sample"]
+    names = {path.name for path in catalogue_files(tmp_path)}
+    assert {"Papers.txt", "PaperReferences.txt", "FieldsOfStudy.txt", "part_000.gz", "arxiv-metadata.jsonl"} <= names
