@@ -16,6 +16,8 @@ s2orc_shard_job = dg.define_asset_job(
     | dg.AssetSelection.assets("citeworth_paragraphs", "citeworth_rejections"),
     description="Ingest one S2ORC shard (papers, candidate filter, paragraphs) and clean it with the CiteWorth rules "
     "(its CiteSum candidates wait for the cited-abstract catalogue of every shard: citesum_catalogue_job).",
+    # Its steps form one chain, so a process per step buys no parallelism and pays the code import each time.
+    executor_def=dg.in_process_executor,
 )
 
 
