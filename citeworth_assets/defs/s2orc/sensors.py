@@ -29,7 +29,13 @@ def _skip(dumps, halves) -> str:
     return f"no new or changed shards under {dumps}" + (f" ({len(halves)} incomplete: {listed})" if halves else "")
 
 
-@dg.sensor(job=s2orc_shard_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING)
+@dg.sensor(
+    job=s2orc_shard_job,
+    minimum_interval_seconds=30,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="Every 30 s, lists the dump root: each S2ORC shard whose two files are present and settled becomes a "
+    "partition and one s2orc_shard_job run; a replaced file runs again, a half shard is logged and waits.",
+)
 def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
     """Adds a partition and requests a run for every shard whose two files are present and settled.
 
