@@ -10,7 +10,8 @@ in its own process with ``execute_in_process``. Measured on a generated one-shar
   start to its exit (process start, code import, executor, steps), with the job's executor and, for comparison,
   with the other executors (``--executors``).
 
-Wall and CPU seconds are both reported: on a shared machine the CPU seconds are the steadier figure.
+Wall and CPU seconds are both reported: on a shared machine the CPU seconds are the steadier figure (except for
+the forkserver executor, whose server process is never waited for, so its steps' CPU goes uncounted).
 Target: run worker at most 1.3x the CLI. Results go to ``benchmarks/results/ui_path.json``.
 """
 
