@@ -14,14 +14,14 @@ from citeworth_assets.defs import (
     s2orc,
     warehouse,
 )
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 
 DOMAINS = (s2orc, citeworth, manual_eval, citesum, citrec, models, arxiv, mag, warehouse)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
     """The code location, with settings from the environment unless given (the CLI passes its flags)."""
-    resources = {"citeworth": settings or CiteworthSettings.from_environment()}
+    resources = {"citeworth": settings or CiteworthSettings.from_environment(), "training_device": TrainingDevice.from_environment()}
     return dg.Definitions.merge(*(domain.defs for domain in DOMAINS), dg.Definitions(resources=resources))
 
 

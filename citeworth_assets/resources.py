@@ -42,3 +42,39 @@ class CiteworthSettings(dg.ConfigurableResource):
     def rule_set(self) -> RuleSet:
         """The configured CiteWorth rule set; its ``name`` is versioned and keys every output of the rule set."""
         return rule_set(self.rules)
+
+
+DEVICE_ENV = {"device": "CITEWORTH_DEVICE", "precision": "CITEWORTH_PRECISION"}
+
+
+class TrainingDevice(dg.ConfigurableResource):
+    """Where the neural models train: ``device`` ``auto`` (the first GPU, else the CPU, recorded as a
+    fallback), ``cpu``, ``cuda`` or ``cuda:N`` (an error where that GPU is absent); ``precision`` ``auto``
+    (bf16 where the GPU supports it, fp16 on older GPUs, fp32 on CPU), ``bf16``, ``fp16`` or ``fp32``;
+    ``deterministic`` kernels (slower, same result on every run); ``memory_limit`` of the GPU for this
+    process, a fraction when at most 1, else GiB. torch is imported only when a training step resolves it."""
+
+    device: str = "auto"
+    precision: str = "auto"
+    deterministic: bool = False
+    memory_limit: float | None = None
+
+    @classmethod
+    def from_environment(cls) -> "TrainingDevice":
+        """``CITEWORTH_DEVICE`` and ``CITEWORTH_PRECISION`` where set (read when a run starts)."""
+        return cls(**{name: dg.EnvVar(env) for name, env in DEVICE_ENV.items() if env in os.environ})
+
+    def setup(self):
+        """The resolved :class:`citeworth_models.training.TrainingSetup`, with the GPU memory cap applied."""
+        from citeworth_models.training import apply_setup, resolve_setup
+
+        resolved = resolve_setup(self.device, self.precision, self.deterministic, self.memory_limit)
+        apply_setup(resolved)
+        return resolved
+
+    def describe(self) -> dict[str, str]:
+        """Device, its name and compute capability, precision and torch/transformers/CUDA versions: the
+        ``training_*`` entries of a training asset's metadata and MLflow params."""
+        from citeworth_models.training import describe_setup
+
+        return {f"training_{key}": value for key, value in describe_setup(self.setup()).items()}

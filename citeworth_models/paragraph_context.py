@@ -139,7 +139,7 @@ class ParagraphContextModel(checkpoint.EncoderAndHead):
         probs = [[0.0] * len(sentences) for sentences in paragraphs]
         jobs = [(p, w) for p, sentences in enumerate(paragraphs) for w in self.windows(sentences)]
         for chunk in batched(jobs, self.params["eval_batch_size"]):
-            with autocast(self.device):
+            with autocast(self.device, self.params.get("precision")):
                 logits = self.network(*self._tensors([w for _, w in chunk]))
             scores = iter(torch.softmax(logits.float(), dim=-1)[:, 1].tolist())
             for p, window in chunk:

@@ -107,7 +107,7 @@ class SentenceClassifier(checkpoint.EncoderAndHead):
         self.network.to(self.device).eval()
         probs: list[float] = []
         for chunk in batched(list(texts), self.params["eval_batch_size"]):
-            with autocast(self.device):
+            with autocast(self.device, self.params.get("precision")):
                 logits = self._logits(chunk)
             probs.extend(torch.softmax(logits.float(), dim=-1)[:, 1].tolist())
         return probs

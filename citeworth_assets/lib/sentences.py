@@ -34,9 +34,6 @@ import warnings
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-from scispacy.consts import ABBREVIATIONS
-from spacy.language import Language
-
 from citeworth_assets.lib.settings import SettingError
 
 SPLITTERS = ("scispacy_pysbd", "en_core_sci_sm")
@@ -90,7 +87,10 @@ def _pipeline(name: str):
                 "(CITEWORTH_SPLITTER / --splitter); use 'scispacy_pysbd' offline"
             ) from error
     from scispacy.custom_tokenizer import combined_rule_tokenizer
+    from spacy.language import Language
 
+    if not Language.has_factory("citeworth_pysbd_sentencizer"):
+        Language.component("citeworth_pysbd_sentencizer", func=citeworth_pysbd_sentencizer)
     re._MAXCACHE = max(re._MAXCACHE, REGEX_CACHE_SIZE)
     nlp = spacy.blank("en")
     with warnings.catch_warnings():  # scispaCy's infix expressions make re warn about a possible set union
@@ -237,6 +237,8 @@ def pysbd_sentence_starts(text: str, starts: list[int], lengths: list[int]) -> l
     """
     if not starts:
         return []
+    from scispacy.consts import ABBREVIATIONS  # imported here: importing this module loads no NLP library
+
     token_at = {start: i for i, start in enumerate(starts)}
     ends = {start + length for start, length in zip(starts, lengths)}
     from_pysbd = set()
@@ -258,9 +260,9 @@ def pysbd_sentence_starts(text: str, starts: list[int], lengths: list[int]) -> l
     return sentence_starts
 
 
-@Language.component("citeworth_pysbd_sentencizer")
 def citeworth_pysbd_sentencizer(doc):
-    """scispaCy's ``pysbd_sentencizer`` (same boundaries, see the module docstring)."""
+    """scispaCy's ``pysbd_sentencizer`` (same boundaries, see the module docstring); registered with spaCy
+    when the first pipeline is built, so that importing this module loads no NLP library."""
     arrays = doc.to_array(["IDX", "LENGTH"]).tolist()
     sentence_starts = set(pysbd_sentence_starts(doc.text, [a for a, _ in arrays], [b for _, b in arrays]))
     for token in doc:

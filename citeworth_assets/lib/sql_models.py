@@ -49,13 +49,17 @@ def _base_tables(node, found: set[str]) -> None:
             _base_tables(value, found)
 
 
-def upstream_relations(sql: str) -> frozenset[str]:
-    """Schema-qualified relations a SELECT reads, from DuckDB's parse tree (nothing is bound or run)."""
-    connection = duckdb.connect()
+def upstream_relations(sql: str, parser: duckdb.DuckDBPyConnection | None = None) -> frozenset[str]:
+    """Schema-qualified relations a SELECT reads, from DuckDB's parse tree (nothing is bound or run).
+
+    ``parser``: an in-memory connection to reuse; opening one costs about 20 ms, which every process that loads
+    the definitions would pay once per model."""
+    connection = parser or duckdb.connect()
     try:
         tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
     finally:
-        connection.close()
+        if parser is None:
+            connection.close()
     if tree.get("error"):
         raise SqlModelError(tree.get("error_message", "unparseable SQL"))
     found: set[str] = set()
@@ -63,7 +67,7 @@ def upstream_relations(sql: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def load_model(path: Path) -> SqlModel:
+def load_model(path: Path, parser: duckdb.DuckDBPyConnection | None = None) -> SqlModel:
     schema, name = path.parent.name, path.stem
     if not (NAME.match(schema) and NAME.match(name)):
         raise SqlModelError(f"{path}: folder and file names must be lower-case identifiers ([a-z0-9_])")
@@ -79,7 +83,7 @@ def load_model(path: Path) -> SqlModel:
             comments.append(line[2:].strip())
     materialized = MATERIALIZED.search(text)
     try:
-        upstream = upstream_relations(sql)
+        upstream = upstream_relations(sql, parser)
     except SqlModelError as error:
         raise SqlModelError(f"{path}: {error}") from error
     return SqlModel(
@@ -95,4 +99,5 @@ def load_model(path: Path) -> SqlModel:
 
 def load_models(folder: Path) -> list[SqlModel]:
     """Every model under ``folder`` (``<schema>/<name>.sql``), sorted by relation name."""
-    return [load_model(path) for path in sorted(folder.glob("*/*.sql"))]
+    with duckdb.connect() as parser:
+        return [load_model(path, parser) for path in sorted(folder.glob("*/*.sql"))]

@@ -14,10 +14,10 @@ from citeworth_assets.lib.models.tracking import (
     tracked_run,
 )
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
-from citeworth_models.registry import ENCODER_MODELS, MODELS
+from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+from citeworth_models.registry import ENCODER_MODELS, MODELS, NEURAL_MODELS
 
-MODEL_POOL = "gpu"
+MODEL_POOL = "gpu"  # the neural training assets only: one at a time on the GPU
 DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "Biology")
 
 
@@ -42,7 +42,6 @@ class TrainingConfig(dg.Config):
     deps=["citeworth_release"],
     group_name="models",
     kinds={"pytorch"},
-    pool=MODEL_POOL,
     description="A tiny BERT-style checkpoint (word-piece tokenizer trained on the training split, small config) built "
     "locally, for the encoder models when no encoder directory is configured.",
 )
@@ -57,30 +56,40 @@ def citeworth_tiny_encoder(citeworth: CiteworthSettings) -> dg.MaterializeResult
 
 
 def training_asset(name: str) -> dg.AssetsDefinition:
+    """The training asset of one model. A neural model requires the ``training_device`` resource (its device,
+    precision and determinism go into training, its description into metadata and MLflow params) and runs in
+    the ``gpu`` pool; logistic regression trains on the CPU outside the pool."""
     deps = ["citeworth_release", *(["citeworth_tiny_encoder"] if name in ENCODER_MODELS else [])]
+    neural = name in NEURAL_MODELS
 
     @dg.asset(
         name=f"model_{name}",
         deps=deps,
         group_name="models",
-        kinds={"pytorch", "mlflow"},
-        pool=MODEL_POOL,
+        kinds={"pytorch" if neural else "scikitlearn", "mlflow"},
+        pool=MODEL_POOL if neural else None,
+        required_resource_keys={"citeworth", "training_device"} if neural else {"citeworth"},
         description=f"Train and evaluate the {name} cite-worthiness model; params, dataset version, per-epoch dev F1, "
-        "test precision/recall/F1 and the model artifact go to MLflow.",
+        "test precision/recall/F1 and the model artifact go to MLflow"
+        + (" (with the training device, precision and library versions)." if neural else "."),
     )
-    def train(context: dg.AssetExecutionContext, config: TrainingConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    def train(context: dg.AssetExecutionContext, config: TrainingConfig) -> dg.MaterializeResult:
         import mlflow
 
         from citeworth_models.registry import train_and_evaluate
-        from citeworth_models.training import pick_device
 
+        citeworth: CiteworthSettings = context.resources.citeworth
         data_path = release_parquet(citeworth)
         params = json.loads(config.params_json)
+        device = {"training_device": "cpu"}
+        if neural:  # the resource's setup wins over the same keys in params_json
+            params = {**params, **context.resources.training_device.setup().params()}
+            device = context.resources.training_device.describe()
         uri = citeworth.settings.tracking_uri
         rules = citeworth.rule_set.name
         tags = {"model": name, "rule_set": rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
-            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, "training_device": str(pick_device())}
+            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, **device}
             mlflow.log_params(context_params)
             result = train_and_evaluate(
                 name,
@@ -95,14 +104,13 @@ def training_asset(name: str) -> dg.AssetsDefinition:
             mlflow.log_artifacts(str(result["artifact_dir"]), "model")
         context.log.info(f"MLflow run {run.info.run_id} in {uri}")
         return dg.MaterializeResult(
-            metadata={"run_id": run.info.run_id, "tracking_uri": uri, **{f"test_{k}": float(v) for k, v in result["test"].items()}}
+            metadata={"run_id": run.info.run_id, "tracking_uri": uri, **device, **{f"test_{k}": float(v) for k, v in result["test"].items()}}
         )
 
     return train
 
 
 training_assets = [training_asset(name) for name in MODELS]
-
 
 
 @dg.asset(
@@ -126,19 +134,22 @@ class DomainConfig(dg.Config):
     deps=["citeworth_release"],
     group_name="models",
     kinds={"parquet"},
-    pool=MODEL_POOL,
     description="Train on one field, test on another, for the paper's five fields, with the per-column standard "
-    "deviation (Table 5); the model is a setting (logistic regression by default).",
+    "deviation (Table 5); the model is a setting (logistic regression by default, on the CPU, so outside the gpu "
+    "pool; a neural model trains on the training_device resource).",
 )
-def citeworth_domain_matrix(config: DomainConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_domain_matrix(config: DomainConfig, citeworth: CiteworthSettings, training_device: TrainingDevice) -> dg.MaterializeResult:
     from citeworth_models.registry import domain_f1
 
     data_path = release_parquet(citeworth)
+    params = json.loads(config.params_json)
+    if config.model in NEURAL_MODELS:
+        params = {**params, **training_device.setup().params()}
     rows = []
     for train_field in DOMAIN_FIELDS:
         for test_field in DOMAIN_FIELDS:
             f1 = domain_f1(config.model, data_path, train_field, test_field, citeworth.settings.model_dir("domain"),
-                           encoder_dir=encoder_for(config.model, citeworth), params=json.loads(config.params_json))  # fmt: skip
+                           encoder_dir=encoder_for(config.model, citeworth), params=params)  # fmt: skip
             rows.append({"train_field": train_field, "test_field": test_field, "f1": f1})
     for test_field in DOMAIN_FIELDS:
         column = [row["f1"] for row in rows if row["test_field"] == test_field and row["f1"] is not None]

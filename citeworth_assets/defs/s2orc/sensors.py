@@ -16,6 +16,8 @@ s2orc_shard_job = dg.define_asset_job(
     | dg.AssetSelection.assets("citeworth_paragraphs", "citeworth_rejections"),
     description="Ingest one S2ORC shard (papers, candidate filter, paragraphs) and clean it with the CiteWorth rules "
     "(its CiteSum candidates wait for the cited-abstract catalogue of every shard: citesum_catalogue_job).",
+    # Its steps form one chain, so a process per step buys no parallelism and pays the code import each time.
+    executor_def=dg.in_process_executor,
 )
 
 
@@ -27,7 +29,13 @@ def _skip(dumps, halves) -> str:
     return f"no new or changed shards under {dumps}" + (f" ({len(halves)} incomplete: {listed})" if halves else "")
 
 
-@dg.sensor(job=s2orc_shard_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING)
+@dg.sensor(
+    job=s2orc_shard_job,
+    minimum_interval_seconds=30,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="Every 30 s, lists the dump root: each S2ORC shard whose two files are present and settled becomes a "
+    "partition and one s2orc_shard_job run; a replaced file runs again, a half shard is logged and waits.",
+)
 def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
     """Adds a partition and requests a run for every shard whose two files are present and settled.
 

@@ -19,9 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import NamedTuple
-
-from nltk.tokenize.punkt import PunktSentenceTokenizer
+from typing import TYPE_CHECKING, NamedTuple
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import (
@@ -35,6 +33,9 @@ from citeworth_assets.lib.arxiv.contexts import (
     punkt_tokenizer,
 )
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+
+if TYPE_CHECKING:
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
 
 RECORD_SEPARATOR, UNIT_SEPARATOR = "\u241e", "\u241f"
 

@@ -41,9 +41,10 @@ import string
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+if TYPE_CHECKING:  # NLTK is imported where a tokenizer is built: importing this module loads no NLP library
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
 ABBREVIATIONS = ("al", "fig", "e.g", "i.e", "eq", "cf", "ref", "refs")
 RE_WHITESPACE = re.compile(r"[\s]+")
@@ -91,6 +92,8 @@ PUBLISHED_SETTINGS = ContextSettings("sentences", 1, 1)
 @lru_cache(maxsize=4)
 def punkt_tokenizer(abbreviations: tuple[str, ...] = ABBREVIATIONS) -> PunktSentenceTokenizer:
     """Untrained Punkt that knows only the given abbreviations (needs no downloaded punkt data)."""
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
     params = PunktParameters()
     params.abbrev_types = set(abbreviations)
     return PunktSentenceTokenizer(params)
@@ -100,6 +103,8 @@ def trained_punkt_tokenizer(
     params: PunktParameters, abbreviations: tuple[str, ...] = ABBREVIATIONS
 ) -> PunktSentenceTokenizer:
     """Trained Punkt parameters (e.g. a local ``english.pickle``'s) plus the abbreviations, as published."""
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
     params.abbrev_types.update(abbreviations)
     return PunktSentenceTokenizer(params)
 
