@@ -43,6 +43,7 @@ test-fast: install
 bench: install
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
+	$(PY) benchmarks/citeworth_real.py
 	$(PY) benchmarks/citesum.py
 	$(PY) benchmarks/models.py
 	$(PY) benchmarks/arxiv.py --papers 2000
