@@ -24,15 +24,21 @@ The default splitter gives exactly the sentences of scispaCy's ``pysbd_sentenciz
   rewrites it has already applied;
 * pysbd applies its rules with ``re.sub(pattern_string, ...)``; the compiled patterns are kept
   (``pysbd.utils.Text.apply`` is replaced by an equivalent for the whole process);
-* sentence starts are computed from token offsets without a pass over spaCy token objects.
+* sentence starts are computed from token offsets without a pass over spaCy token objects;
+* an abbreviation rewrite of pysbd (a period after the abbreviation becomes a placeholder) is skipped
+  when the text holds no period after the abbreviation as written;
+* the tokenizer computes no lexical attributes for new words (offsets do not depend on them).
+
+Splitting is skipped altogether for paragraphs whose drop is certain without it
+(:mod:`citeworth_assets.lib.citeworth.fate`).
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from functools import lru_cache
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from functools import cache
 
 from scispacy.consts import ABBREVIATIONS
 from spacy.language import Language
@@ -77,7 +83,7 @@ class SentenceSplitter:
         return self.sentence_bounds([self.nlp.tokenizer(text)], [text])[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pipeline(name: str):
     import spacy
 
@@ -96,11 +102,14 @@ def _pipeline(name: str):
     with warnings.catch_warnings():  # scispaCy's infix expressions make re warn about a possible set union
         warnings.simplefilter("ignore", FutureWarning)
         nlp.tokenizer = combined_rule_tokenizer(nlp)
+    # Token boundaries do not depend on lexical attributes (shape, stop word, like_num, ...), which spaCy
+    # computes for every new word: the splitter reads only token offsets, so none are computed.
+    nlp.vocab.lex_attr_getters = {}
     nlp.add_pipe("citeworth_pysbd_sentencizer")
     return nlp
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(pattern, flags: int = 0) -> re.Pattern:
     return re.compile(pattern, flags)
 
@@ -155,7 +164,7 @@ def _abbreviation_replacer_class():
                 if plain_case and stripped.isalpha() and stripped.isascii() and stripped.islower():
                     matches = _word_start_matches(text, lowered, stripped)
                 else:
-                    matches = _compiled(r"(?:^|\s|\r|\n){}".format(stripped), re.IGNORECASE).findall(text)
+                    matches = _compiled(rf"(?:^|\s|\r|\n){stripped}", re.IGNORECASE).findall(text)
                 if not matches:
                     continue
                 # pysbd's "next word" expression looks behind for the literal text "{abbr} ".
@@ -168,9 +177,14 @@ def _abbreviation_replacer_class():
                     prepositive = lower in abbreviation.PREPOSITIVE_ABBREVIATIONS
                     if str(char).isupper() and not prepositive:
                         continue  # pysbd leaves the text as it is
-                    rewrite = (prepositive, lower in abbreviation.NUMBER_ABBREVIATIONS, match.strip())
+                    written = match.strip()
+                    rewrite = (prepositive, lower in abbreviation.NUMBER_ABBREVIATIONS, written)
                     if rewrite not in applied:
                         applied.add(rewrite)
+                        # Each rewrite turns the period after the abbreviation as written into a placeholder: none
+                        # to turn when the text holds no such period (its pattern is then the literal text).
+                        if written.isalnum() and written + "." not in text:
+                            continue
                         text = self.scan_for_replacements(text, match, index, next_chars)
             return text
 
@@ -268,11 +282,11 @@ def citeworth_pysbd_sentencizer(doc):
     return doc
 
 
-@lru_cache(maxsize=None)
+@cache
 def _segmenter() -> _LocatingSegmenter:
     return _LocatingSegmenter()
 
 
-@lru_cache(maxsize=None)
+@cache
 def splitter(name: str = "scispacy_pysbd") -> SentenceSplitter:
     return SentenceSplitter(name)

@@ -15,9 +15,11 @@ units (:mod:`~citeworth_assets.lib.citeworth.rules`) and recording the first fai
 
 Splitting is by far the most expensive step, so it is done only for paragraphs whose fate depends on
 it: a paragraph holding a span with visible text that is not bracketed is dropped before splitting
-(``citation_not_bracketed``), since its sentence is context-only whatever the boundaries. The
-accepted output is exactly the published code's; only the recorded reason of a paragraph that fails
-several rules may name this rule rather than, say, ``fewer_than_3_sentences``.
+(``citation_not_bracketed``), since its sentence is context-only whatever the boundaries; so is, with
+the default splitter, a paragraph that cannot hold enough sentences or whose citation is followed by
+text in its sentence whatever the boundaries (:func:`certain_drop`). The accepted output is exactly
+the published code's; only the recorded reason of a paragraph that fails several rules may name such
+a rule rather than, say, ``fewer_than_3_sentences``.
 """
 
 from __future__ import annotations
@@ -36,13 +38,17 @@ from citeworth_assets.lib.citeworth.citations import (
     remove_citations,
     sentences_with_citations,
 )
+from citeworth_assets.lib.citeworth.fate import most_sentences, text_follows_citation
 from citeworth_assets.lib.citeworth.rules import (
     CHECK_WORTHY,
     CONTEXT_ONLY,
     NON_CHECK_WORTHY,
+    TEXT_AFTER_CITATION,
     CitedParagraph,
     RuleSet,
     adjust_sentences,
+    citations_bracketed_at_end,
+    enough_sentences,
     first_failure,
 )
 from citeworth_assets.lib.s2orc.records import PROVENANCE, PaperInput
@@ -161,10 +167,13 @@ def clean_papers(
     splitter: SentenceSplitter,
     batch_papers: int = 64,
     timings: dict[str, float] | None = None,
+    decide_before_splitting: bool = True,
 ) -> Iterator[PaperResult]:
     """Results for each paper, in order; paragraphs are tokenized and split a batch of papers at a time.
 
-    ``timings``, if given, accumulates seconds spent tokenizing, splitting and applying the rules.
+    ``timings``, if given, accumulates CPU seconds spent tokenizing, splitting and applying the rules.
+    ``decide_before_splitting`` drops, unsplit, the paragraphs :func:`certain_drop` proves dropped (off:
+    everything is split, the straightforward path the parity tests compare with).
     """
     clock = _Clock(timings)
     papers = iter(papers)
@@ -182,10 +191,11 @@ def clean_papers(
         docs = list(splitter.tokenize(paragraph["text"] for _, paragraph in selected))  # 2. tokenize
         clock.lap("tokenize")
         to_split = []
+        certain = decide_before_splitting and splitter.name == "scispacy_pysbd"
         for (result, row), doc in zip(selected, docs):  # 3. paragraph rules before splitting
             spans = merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)
             paragraph = CitedParagraph(row, spans)
-            reason = first_failure(rules.paragraph_rules, paragraph, rules)
+            reason = first_failure(rules.paragraph_rules, paragraph, rules) or (certain and certain_drop(paragraph, rules))
             if reason:
                 _record(result, row, ParagraphVerdict(reason=reason))
             else:
@@ -206,12 +216,24 @@ def clean_papers(
         yield from results
 
 
+def certain_drop(paragraph: CitedParagraph, rules: RuleSet) -> str | None:
+    """The reason a paragraph is dropped whatever the ``scispacy_pysbd`` splitter's boundaries, if it can be
+    proved without splitting (:mod:`~citeworth_assets.lib.citeworth.fate`), for the rules of the set."""
+    text = paragraph.row["text"]
+    if enough_sentences in rules.split_paragraph_rules and most_sentences(text) < rules.min_sentences:
+        return "fewer_than_3_sentences"
+    if citations_bracketed_at_end in rules.context_only_rules:
+        if any(text_follows_citation(text, span.end, TEXT_AFTER_CITATION) for span in paragraph.spans):
+            return "citation_not_at_sentence_end"
+    return None
+
+
 class _Clock:
     def __init__(self, timings: dict[str, float] | None):
-        self.timings, self.last = timings, time.perf_counter()
+        self.timings, self.last = timings, time.process_time()
 
     def lap(self, name: str | None) -> None:
-        now = time.perf_counter()
+        now = time.process_time()
         if self.timings is not None and name:
             self.timings[name] = self.timings.get(name, 0.0) + now - self.last
         self.last = now
