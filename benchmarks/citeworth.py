@@ -111,10 +111,8 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
 
     rules, sentence_splitter = rule_set(rules_name), splitter()
     timings: dict[str, float] = {}
-    results = []
     started = time.process_time()
-    for result in clean_papers(papers, rules, sentence_splitter, timings=timings):
-        results.append(result)
+    results = list(clean_papers(papers, rules, sentence_splitter, timings=timings))
     cleaning = time.process_time() - started
     started = time.process_time()
     lake.write_partition(workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name)

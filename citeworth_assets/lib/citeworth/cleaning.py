@@ -222,10 +222,10 @@ def certain_drop(paragraph: CitedParagraph, rules: RuleSet) -> str | None:
     text = paragraph.row["text"]
     if enough_sentences in rules.split_paragraph_rules and most_sentences(text) < rules.min_sentences:
         return "fewer_than_3_sentences"
-    if citations_bracketed_at_end in rules.context_only_rules:
-        if any(text_follows_citation(text, span.end, TEXT_AFTER_CITATION) for span in paragraph.spans):
-            return "citation_not_at_sentence_end"
-    return None
+    followed = citations_bracketed_at_end in rules.context_only_rules and any(
+        text_follows_citation(text, span.end, TEXT_AFTER_CITATION) for span in paragraph.spans
+    )
+    return "citation_not_at_sentence_end" if followed else None
 
 
 class _Clock:
