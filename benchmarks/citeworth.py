@@ -34,18 +34,19 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 REAL_SECTION = "results"  # an Appendix A title, given to paragraphs whose own title is not one
+PARAGRAPH_CHARS = 400  # unarXive 2020 text is cut into paragraphs of about this length (S2ORC's are 300-700)
 
 
 def real_dump(data: Path, out: Path) -> Path:
-    """A one-shard S2ORC dump of real text: the shared unarXive 2022 papers converted in both citation styles,
-    the real S2ORC pdf_parses and the CORD-19 documents of ``data``.
+    """A one-shard S2ORC dump of real text: the shared unarXive 2022 and 2020 papers converted in both citation
+    styles, the real S2ORC pdf_parses and the CORD-19 documents of ``data``.
 
     So that the cleaning sees every cited paragraph of these papers (real paragraphs and sentences, real
     citation groups), a paragraph whose section title is not permissible gets the title ``results``, and
     the metadata makes every paper a candidate; papers keep their own paragraphs and citation spans.
     """
     from citeworth_assets.lib.citeworth.rules import PERMISSIBLE_SECTION_TITLES
-    from citeworth_assets.lib.citeworth.unarxive_input import STYLES, convert_file
+    from citeworth_assets.lib.citeworth.unarxive_input import STYLES, convert_file, convert_record
     from citeworth_assets.lib.jsonl import IssueLog
 
     parses = []
@@ -53,6 +54,10 @@ def real_dump(data: Path, out: Path) -> Path:
         for paper in convert_file(data / "unarxive-2022" / "arXiv_src_2212_086.first20.jsonl", style, IssueLog()):
             paper.pdf_parse["paper_id"] = f"{paper.paper_id}-{style}"
             parses.append((paper.pdf_parse, paper.metadata["mag_field_of_study"]))
+        for record in unarxive_2020_records(data / "unarxive-2020"):
+            paper = convert_record(record, style)
+            paper.pdf_parse["paper_id"] = f"{paper.paper_id}-{style}"
+            parses.append((paper.pdf_parse, ["Physics"]))
     for path in sorted((data / "s2orc-20200705" / "pdf_parses").glob("*.json")):
         parses.append((json.loads(path.read_text()), ["Biology"]))
     for path in sorted((data / "cord19" / "pdf_json").glob("*.json")):
@@ -71,6 +76,40 @@ def real_dump(data: Path, out: Path) -> Path:
             pdfs.write(json.dumps({"paper_id": paper_id, **{k: v for k, v in parse.items() if k != "paper_id"}}) + "\n")
             metadata.write(json.dumps({"paper_id": paper_id, "mag_field_of_study": field, "abstract": "real text", "journal": "real text", **dict.fromkeys(flags, True)}) + "\n")
     return out
+
+
+def unarxive_2020_records(folder: Path):
+    """The shared unarXive 2020 papers (plain text with ``{{cite:UUID}}`` markers, references in ``refs.db``) as
+    unarXive 2022 records, so that :func:`~citeworth_assets.lib.citeworth.unarxive_input.convert_record` renders
+    their citations; a paragraph is a block of lines, as the unarXive 2020 reader reads it."""
+    import sqlite3
+
+    from citeworth_assets.lib.arxiv.unarxive2020 import iter_papers
+    from citeworth_assets.lib.jsonl import IssueLog
+
+    if not (folder / "papers" / "refs.db").is_file():
+        return
+    with sqlite3.connect(f"file:{folder / 'papers' / 'refs.db'}?mode=ro", uri=True) as refs:
+        raw = dict(refs.execute("select uuid, bibitem_string from bibitem"))
+    for paper in iter_papers(folder / "papers", IssueLog()):
+        cited = dict.fromkeys(m["ref_id"] for p in paper.paragraphs for m in p["markers"] if m["ref_id"] in raw)
+        yield {
+            "paper_id": paper.arxiv_id,
+            "body_text": [{"section": REAL_SECTION, "text": text} for p in paper.paragraphs for text in _cut(p["text"])],
+            "bib_entries": {uuid: {"bib_entry_raw": raw[uuid]} for uuid in cited},
+        }
+
+
+def _cut(block: str, length: int = PARAGRAPH_CHARS) -> list[str]:
+    """Paragraphs of a unarXive 2020 block, whose lines are wrapped source lines with few blank lines between
+    paragraphs: a paragraph ends with a line ending a sentence once it has ``length`` characters."""
+    paragraphs, lines = [], []
+    for line in block.split("\n"):
+        lines.append(line)
+        if line.rstrip().endswith((".", "?", "!")) and sum(map(len, lines)) >= length:
+            paragraphs.append("\n".join(lines))
+            lines = []
+    return paragraphs + (["\n".join(lines)] if lines else [])
 
 
 def load_papers(dump: Path):

@@ -14,7 +14,11 @@ import spacy
 from scispacy.custom_tokenizer import combined_rule_tokenizer
 
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
-from citeworth_assets.lib.citeworth.fate import most_sentences, text_follows_citation
+from citeworth_assets.lib.citeworth.fate import (
+    merged_without_tokens,
+    most_sentences,
+    text_follows_citation,
+)
 from citeworth_assets.lib.citeworth.rules import TEXT_AFTER_CITATION, rule_set
 from citeworth_assets.lib.citeworth.unarxive_input import STYLES, convert_file
 from citeworth_assets.lib.jsonl import IssueLog
@@ -112,6 +116,28 @@ def test_the_proofs_hold_on_every_real_cited_paragraph(real_papers):
 def test_text_after_a_citation_is_proved_only_without_boundary_sites(text, follows):
     end = text.index("]") + 1 if "[" in text else text.index(")") + 1
     assert text_follows_citation(text, end, TEXT_AFTER_CITATION) is follows
+
+
+def test_spans_merged_without_tokens_are_merged_as_with_them(real_papers):
+    from citeworth_assets.lib.citeworth.citations import merge_citation_spans
+
+    decided = 0
+    for paper in real_papers:
+        for row in paper.paragraphs:
+            if len(row["cite_spans"]) < 2:
+                continue
+            for below in (1, 2, 3):
+                quick = merged_without_tokens(row["text"], row["cite_spans"], below)
+                if quick is not None:
+                    starts = next(splitter().tokenize([row["text"]])).to_array("IDX").tolist()
+                    assert quick == merge_citation_spans(row["text"], row["cite_spans"], starts, below), row["text"]
+                    decided += below == 2
+    assert decided > 300
+    gap = [{"start": 0, "end": 3, "text": "[1,"}, {"start": 4, "end": 6, "text": "2]"}]
+    assert [s.text for s in merged_without_tokens("[1, 2] x", gap, 2)] == ["[1, 2]"]
+    far = [{"start": 0, "end": 3, "text": "[1]"}, {"start": 8, "end": 11, "text": "[2]"}]
+    assert len(merged_without_tokens("[1] and [2]", far, 2)) == 2
+    assert merged_without_tokens("[1], [2]", [far[0], {"start": 5, "end": 8, "text": "[2]"}], 2) is None
 
 
 def test_sentence_bound_counts_every_site():

@@ -38,7 +38,11 @@ from citeworth_assets.lib.citeworth.citations import (
     remove_citations,
     sentences_with_citations,
 )
-from citeworth_assets.lib.citeworth.fate import most_sentences, text_follows_citation
+from citeworth_assets.lib.citeworth.fate import (
+    merged_without_tokens,
+    most_sentences,
+    text_follows_citation,
+)
 from citeworth_assets.lib.citeworth.rules import (
     CHECK_WORTHY,
     CONTEXT_ONLY,
@@ -188,19 +192,7 @@ def clean_papers(
             results.append(result)
             selected.extend((result, paragraph) for paragraph in selection.selected)
         clock.lap("rules")
-        docs = list(splitter.tokenize(paragraph["text"] for _, paragraph in selected))  # 2. tokenize
-        clock.lap("tokenize")
-        to_split = []
-        certain = decide_before_splitting and splitter.name == "scispacy_pysbd"
-        for (result, row), doc in zip(selected, docs):  # 3. paragraph rules before splitting
-            spans = merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)
-            paragraph = CitedParagraph(row, spans)
-            reason = first_failure(rules.paragraph_rules, paragraph, rules) or (certain and certain_drop(paragraph, rules))
-            if reason:
-                _record(result, row, ParagraphVerdict(reason=reason))
-            else:
-                to_split.append((result, paragraph, doc))
-        clock.lap("rules")
+        to_split = _before_splitting(selected, rules, splitter, decide_before_splitting, clock)  # 2-3.
         texts = [paragraph.row["text"] for _, paragraph, _ in to_split]  # 4. split
         bounds = splitter.sentence_bounds([doc for _, _, doc in to_split], texts)
         clock.lap("split")
@@ -214,6 +206,44 @@ def clean_papers(
             result.accepted.sort(key=lambda accepted: accepted.paragraph["paragraph_index"])
             result.drops.sort(key=lambda drop: -1 if drop.paragraph_index is None else drop.paragraph_index)
         yield from results
+
+
+def _before_splitting(selected: list, rules: RuleSet, splitter: SentenceSplitter, decide: bool, clock: _Clock) -> list:
+    """Steps 2-3: tokenize, merge the spans and apply the paragraph rules decided before splitting; returns the
+    paragraphs left to split with their tokens.
+
+    With the default splitter, a paragraph whose spans merge without tokens
+    (:func:`~citeworth_assets.lib.citeworth.fate.merged_without_tokens`) is judged first and tokenized only
+    when it is left to split.
+    """
+    certain = decide and splitter.name == "scispacy_pysbd"
+    to_split, untokenized, judged = [], [], []
+
+    def judge(result: PaperResult, paragraph: CitedParagraph, doc) -> None:
+        reason = first_failure(rules.paragraph_rules, paragraph, rules) or (certain and certain_drop(paragraph, rules))
+        if reason:
+            _record(result, paragraph.row, ParagraphVerdict(reason=reason))
+        elif doc is None:
+            untokenized.append((result, paragraph))
+        else:
+            to_split.append((result, paragraph, doc))
+
+    for result, row in selected:
+        spans = merged_without_tokens(row["text"], row["cite_spans"], rules.merge_below_tokens) if certain else None
+        if spans is None:
+            judged.append((result, row))
+        else:
+            judge(result, CitedParagraph(row, spans), None)
+    clock.lap("rules")
+    docs = list(splitter.tokenize(row["text"] for _, row in judged))
+    clock.lap("tokenize")
+    for (result, row), doc in zip(judged, docs):
+        judge(result, CitedParagraph(row, merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)), doc)
+    clock.lap("rules")
+    docs = splitter.tokenize(paragraph.row["text"] for _, paragraph in untokenized)
+    to_split += [(result, paragraph, doc) for (result, paragraph), doc in zip(untokenized, docs)]
+    clock.lap("tokenize")
+    return to_split
 
 
 def certain_drop(paragraph: CitedParagraph, rules: RuleSet) -> str | None:

@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import pairwise
+
+from citeworth_assets.lib.citeworth.citations import CitationSpan
 
 ASCII_SITES = frozenset(".!?()'\"\n\r")
 TERMINALS = frozenset(".!?")
@@ -79,3 +82,38 @@ def text_follows_citation(text: str, end: int, text_after: re.Pattern) -> bool:
     words = NEXT_TWO_WORDS.match(rest, match.end())
     window = rest[: words.end() if words else len(rest)]
     return not any(is_boundary_site(char) for char in window)
+
+
+
+def merged_without_tokens(text: str, cite_spans: list[dict], merge_below_tokens: int) -> list[CitationSpan] | None:
+    """:func:`~citeworth_assets.lib.citeworth.citations.merge_citation_spans` without the tokens, or None when
+    a decision needs them.
+
+    Spans are merged when fewer than ``merge_below_tokens`` tokens apart (token of the next start less token
+    of the previous end). With nothing between them that is 0 (the same character); with one space, 1 (a
+    single space after a token is no token). Each non-space character after a space in the gap, and the next
+    start after a space, starts a token, so they are at least as many tokens apart. Other gaps (``", "``)
+    depend on the tokenizer.
+    """
+    merges = []
+    for previous, span in pairwise(cite_spans):
+        gap = text[previous["end"] : span["start"]]
+        if gap in ("", " "):
+            merges.append(len(gap) < merge_below_tokens)
+            continue
+        region = text[previous["end"] : span["start"] + 1]
+        starts = sum(1 for a, b in pairwise(region) if a.isspace() and not b.isspace())
+        if starts < merge_below_tokens:
+            return None
+        merges.append(False)
+    merged: list[CitationSpan] = []
+    for span, merge in zip(cite_spans, [False, *merges]):
+        if merge:
+            last = merged[-1]
+            last.end = span["end"]
+            last.text = text[last.start : span["end"]]
+            last.ref_ids.append(span.get("ref_id"))
+            last.linked_paper_ids.append(span.get("linked_paper_id"))
+        else:
+            merged.append(CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")]))
+    return merged
