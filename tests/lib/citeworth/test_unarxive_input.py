@@ -113,3 +113,36 @@ def test_converted_shared_papers_pass_the_s2orc_readers_and_candidate_filter(sha
     with gzip.open(tmp_path / "unarxive2022/full/pdf_parses/pdf_parses_0.jsonl.gz", "rt") as lines:
         assert len([json.loads(line) for line in lines]) == 20
     assert not list(tmp_path.rglob("*.part"))
+
+
+def test_the_command_writes_a_dump_that_the_s2orc_readers_and_cleaning_take(shared_data, tmp_path):
+    from click.testing import CliRunner
+
+    from citeworth_assets.cli import main
+    from citeworth_assets.lib.citeworth.cleaning import clean_papers
+    from citeworth_assets.lib.citeworth.rules import rule_set
+    from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
+    from citeworth_assets.lib.s2orc.records import (
+        ShardSource,
+        papers_from_paragraph_rows,
+        read_metadata,
+        read_paragraphs,
+    )
+    from citeworth_assets.lib.s2orc.shards import discover_shards
+    from citeworth_assets.lib.sentences import splitter
+
+    result = CliRunner().invoke(main, ["unarxive-to-s2orc", str(shared_data / SAMPLE), "--out", str(tmp_path), "--style", "author_year"])
+    assert result.exit_code == 0, result.output
+    assert "20 papers -> unarxive2022 shard 0" in result.output
+    (shard,) = discover_shards(tmp_path)
+    log = IssueLog()
+    fields = {
+        row["paper_id"]: row["mag_field_of_study"]
+        for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
+        if first_failed_criterion(row) is None
+    }
+    rows = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log, set(fields))
+    papers = list(papers_from_paragraph_rows(rows, fields))
+    assert len(papers) == 17 and not log.counts
+    kept = [r for r in clean_papers(papers, rule_set("citeworth_2021"), splitter()) if r.accepted]
+    assert kept  # real arXiv paragraphs come out of the faithful rules
