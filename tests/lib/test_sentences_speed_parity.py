@@ -140,6 +140,20 @@ def test_spans_merged_without_tokens_are_merged_as_with_them(real_papers):
     assert merged_without_tokens("[1], [2]", [far[0], {"start": 5, "end": 8, "text": "[2]"}], 2) is None
 
 
+def test_fast_list_item_expressions_find_what_pysbd_finds():
+    import random
+    import re
+
+    from citeworth_assets.lib.sentences import FAST_LIST_PATTERNS, ORIGINAL_LIST_ITEMS
+
+    splitter()
+    draw = random.Random(3)
+    for _ in range(20_000):
+        text = "".join(draw.choice("ab (.)\n\t1xA\u00a0") for _ in range(draw.randint(0, 12)))
+        for name, fast in FAST_LIST_PATTERNS.items():
+            assert re.findall(fast, text) == re.findall(ORIGINAL_LIST_ITEMS[name], text), (name, text)
+
+
 def test_sentence_bound_counts_every_site():
     assert most_sentences("no mark at all") == 1
     assert most_sentences("One. Two! Three?") == 4
@@ -158,9 +172,7 @@ def test_tokens_without_lexical_attributes_are_the_same(real_papers):
 
 
 def test_same_sentences_as_scispacy_on_converted_arxiv_paragraphs(real_papers):
-    """pysbd's shortcuts (abbreviation rewrites skipped when there is nothing to rewrite) on real arXiv text."""
-    import pysbd.utils
-
+    """pysbd's shortcuts (abbreviation rewrites skipped, list-item expressions) on real arXiv text."""
     from citeworth_assets.lib import sentences
 
     fast = splitter()
@@ -168,10 +180,7 @@ def test_same_sentences_as_scispacy_on_converted_arxiv_paragraphs(real_papers):
     nlp.tokenizer = combined_rule_tokenizer(nlp)
     nlp.add_pipe("pysbd_sentencizer")
     texts = [row["text"] for paper in real_papers[:40] for row in paper.paragraphs if row["cite_spans"]][::3]
-    patched, pysbd.utils.Text.apply = pysbd.utils.Text.apply, sentences.ORIGINAL_TEXT_APPLY
-    try:
+    with sentences.pysbd_as_installed():
         reference = [[(s.start_char, s.end_char) for s in nlp(text).sents] for text in texts]
-    finally:
-        pysbd.utils.Text.apply = patched
     assert len(texts) > 200
     assert [fast.split(text) for text in texts] == reference
