@@ -105,6 +105,11 @@ def measure(papers: list, name: str) -> dict:
     }
 
 
+def internal_errors(row: dict) -> int:
+    """Papers whose cleaning raised here, and those the cleaning itself reports as ``internal_error``."""
+    return len(row["internal_errors"]) + sum(n for reason, n in row["drop_reasons"].items() if reason.endswith(":internal_error"))
+
+
 def markdown(report: dict) -> str:
     lines = ["| style | rule set | papers | paragraphs | sentences | cite-worthy | leftover markers | format problems | internal errors |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for style, block in report["styles"].items():
@@ -112,7 +117,7 @@ def markdown(report: dict) -> str:
             lines.append(
                 f"| {style} | {row['rule_set']} | {row['papers_with_kept_paragraph']}/{block['candidate_papers']} | {row['paragraphs']} | "
                 f"{row['sentences']} | {row['cite_worthy']} | {sum(row['leftover_markers'].values())} | "
-                f"{sum(row['format_problems'].values())} | {len(row['internal_errors'])} |"
+                f"{sum(row['format_problems'].values())} | {internal_errors(row)} |"
             )
     for style, block in report["styles"].items():
         lines += ["", f"Drop reasons ({style}), citeworth_2021 → last set:"]
