@@ -150,6 +150,27 @@ def _word_start_matches(text: str, lowered: str, word: str) -> list[str]:
     return matches
 
 
+@cache
+def _abbreviations(abbreviation) -> list[tuple[str, bool]]:
+    """pysbd's abbreviations, stripped, each with whether it is a plain lower-case ASCII word."""
+    stripped = [abbr.strip() for abbr in abbreviation.ABBREVIATIONS]
+    return [(abbr, abbr.isalpha() and abbr.isascii() and abbr.islower()) for abbr in stripped]
+
+
+def _period_after(text: str, written: str) -> bool:
+    """Whether pysbd's rewrites of an abbreviation as written can apply: they turn a period after it, at the
+    text's start or after a space, into a placeholder (for a word, their pattern is the literal text)."""
+    if not written.isalnum():
+        return True
+    target = written + "."
+    found = text.find(target)
+    while found >= 0:
+        if found == 0 or text[found - 1].isspace():
+            return True
+        found = text.find(target, found + 1)
+    return False
+
+
 def _abbreviation_replacer_class():
     from pysbd.lang.english import English
 
@@ -160,11 +181,8 @@ def _abbreviation_replacer_class():
             lowered = text.lower()
             abbreviation = self.lang.Abbreviation
             plain_case = not any(char in text for char in CASE_FOLDING_SPECIALS)
-            for abbr in abbreviation.ABBREVIATIONS:
-                stripped = abbr.strip()
-                if stripped not in lowered:
-                    continue
-                if plain_case and stripped.isalpha() and stripped.isascii() and stripped.islower():
+            for stripped, plain in [entry for entry in _abbreviations(abbreviation) if entry[0] in lowered]:
+                if plain_case and plain:
                     matches = _word_start_matches(text, lowered, stripped)
                 else:
                     matches = _compiled(rf"(?:^|\s|\r|\n){stripped}", re.IGNORECASE).findall(text)
@@ -173,6 +191,14 @@ def _abbreviation_replacer_class():
                 # pysbd's "next word" expression looks behind for the literal text "{abbr} ".
                 marker = "{" + stripped + "} "
                 next_chars = _compiled(r"(?<={" + re.escape(stripped) + "} ).{1}").findall(text) if marker in text else []
+                if not next_chars:  # every occurrence is rewritten: once per way it is written
+                    firsts = {}
+                    for index, match in enumerate(matches):
+                        firsts.setdefault(match.strip(), (index, match))
+                    for written, (index, match) in firsts.items():
+                        if _period_after(text, written):
+                            text = self.scan_for_replacements(text, match, index, next_chars)
+                    continue
                 applied = set()
                 for index, match in enumerate(matches):
                     char = next_chars[index] if index < len(next_chars) else ""
@@ -184,11 +210,8 @@ def _abbreviation_replacer_class():
                     rewrite = (prepositive, lower in abbreviation.NUMBER_ABBREVIATIONS, written)
                     if rewrite not in applied:
                         applied.add(rewrite)
-                        # Each rewrite turns the period after the abbreviation as written into a placeholder: none
-                        # to turn when the text holds no such period (its pattern is then the literal text).
-                        if written.isalnum() and written + "." not in text:
-                            continue
-                        text = self.scan_for_replacements(text, match, index, next_chars)
+                        if _period_after(text, written):
+                            text = self.scan_for_replacements(text, match, index, next_chars)
             return text
 
     return _OnceAbbreviationReplacer
