@@ -251,7 +251,7 @@ def certain_drop(paragraph: CitedParagraph, rules: RuleSet) -> str | None:
     proved without splitting (:mod:`~citeworth_assets.lib.citeworth.fate`), for the rules of the set."""
     text = paragraph.row["text"]
     if enough_sentences in rules.split_paragraph_rules and most_sentences(text) < rules.min_sentences:
-        return "fewer_than_3_sentences"
+        return enough_sentences.reasons[0]
     followed = citations_bracketed_at_end in rules.context_only_rules and any(
         text_follows_citation(text, span.end, TEXT_AFTER_CITATION) for span in paragraph.spans
     )
