@@ -102,20 +102,28 @@ def test_the_proofs_hold_on_every_real_cited_paragraph(real_papers):
 
 
 @pytest.mark.parametrize(
-    ("text", "follows"),
+    ("text", "citation", "follows"),
     [
-        ("Shown before [1] and then again here.", True),
-        ("Shown before [1]. And then again here.", False),  # a period: a boundary may fall there
-        ("Shown before [1] and (then) again.", False),  # a bracket within the next words
-        ("Shown before [1] for 12. items.", False),  # a numbered list item may start a line
-        ("Shown by (Smith, 2019) The next one.", False),  # a parenthetical sentence may end at the bracket
-        ("Shown by (Smith, 2019) and the next one.", True),
-        ("Shown before [1] end ", False),  # the spaces after the last word belong to no sentence
+        ("Shown before [1] and then again here.", "[1]", True),
+        ("Shown before [1]. And then again here.", "[1]", False),  # a period: a boundary may fall there
+        ("Shown before [1] and (then) again.", "[1]", False),  # a bracket within the next words
+        ("Shown before [1] for 12. items.", "[1]", False),  # a numbered list item may start a line
+        ("Shown by (Smith, 2019) The next one.", "(Smith, 2019)", False),  # a parenthetical sentence may end there
+        ("Shown by (Smith, 2019) and the next one.", "(Smith, 2019)", True),
+        ('He said " (see it (Smith, 2019) and the next words) " here.', "(Smith, 2019)", False),  # line breaks
+        ("Shown before [1] end ", "[1]", False),  # the spaces after the last word belong to no sentence
+        ("Shown before.[1] Next one came.", "[1]", False),  # a numbered reference after a period ends a sentence
+        ("Shown before.12 34 Next one came.", "12", False),  # ... wherever the reference ends
+        ("Shown before 12 34 next one came.", "12", True),
     ],
 )
-def test_text_after_a_citation_is_proved_only_without_boundary_sites(text, follows):
-    end = text.index("]") + 1 if "[" in text else text.index(")") + 1
+def test_text_after_a_citation_is_proved_only_without_boundary_sites(text, citation, follows):
+    end = text.index(citation) + len(citation)
     assert text_follows_citation(text, end, TEXT_AFTER_CITATION) is follows
+    if follows:  # the splitter agrees: the citation's sentence goes on after it
+        bounds = splitter().split(text)
+        sentence_end = next(e for s, e in bounds if s < end <= e)
+        assert TEXT_AFTER_CITATION.search(text[end:sentence_end])
 
 
 def test_spans_merged_without_tokens_are_merged_as_with_them(real_papers):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 from itertools import pairwise
 
 from citeworth_assets.lib.citeworth.citations import CitationSpan
@@ -31,6 +32,7 @@ ASCII_SITES = frozenset(".!?()'\"\n\r")
 TERMINALS = frozenset(".!?")
 NEXT_TWO_WORDS = re.compile(r"\S*\s+\S+")
 CAPITAL_AFTER_SPACE = re.compile(r"\s[A-Z]")
+DOUBLE_QUOTES = re.compile("[\"\u201c\u201d]")
 
 
 def is_boundary_site(char: str) -> bool:
@@ -68,20 +70,34 @@ def text_follows_citation(text: str, end: int, text_after: re.Pattern) -> bool:
 
     True when no boundary can fall between the citation and the first match of ``text_after`` (a
     character then spaces) and the next two words: no boundary site there (a list-item line break sits
-    before a word whose period or bracket follows within two words), and the citation itself cannot
-    end a sentence (its last character is no site, or a closing bracket not followed by a space and a
-    capital).
+    before a word whose period or bracket follows within two words) nor the end of a numbered reference
+    after a period, and the citation itself cannot end a sentence (it is not followed by a space and a
+    capital; its last character is no site, or a closing bracket in a paragraph without double quotes).
     """
     last = text[end - 1]
     rest = text[end:]
-    if is_boundary_site(last) and (last != ")" or CAPITAL_AFTER_SPACE.match(rest)):
+    # A space and a capital after the citation may follow a parenthetical sentence or a numbered reference
+    # (".[12] Next"); a closing bracket is followed by a line break inside a parenthetical between double quotes.
+    if CAPITAL_AFTER_SPACE.match(rest):
+        return False
+    if is_boundary_site(last) and (last != ")" or DOUBLE_QUOTES.search(text)):
         return False
     match = text_after.search(rest)
     if match is None or match.end() == len(rest):  # spaces ending the text are in no sentence
         return False
     words = NEXT_TWO_WORDS.match(rest, match.end())
     window = rest[: words.end() if words else len(rest)]
-    return not any(is_boundary_site(char) for char in window)
+    if any(is_boundary_site(char) for char in window):
+        return False
+    # pysbd breaks the line after a numbered reference that follows a period (".12 34 Next"), wherever it ends.
+    return not any(end <= reference.start(7) < end + len(window) for reference in _numbered_references().finditer(text))
+
+
+@cache
+def _numbered_references() -> re.Pattern:
+    from pysbd.lang.english import English
+
+    return re.compile(English.NUMBERED_REFERENCE_REGEX)
 
 
 
