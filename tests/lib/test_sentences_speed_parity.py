@@ -115,6 +115,7 @@ def test_the_proofs_hold_on_every_real_cited_paragraph(real_papers):
         ("Shown before.[1] Next one came.", "[1]", False),  # a numbered reference after a period ends a sentence
         ("Shown before.12 34 Next one came.", "12", False),  # ... wherever the reference ends
         ("Shown before 12 34 next one came.", "12", True),
+        ("Shown before [1] The next one came.", "[1]", True),  # no period before it: no numbered reference
     ],
 )
 def test_text_after_a_citation_is_proved_only_without_boundary_sites(text, citation, follows):

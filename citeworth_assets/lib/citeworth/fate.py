@@ -71,16 +71,15 @@ def text_follows_citation(text: str, end: int, text_after: re.Pattern) -> bool:
     True when no boundary can fall between the citation and the first match of ``text_after`` (a
     character then spaces) and the next two words: no boundary site there (a list-item line break sits
     before a word whose period or bracket follows within two words) nor the end of a numbered reference
-    after a period, and the citation itself cannot end a sentence (it is not followed by a space and a
-    capital; its last character is no site, or a closing bracket in a paragraph without double quotes).
+    after a period (``.[12] Next``: the citation itself), and the citation cannot end a parenthetical or
+    quoted sentence (its last character is no site, or a closing bracket not followed by a space and a
+    capital, in a paragraph without double quotes).
     """
     last = text[end - 1]
     rest = text[end:]
-    # A space and a capital after the citation may follow a parenthetical sentence or a numbered reference
-    # (".[12] Next"); a closing bracket is followed by a line break inside a parenthetical between double quotes.
-    if CAPITAL_AFTER_SPACE.match(rest):
-        return False
-    if is_boundary_site(last) and (last != ")" or DOUBLE_QUOTES.search(text)):
+    # A closing bracket ends a parenthetical sentence before a space and a capital, and is followed by a line
+    # break inside a parenthetical between double quotes.
+    if is_boundary_site(last) and (last != ")" or CAPITAL_AFTER_SPACE.match(rest) or DOUBLE_QUOTES.search(text)):
         return False
     match = text_after.search(rest)
     if match is None or match.end() == len(rest):  # spaces ending the text are in no sentence
