@@ -44,7 +44,6 @@ from contextlib import contextmanager
 from functools import cache
 
 from scispacy.consts import ABBREVIATIONS
-from spacy.language import Language
 
 from citeworth_assets.lib.settings import SettingError
 
@@ -108,6 +107,7 @@ def _pipeline(name: str):
     # Token boundaries do not depend on lexical attributes (shape, stop word, like_num, ...), which spaCy
     # computes for every new word: the splitter reads only token offsets, so none are computed.
     nlp.vocab.lex_attr_getters = {}
+    _register_sentencizer()
     nlp.add_pipe("citeworth_pysbd_sentencizer")
     return nlp
 
@@ -350,7 +350,15 @@ def pysbd_sentence_starts(text: str, starts: list[int], lengths: list[int]) -> l
     return sentence_starts
 
 
-@Language.component("citeworth_pysbd_sentencizer")
+def _register_sentencizer() -> None:
+    """Register the spaCy component when a pipeline is built: importing spaCy takes about 2 s, which loading
+    the Dagster definitions (which import this module) need not pay."""
+    from spacy.language import Language
+
+    if not Language.has_factory("citeworth_pysbd_sentencizer"):
+        Language.component("citeworth_pysbd_sentencizer", func=citeworth_pysbd_sentencizer)
+
+
 def citeworth_pysbd_sentencizer(doc):
     """scispaCy's ``pysbd_sentencizer`` (same boundaries, see the module docstring)."""
     arrays = doc.to_array(["IDX", "LENGTH"]).tolist()
