@@ -39,10 +39,13 @@ test: install browser
 test-fast: install
 	$(PY) -m pytest -q -m "not slow"
 
-# PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code.
+# PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code
+# (on generated text, and on the real text of ../shared/data: --real).
 bench: install
 	$(PY) benchmarks/ingest.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
+	$(PY) benchmarks/citeworth.py --real --rules citeworth_2021 $(if $(PUBLISHED),--published $(PUBLISHED))
+	$(PY) benchmarks/citeworth_real.py
 	$(PY) benchmarks/citesum.py
 	$(PY) benchmarks/models.py
 	$(PY) benchmarks/arxiv.py --papers 2000

@@ -9,8 +9,14 @@ For one shard of a generated dump it measures, per rule set:
 and reports papers/s and paragraphs/s (body paragraphs of candidate papers) on one core, with the
 projected time for the full release (5.5 million candidate papers) on 16 cores.
 
+``--real [DATA]`` measures on real text instead (``../shared/data``, see :func:`real_dump`), the figure
+that counts: generated paragraphs are as long as real ones but more regular, so far more of them are
+accepted and must be split. CPU time (``time.process_time``) is reported, not wall time, since the
+benchmark machine is shared.
+
 ``--published PATH`` also runs a local copy of the published ``build_dataset.py`` (copenlu/cite-worth,
-not shipped here) on the same shard, with scispaCy's own pysbd sentencizer as its ``nlp``, compares its
+not shipped here) on the same shard, with scispaCy's own pysbd sentencizer as its ``nlp`` (pysbd as installed,
+without this process's speed-ups of it), compares its
 output with ``citeworth_2021`` (paragraphs with a context-only sentence left out) and reports the speedup.
 """
 
@@ -27,6 +33,89 @@ from pathlib import Path
 RELEASE_CANDIDATES = 5_500_000
 CORES = 16
 RESULTS = Path(__file__).resolve().parent / "results"
+
+
+REAL_SECTION = "results"  # an Appendix A title, given to paragraphs whose own title is not one
+PARAGRAPH_CHARS = 400  # unarXive 2020 text is cut into paragraphs of about this length (S2ORC's are 300-700)
+
+
+def real_dump(data: Path, out: Path) -> Path:
+    """A one-shard S2ORC dump of real text: the shared unarXive 2022 and 2020 papers converted in both citation
+    styles, the real S2ORC pdf_parses and the CORD-19 documents of ``data``.
+
+    So that the cleaning sees every cited paragraph of these papers (real paragraphs and sentences, real
+    citation groups), a paragraph whose section title is not permissible gets the title ``results``, and
+    the metadata makes every paper a candidate; papers keep their own paragraphs and citation spans.
+    """
+    from citeworth_assets.lib.citeworth.rules import PERMISSIBLE_SECTION_TITLES
+    from citeworth_assets.lib.citeworth.unarxive_input import (
+        STYLES,
+        convert_file,
+        convert_record,
+    )
+    from citeworth_assets.lib.jsonl import IssueLog
+
+    parses = []
+    for style in STYLES:
+        for paper in convert_file(data / "unarxive-2022" / "arXiv_src_2212_086.first20.jsonl", style, IssueLog()):
+            paper.pdf_parse["paper_id"] = f"{paper.paper_id}-{style}"
+            parses.append((paper.pdf_parse, paper.metadata["mag_field_of_study"]))
+        for record in unarxive_2020_records(data / "unarxive-2020"):
+            paper = convert_record(record, style)
+            paper.pdf_parse["paper_id"] = f"{paper.paper_id}-{style}"
+            parses.append((paper.pdf_parse, ["Physics"]))
+    for path in sorted((data / "s2orc-20200705" / "pdf_parses").glob("*.json")):
+        parses.append((json.loads(path.read_text()), ["Biology"]))
+    for path in sorted((data / "cord19" / "pdf_json").glob("*.json")):
+        parses.append((json.loads(path.read_text()), ["Medicine"]))
+    full = out / "real_text" / "full"
+    (full / "metadata").mkdir(parents=True, exist_ok=True)
+    (full / "pdf_parses").mkdir(parents=True, exist_ok=True)
+    flags = ("has_inbound_citations", "has_pdf_parse", "has_pdf_parsed_abstract", "has_pdf_parsed_body_text",
+             "has_pdf_parsed_bib_entries", "has_pdf_parsed_ref_entries", "has_outbound_citations")  # fmt: skip
+    with gzip.open(full / "metadata" / "metadata_0.jsonl.gz", "wt") as metadata, gzip.open(full / "pdf_parses" / "pdf_parses_0.jsonl.gz", "wt") as pdfs:
+        for parse, field in parses:
+            for paragraph in parse["body_text"]:
+                if (paragraph.get("section") or "").lower() not in PERMISSIBLE_SECTION_TITLES:
+                    paragraph["section"] = REAL_SECTION
+            paper_id = str(parse["paper_id"])
+            pdfs.write(json.dumps({"paper_id": paper_id, **{k: v for k, v in parse.items() if k != "paper_id"}}) + "\n")
+            metadata.write(json.dumps({"paper_id": paper_id, "mag_field_of_study": field, "abstract": "real text", "journal": "real text", **dict.fromkeys(flags, True)}) + "\n")
+    return out
+
+
+def unarxive_2020_records(folder: Path):
+    """The shared unarXive 2020 papers (plain text with ``{{cite:UUID}}`` markers, references in ``refs.db``) as
+    unarXive 2022 records, so that :func:`~citeworth_assets.lib.citeworth.unarxive_input.convert_record` renders
+    their citations; a paragraph is a block of lines, as the unarXive 2020 reader reads it."""
+    import sqlite3
+
+    from citeworth_assets.lib.arxiv.unarxive2020 import iter_papers
+    from citeworth_assets.lib.jsonl import IssueLog
+
+    if not (folder / "papers" / "refs.db").is_file():
+        return
+    with sqlite3.connect(f"file:{folder / 'papers' / 'refs.db'}?mode=ro", uri=True) as refs:
+        raw = dict(refs.execute("select uuid, bibitem_string from bibitem"))
+    for paper in iter_papers(folder / "papers", IssueLog()):
+        cited = dict.fromkeys(m["ref_id"] for p in paper.paragraphs for m in p["markers"] if m["ref_id"] in raw)
+        yield {
+            "paper_id": paper.arxiv_id,
+            "body_text": [{"section": REAL_SECTION, "text": text} for p in paper.paragraphs for text in _cut(p["text"])],
+            "bib_entries": {uuid: {"bib_entry_raw": raw[uuid]} for uuid in cited},
+        }
+
+
+def _cut(block: str, length: int = PARAGRAPH_CHARS) -> list[str]:
+    """Paragraphs of a unarXive 2020 block, whose lines are wrapped source lines with few blank lines between
+    paragraphs: a paragraph ends with a line ending a sentence once it has ``length`` characters."""
+    paragraphs, lines = [], []
+    for line in block.split("\n"):
+        lines.append(line)
+        if line.rstrip().endswith((".", "?", "!")) and sum(map(len, lines)) >= length:
+            paragraphs.append("\n".join(lines))
+            lines = []
+    return paragraphs + (["\n".join(lines)] if lines else [])
 
 
 def load_papers(dump: Path):
@@ -47,10 +136,10 @@ def load_papers(dump: Path):
         for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
         if first_failed_criterion(row) is None
     }
-    started = time.perf_counter()
+    started = time.process_time()
     rows = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log, set(fields))
     papers = list(papers_from_paragraph_rows(rows, fields))
-    return shard, fields, papers, time.perf_counter() - started
+    return shard, fields, papers, time.process_time() - started
 
 
 def clean(papers, rules_name: str, workdir: Path) -> dict:
@@ -67,15 +156,13 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
 
     rules, sentence_splitter = rule_set(rules_name), splitter()
     timings: dict[str, float] = {}
-    results = []
-    started = time.perf_counter()
-    for result in clean_papers(papers, rules, sentence_splitter, timings=timings):
-        results.append(result)
-    cleaning = time.perf_counter() - started
-    started = time.perf_counter()
+    started = time.process_time()
+    results = list(clean_papers(papers, rules, sentence_splitter, timings=timings))
+    cleaning = time.process_time() - started
+    started = time.process_time()
     lake.write_partition(workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name)
     lake.write_partition(workdir, "r", REJECTION_SCHEMA, (row for r in results for row in rejection_rows(rules, r)), rules.name)
-    timings["write"] = time.perf_counter() - started
+    timings["write"] = time.process_time() - started
     timings["cleaning"] = cleaning
     accepted = {(r.paper.paper_id, a.paragraph["paragraph_index"]): [(s.label, s.text) for s in a.verdict.samples] for r in results for a in r.accepted}
     return {"name": rules.name, "timings": timings, "accepted": accepted}
@@ -88,6 +175,7 @@ def run_published(path: Path, shard, fields: dict) -> tuple[dict, float]:
     from scispacy.custom_tokenizer import combined_rule_tokenizer
 
     from citeworth_assets.lib.citeworth.rules import PERMISSIBLE_SECTION_TITLES
+    from citeworth_assets.lib.sentences import pysbd_as_installed
 
     root = Path(tempfile.mkdtemp(prefix="published-"))
     work, full = root / "work", root / "data" / "s2orc_full" / "20200705v1" / "full"
@@ -119,9 +207,10 @@ def run_published(path: Path, shard, fields: dict) -> tuple[dict, float]:
         spec = importlib.util.spec_from_file_location("published_build_dataset", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        started = time.perf_counter()
-        _, records = module.dataset_worker(0)
-        seconds = time.perf_counter() - started
+        with pysbd_as_installed():  # our process-wide speed-ups of pysbd are not the published code's
+            started = time.process_time()
+            _, records = module.dataset_worker(0)
+            seconds = time.process_time() - started
     finally:
         os.chdir(cwd)
     kept = {
@@ -138,16 +227,26 @@ def main() -> None:
     parser.add_argument("--workdir")
     parser.add_argument("--published", type=Path, help="a local copy of copenlu/cite-worth dataset_creation/build_dataset.py")
     parser.add_argument("--rules", default="citeworth_2021,citeworth_improved")
+    parser.add_argument("--real", type=Path, nargs="?", const=Path(__file__).resolve().parents[2] / "shared" / "data",
+                        help="measure on the real text of the shared sample data folder (default ../shared/data)")
     args = parser.parse_args()
     from citeworth_assets.samples.s2orc import generate_sample_dump
 
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citeworth-bench-"))
-    dump = workdir / f"dump_{args.papers}"
-    if not dump.exists():
-        generate_sample_dump(dump, papers=args.papers, shards=1, seed=11)
+    if args.real:
+        if not (args.real / "unarxive-2022").is_dir():
+            print(f"citeworth: no shared sample data at {args.real}; nothing measured")
+            return
+        dump = real_dump(args.real, workdir / "real")
+    else:
+        dump = workdir / f"dump_{args.papers}"
+        if not dump.exists():
+            generate_sample_dump(dump, papers=args.papers, shards=1, seed=11)
     shard, fields, papers, read_seconds = load_papers(dump)
     paragraphs = sum(len(p.paragraphs) for p in papers)
-    report = {"candidate_papers": len(papers), "paragraphs": paragraphs, "read_and_parse_seconds": round(read_seconds, 2), "rule_sets": {}}
+    characters = sum(len(row["text"]) for p in papers for row in p.paragraphs)
+    report = {"text": "real (--real)" if args.real else "generated", "candidate_papers": len(papers), "paragraphs": paragraphs,
+              "mean_paragraph_chars": round(characters / max(1, paragraphs)), "read_and_parse_seconds": round(read_seconds, 2), "rule_sets": {}}
     outputs = {}
     for name in args.rules.split(","):
         measured = clean(papers, name, workdir / "lake")
@@ -175,7 +274,8 @@ def main() -> None:
             else None,
         }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "citeworth.json").write_text(json.dumps(report, indent=2))
+    report["timing"] = "CPU seconds of this process (time.process_time), start-up (imports, pipeline) excluded"
+    (RESULTS / ("citeworth_real_text.json" if args.real else "citeworth.json")).write_text(json.dumps(report, indent=2))
     print(json.dumps(report, indent=2))
 
 

@@ -24,15 +24,24 @@ The default splitter gives exactly the sentences of scispaCy's ``pysbd_sentenciz
   rewrites it has already applied;
 * pysbd applies its rules with ``re.sub(pattern_string, ...)``; the compiled patterns are kept
   (``pysbd.utils.Text.apply`` is replaced by an equivalent for the whole process);
-* sentence starts are computed from token offsets without a pass over spaCy token objects.
+* sentence starts are computed from token offsets without a pass over spaCy token objects;
+* an abbreviation rewrite of pysbd (a period after the abbreviation becomes a placeholder) is skipped
+  when the text holds no period after the abbreviation as written;
+* the tokenizer computes no lexical attributes for new words (offsets do not depend on them);
+* two list-item expressions are replaced by equivalent ones that test one look-behind, and the scan for
+  numbered lists is skipped when the text has no digit followed by ". ", ".)" or ") " (it finds nothing).
+
+Splitting is skipped altogether for paragraphs whose drop is certain without it
+(:mod:`citeworth_assets.lib.citeworth.fate`).
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from functools import lru_cache
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from functools import cache
 
 from citeworth_assets.lib.settings import SettingError
 
@@ -74,7 +83,7 @@ class SentenceSplitter:
         return self.sentence_bounds([self.nlp.tokenizer(text)], [text])[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pipeline(name: str):
     import spacy
 
@@ -87,20 +96,21 @@ def _pipeline(name: str):
                 "(CITEWORTH_SPLITTER / --splitter); use 'scispacy_pysbd' offline"
             ) from error
     from scispacy.custom_tokenizer import combined_rule_tokenizer
-    from spacy.language import Language
 
-    if not Language.has_factory("citeworth_pysbd_sentencizer"):
-        Language.component("citeworth_pysbd_sentencizer", func=citeworth_pysbd_sentencizer)
     re._MAXCACHE = max(re._MAXCACHE, REGEX_CACHE_SIZE)
     nlp = spacy.blank("en")
     with warnings.catch_warnings():  # scispaCy's infix expressions make re warn about a possible set union
         warnings.simplefilter("ignore", FutureWarning)
         nlp.tokenizer = combined_rule_tokenizer(nlp)
+    # Token boundaries do not depend on lexical attributes (shape, stop word, like_num, ...), which spaCy
+    # computes for every new word: the splitter reads only token offsets, so none are computed.
+    nlp.vocab.lex_attr_getters = {}
+    _register_sentencizer()
     nlp.add_pipe("citeworth_pysbd_sentencizer")
     return nlp
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(pattern, flags: int = 0) -> re.Pattern:
     return re.compile(pattern, flags)
 
@@ -138,6 +148,27 @@ def _word_start_matches(text: str, lowered: str, word: str) -> list[str]:
     return matches
 
 
+@cache
+def _abbreviations(abbreviation) -> list[tuple[str, bool]]:
+    """pysbd's abbreviations, stripped, each with whether it is a plain lower-case ASCII word."""
+    stripped = [abbr.strip() for abbr in abbreviation.ABBREVIATIONS]
+    return [(abbr, abbr.isalpha() and abbr.isascii() and abbr.islower()) for abbr in stripped]
+
+
+def _period_after(text: str, written: str) -> bool:
+    """Whether pysbd's rewrites of an abbreviation as written can apply: they turn a period after it, at the
+    text's start or after a space, into a placeholder (for a word, their pattern is the literal text)."""
+    if not written.isalnum():
+        return True
+    target = written + "."
+    found = text.find(target)
+    while found >= 0:
+        if found == 0 or text[found - 1].isspace():
+            return True
+        found = text.find(target, found + 1)
+    return False
+
+
 def _abbreviation_replacer_class():
     from pysbd.lang.english import English
 
@@ -148,19 +179,24 @@ def _abbreviation_replacer_class():
             lowered = text.lower()
             abbreviation = self.lang.Abbreviation
             plain_case = not any(char in text for char in CASE_FOLDING_SPECIALS)
-            for abbr in abbreviation.ABBREVIATIONS:
-                stripped = abbr.strip()
-                if stripped not in lowered:
-                    continue
-                if plain_case and stripped.isalpha() and stripped.isascii() and stripped.islower():
+            for stripped, plain in [entry for entry in _abbreviations(abbreviation) if entry[0] in lowered]:
+                if plain_case and plain:
                     matches = _word_start_matches(text, lowered, stripped)
                 else:
-                    matches = _compiled(r"(?:^|\s|\r|\n){}".format(stripped), re.IGNORECASE).findall(text)
+                    matches = _compiled(rf"(?:^|\s|\r|\n){stripped}", re.IGNORECASE).findall(text)
                 if not matches:
                     continue
                 # pysbd's "next word" expression looks behind for the literal text "{abbr} ".
                 marker = "{" + stripped + "} "
                 next_chars = _compiled(r"(?<={" + re.escape(stripped) + "} ).{1}").findall(text) if marker in text else []
+                if not next_chars:  # every occurrence is rewritten: once per way it is written
+                    firsts = {}
+                    for index, match in enumerate(matches):
+                        firsts.setdefault(match.strip(), (index, match))
+                    for written, (index, match) in firsts.items():
+                        if _period_after(text, written):
+                            text = self.scan_for_replacements(text, match, index, next_chars)
+                    continue
                 applied = set()
                 for index, match in enumerate(matches):
                     char = next_chars[index] if index < len(next_chars) else ""
@@ -168,13 +204,66 @@ def _abbreviation_replacer_class():
                     prepositive = lower in abbreviation.PREPOSITIVE_ABBREVIATIONS
                     if str(char).isupper() and not prepositive:
                         continue  # pysbd leaves the text as it is
-                    rewrite = (prepositive, lower in abbreviation.NUMBER_ABBREVIATIONS, match.strip())
+                    written = match.strip()
+                    rewrite = (prepositive, lower in abbreviation.NUMBER_ABBREVIATIONS, written)
                     if rewrite not in applied:
                         applied.add(rewrite)
-                        text = self.scan_for_replacements(text, match, index, next_chars)
+                        if _period_after(text, written):
+                            text = self.scan_for_replacements(text, match, index, next_chars)
             return text
 
     return _OnceAbbreviationReplacer
+
+
+# pysbd's list-item expressions try three or twelve look-behind alternatives at every character; these find
+# the same matches (preceded by a space or the start; by a space, "(" or the start) with one test.
+FAST_LIST_PATTERNS = {
+    "ALPHABETICAL_LIST_WITH_PERIODS": r"(?<!\S)[a-z](?=\.)",
+    "ALPHABETICAL_LIST_WITH_PARENS": r"(?<![^\s(])[a-z]+(?=\))",
+}
+# Every match of the numbered-list expressions holds a digit then ". " or ".)" (periods), or ") " (brackets):
+# without one, pysbd's scan finds no item and changes nothing.
+LIST_PRECONDITIONS = {"NUMBERED_LIST_REGEX_1": r"\d\.[\s)]", "NUMBERED_LIST_PARENS_REGEX": r"\d\)\s"}
+ORIGINAL_LIST_ITEMS: dict = {}  # pysbd's own attributes, kept so that tests can compare with them
+
+
+def _speed_up_list_items() -> None:
+    from pysbd.lists_item_replacer import ListItemReplacer
+
+    if ORIGINAL_LIST_ITEMS:
+        return
+    ORIGINAL_LIST_ITEMS.update({name: getattr(ListItemReplacer, name) for name in [*FAST_LIST_PATTERNS, "scan_lists"]})
+    scan_lists = ListItemReplacer.scan_lists
+    preconditions = {getattr(ListItemReplacer, name): re.compile(pattern) for name, pattern in LIST_PRECONDITIONS.items()}
+
+    def scan_lists_if_any(self, regex1, regex2, replacement, strip=False):
+        precondition = preconditions.get(regex1)
+        if precondition is None or precondition.search(self.text):
+            scan_lists(self, regex1, regex2, replacement, strip)
+
+    for name, pattern in FAST_LIST_PATTERNS.items():
+        setattr(ListItemReplacer, name, pattern)
+    ListItemReplacer.scan_lists = scan_lists_if_any
+
+
+@contextmanager
+def pysbd_as_installed():
+    """pysbd exactly as installed for the duration (tests compare the fast splitter with it)."""
+    import pysbd.utils
+    from pysbd.lists_item_replacer import ListItemReplacer
+
+    patched = {name: getattr(ListItemReplacer, name) for name in ORIGINAL_LIST_ITEMS}
+    patched_apply = pysbd.utils.Text.apply
+    for name, value in ORIGINAL_LIST_ITEMS.items():
+        setattr(ListItemReplacer, name, value)
+    if ORIGINAL_TEXT_APPLY is not None:
+        pysbd.utils.Text.apply = ORIGINAL_TEXT_APPLY
+    try:
+        yield
+    finally:
+        for name, value in patched.items():
+            setattr(ListItemReplacer, name, value)
+        pysbd.utils.Text.apply = patched_apply
 
 
 class _LocatingSegmenter:
@@ -189,6 +278,7 @@ class _LocatingSegmenter:
             global ORIGINAL_TEXT_APPLY
             ORIGINAL_TEXT_APPLY = pysbd.utils.Text.apply
             pysbd.utils.Text.apply = _apply_rules
+        _speed_up_list_items()
 
         self._segmenter = pysbd.Segmenter(language="en", clean=False, char_span=False)
         replacer = _abbreviation_replacer_class()
@@ -260,6 +350,15 @@ def pysbd_sentence_starts(text: str, starts: list[int], lengths: list[int]) -> l
     return sentence_starts
 
 
+def _register_sentencizer() -> None:
+    """Register the spaCy component when a pipeline is built: importing spaCy takes about 2 s, which loading
+    the Dagster definitions (which import this module) need not pay."""
+    from spacy.language import Language
+
+    if not Language.has_factory("citeworth_pysbd_sentencizer"):
+        Language.component("citeworth_pysbd_sentencizer", func=citeworth_pysbd_sentencizer)
+
+
 def citeworth_pysbd_sentencizer(doc):
     """scispaCy's ``pysbd_sentencizer`` (same boundaries, see the module docstring); registered with spaCy
     when the first pipeline is built, so that importing this module loads no NLP library."""
@@ -270,11 +369,11 @@ def citeworth_pysbd_sentencizer(doc):
     return doc
 
 
-@lru_cache(maxsize=None)
+@cache
 def _segmenter() -> _LocatingSegmenter:
     return _LocatingSegmenter()
 
 
-@lru_cache(maxsize=None)
+@cache
 def splitter(name: str = "scispacy_pysbd") -> SentenceSplitter:
     return SentenceSplitter(name)

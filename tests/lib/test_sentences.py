@@ -33,9 +33,7 @@ TRICKY = [
 
 @pytest.fixture(scope="module")
 def reference():
-    """scispaCy's component, run with pysbd exactly as installed (our speed-up of Text.apply undone)."""
-    import pysbd.utils
-
+    """scispaCy's component, run with pysbd exactly as installed (our speed-ups undone)."""
     from citeworth_assets.lib import sentences
 
     splitter()
@@ -44,11 +42,8 @@ def reference():
     nlp.add_pipe("pysbd_sentencizer")
 
     def split(text):
-        patched, pysbd.utils.Text.apply = pysbd.utils.Text.apply, sentences.ORIGINAL_TEXT_APPLY
-        try:
+        with sentences.pysbd_as_installed():
             return [(s.start_char, s.end_char) for s in nlp(text).sents]
-        finally:
-            pysbd.utils.Text.apply = patched
 
     return split
 

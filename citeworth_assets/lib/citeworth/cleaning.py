@@ -15,9 +15,11 @@ units (:mod:`~citeworth_assets.lib.citeworth.rules`) and recording the first fai
 
 Splitting is by far the most expensive step, so it is done only for paragraphs whose fate depends on
 it: a paragraph holding a span with visible text that is not bracketed is dropped before splitting
-(``citation_not_bracketed``), since its sentence is context-only whatever the boundaries. The
-accepted output is exactly the published code's; only the recorded reason of a paragraph that fails
-several rules may name this rule rather than, say, ``fewer_than_3_sentences``.
+(``citation_not_bracketed``), since its sentence is context-only whatever the boundaries; so is, with
+the default splitter, a paragraph that cannot hold enough sentences or whose citation is followed by
+text in its sentence whatever the boundaries (:func:`certain_drop`). The accepted output is exactly
+the published code's; only the recorded reason of a paragraph that fails several rules may name such
+a rule rather than, say, ``fewer_than_3_sentences``.
 
 No paper can abort a run: an unexpected exception while cleaning a batch is retried paper by paper,
 and the paper that raises it is dropped with the reason ``internal_error`` (the exception, where it was
@@ -40,13 +42,21 @@ from citeworth_assets.lib.citeworth.citations import (
     merge_citation_spans,
     sentences_with_citations,
 )
+from citeworth_assets.lib.citeworth.fate import (
+    merged_without_tokens,
+    most_sentences,
+    text_follows_citation,
+)
 from citeworth_assets.lib.citeworth.rules import (
     CHECK_WORTHY,
     CONTEXT_ONLY,
     NON_CHECK_WORTHY,
+    TEXT_AFTER_CITATION,
     CitedParagraph,
     RuleSet,
     adjust_sentences,
+    citations_bracketed_at_end,
+    enough_sentences,
     first_failure,
 )
 from citeworth_assets.lib.s2orc.records import PROVENANCE, PaperInput
@@ -168,25 +178,27 @@ def clean_papers(
     splitter: SentenceSplitter,
     batch_papers: int = 64,
     timings: dict[str, float] | None = None,
+    decide_before_splitting: bool = True,
 ) -> Iterator[PaperResult]:
     """Results for each paper, in order; paragraphs are tokenized and split a batch of papers at a time.
 
-    ``timings``, if given, accumulates seconds spent tokenizing, splitting and applying the rules. A batch
-    that raises is cleaned again one paper at a time, so that only the paper that raises is lost, as an
+    ``timings``, if given, accumulates CPU seconds spent tokenizing, splitting and applying the rules.
+    ``decide_before_splitting`` drops, unsplit, the paragraphs :func:`certain_drop` proves dropped (off:
+    everything is split, the straightforward path the parity tests compare with). A batch that raises is cleaned again one paper at a time, so that only the paper that raises is lost, as an
     ``internal_error`` drop (:func:`failed_result`).
     """
     papers = iter(papers)
     while batch := list(islice(papers, batch_papers)):
         try:
-            results = list(_clean_batches(batch, rules, splitter, batch_papers, timings))
+            results = list(_clean_batches(batch, rules, splitter, batch_papers, timings, decide_before_splitting))
         except Exception:  # noqa: BLE001  any bug: retry paper by paper to find the paper that raises
-            results = [_clean_alone(paper, rules, splitter, timings) for paper in batch]
+            results = [_clean_alone(paper, rules, splitter, timings, decide_before_splitting) for paper in batch]
         yield from results
 
 
-def _clean_alone(paper: PaperInput, rules: RuleSet, splitter: SentenceSplitter, timings) -> PaperResult:
+def _clean_alone(paper: PaperInput, rules: RuleSet, splitter: SentenceSplitter, timings, decide: bool) -> PaperResult:
     try:
-        (result,) = _clean_batches([paper], rules, splitter, 1, timings)
+        (result,) = _clean_batches([paper], rules, splitter, 1, timings, decide)
         return result
     except Exception as error:  # noqa: BLE001  a bug in cleaning this paper drops it, not the run
         return failed_result(paper, error)
@@ -206,6 +218,7 @@ def _clean_batches(
     splitter: SentenceSplitter,
     batch_papers: int = 64,
     timings: dict[str, float] | None = None,
+    decide_before_splitting: bool = True,
 ) -> Iterator[PaperResult]:
     """:func:`clean_papers` without the guard: an exception ends the iteration."""
     clock = _Clock(timings)
@@ -221,18 +234,7 @@ def _clean_batches(
             results.append(result)
             selected.extend((result, paragraph) for paragraph in selection.selected)
         clock.lap("rules")
-        docs = list(splitter.tokenize(paragraph["text"] for _, paragraph in selected))  # 2. tokenize
-        clock.lap("tokenize")
-        to_split = []
-        for (result, row), doc in zip(selected, docs):  # 3. paragraph rules before splitting
-            spans = merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)
-            paragraph = CitedParagraph(row, spans)
-            reason = first_failure(rules.paragraph_rules, paragraph, rules)
-            if reason:
-                _record(result, row, ParagraphVerdict(reason=reason))
-            else:
-                to_split.append((result, paragraph, doc))
-        clock.lap("rules")
+        to_split = _before_splitting(selected, rules, splitter, decide_before_splitting, clock)  # 2-3.
         texts = [paragraph.row["text"] for _, paragraph, _ in to_split]  # 4. split
         bounds = splitter.sentence_bounds([doc for _, _, doc in to_split], texts)
         clock.lap("split")
@@ -248,12 +250,62 @@ def _clean_batches(
         yield from results
 
 
+def _before_splitting(selected: list, rules: RuleSet, splitter: SentenceSplitter, decide: bool, clock: _Clock) -> list:
+    """Steps 2-3: tokenize, merge the spans and apply the paragraph rules decided before splitting; returns the
+    paragraphs left to split with their tokens.
+
+    With the default splitter, a paragraph whose spans merge without tokens
+    (:func:`~citeworth_assets.lib.citeworth.fate.merged_without_tokens`) is judged first and tokenized only
+    when it is left to split.
+    """
+    certain = decide and splitter.name == "scispacy_pysbd"
+    to_split, untokenized, judged = [], [], []
+
+    def judge(result: PaperResult, paragraph: CitedParagraph, doc) -> None:
+        reason = first_failure(rules.paragraph_rules, paragraph, rules) or (certain and certain_drop(paragraph, rules))
+        if reason:
+            _record(result, paragraph.row, ParagraphVerdict(reason=reason))
+        elif doc is None:
+            untokenized.append((result, paragraph))
+        else:
+            to_split.append((result, paragraph, doc))
+
+    for result, row in selected:
+        spans = merged_without_tokens(row["text"], row["cite_spans"], rules.merge_below_tokens) if certain else None
+        if spans is None:
+            judged.append((result, row))
+        else:
+            judge(result, CitedParagraph(row, spans), None)
+    clock.lap("rules")
+    docs = list(splitter.tokenize(row["text"] for _, row in judged))
+    clock.lap("tokenize")
+    for (result, row), doc in zip(judged, docs):
+        judge(result, CitedParagraph(row, merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)), doc)
+    clock.lap("rules")
+    docs = splitter.tokenize(paragraph.row["text"] for _, paragraph in untokenized)
+    to_split += [(result, paragraph, doc) for (result, paragraph), doc in zip(untokenized, docs)]
+    clock.lap("tokenize")
+    return to_split
+
+
+def certain_drop(paragraph: CitedParagraph, rules: RuleSet) -> str | None:
+    """The reason a paragraph is dropped whatever the ``scispacy_pysbd`` splitter's boundaries, if it can be
+    proved without splitting (:mod:`~citeworth_assets.lib.citeworth.fate`), for the rules of the set."""
+    text = paragraph.row["text"]
+    if enough_sentences in rules.split_paragraph_rules and most_sentences(text) < rules.min_sentences:
+        return enough_sentences.reasons[0]
+    followed = citations_bracketed_at_end in rules.context_only_rules and any(
+        text_follows_citation(text, span.end, TEXT_AFTER_CITATION) for span in paragraph.spans
+    )
+    return "citation_not_at_sentence_end" if followed else None
+
+
 class _Clock:
     def __init__(self, timings: dict[str, float] | None):
-        self.timings, self.last = timings, time.perf_counter()
+        self.timings, self.last = timings, time.process_time()
 
     def lap(self, name: str | None) -> None:
-        now = time.perf_counter()
+        now = time.process_time()
         if self.timings is not None and name:
             self.timings[name] = self.timings.get(name, 0.0) + now - self.last
         self.last = now

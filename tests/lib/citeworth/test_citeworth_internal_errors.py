@@ -25,12 +25,13 @@ TEXT = (
 def record(paper_id, empty_span=False):
     """A pdf_parses record of two Introduction paragraphs with six citations.
 
-    ``empty_span`` adds a zero-length citation span with empty text in the second sentence: the reader
-    accepts it (its offsets are inside the paragraph), and the published context-only test reads the
-    span text's first character, which raises IndexError. No other input is known to raise."""
+    ``empty_span`` adds a zero-length citation span with empty text at the end of the second sentence
+    (where no rule drops the paragraph before splitting): the reader accepts it (its offsets are inside
+    the paragraph), and the published context-only test reads the span text's first character, which
+    raises IndexError. No other input is known to raise."""
     spans = [{"start": TEXT.index(p), "end": TEXT.index(p) + 3, "text": p, "ref_id": f"BIBREF{i}"} for i, p in enumerate(["[1]", "[2]", "[3]"])]
     if empty_span:
-        at = TEXT.index("efficiently")
+        at = TEXT.index("every region.") + len("every region")
         spans.insert(1, {"start": at, "end": at, "text": "", "ref_id": "BIBREF9"})
     body = [{"section": "Introduction", "text": TEXT, "cite_spans": [dict(s) for s in spans], "ref_spans": []} for _ in range(2)]
     return {"paper_id": paper_id, "body_text": body, "bib_entries": {}}
