@@ -1,6 +1,7 @@
 """The ``citeworth`` command line. Each module registers its commands on the one group, ``main``."""
 
 from citeworth_assets.cli import core  # noqa: F401  (registers the commands)
+from citeworth_assets.cli import sciqfs  # noqa: F401
 from citeworth_assets.cli.app import main
 from citeworth_assets.cli.core import _model_params
 
