@@ -9,11 +9,12 @@ from citeworth_assets.defs import (
     manual_eval,
     models,
     s2orc,
+    sciqfs,
     warehouse,
 )
 from citeworth_assets.resources import CiteworthSettings
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, sciqfs, models, warehouse)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -29,6 +29,9 @@ from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.models import tables as model_tables
 from citeworth_assets.lib.s2orc.candidate_filter import REJECTION_SCHEMA
 from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
+from citeworth_assets.lib.sciqfs import lake_tables as sciqfs_tables
+from citeworth_assets.lib.sciqfs import statistics as sciqfs_statistics
+from citeworth_assets.lib.sciqfs import tables as sciqfs_clean
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
@@ -68,6 +71,13 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "citesum_statistics": (citesum_tables.STATISTICS_SCHEMA, "citesum_dataset"),
     "citesum_disciplines": (citesum_tables.DISCIPLINE_SCHEMA, "citesum_dataset"),
     "citesum_baselines": (citesum_tables.BASELINE_SCHEMA, "citesum_baselines"),
+    "sciqfs_papers": (sciqfs_clean.PAPERS_SCHEMA, "sciqfs_tables"),
+    "sciqfs_references": (sciqfs_clean.REFERENCES_SCHEMA, "sciqfs_tables"),
+    "sciqfs_citations": (sciqfs_clean.CITATIONS_SCHEMA, "sciqfs_tables"),
+    "sciqfs_examples": (sciqfs_tables.EXAMPLE_SCHEMA, "sciqfs_examples"),
+    "sciqfs_statistics": (sciqfs_statistics.STATISTICS_SCHEMA, "sciqfs_examples"),
+    "sciqfs_baselines": (sciqfs_tables.BASELINE_SCHEMA, "sciqfs_baselines"),
+    "sciqfs_baseline_examples": (sciqfs_tables.BASELINE_EXAMPLE_SCHEMA, "sciqfs_baselines"),
 }
 
 
