@@ -3,6 +3,7 @@
 import dagster as dg
 
 from citeworth_assets.defs.sciqfs.assets import sciqfs_assets
+from citeworth_assets.defs.sciqfs.checks import sciqfs_checks
 
 # Built after the shards and the cited-abstract catalogue (citesum_catalogue_job); the baselines train, so they are
 # a job of their own, run by hand.
@@ -17,4 +18,4 @@ baselines_job = dg.define_asset_job(
     description="Train and score the ROUGE-SciQFS baselines (Table 3), one MLflow run each.",
 )
 
-defs = dg.Definitions(assets=sciqfs_assets, jobs=[dataset_job, baselines_job])
+defs = dg.Definitions(assets=sciqfs_assets, asset_checks=sciqfs_checks, jobs=[dataset_job, baselines_job])

@@ -132,6 +132,9 @@ class BaselinesConfig(dg.Config):
     layers: int = 1
     batch_size: int = 8
     seed: int = 0
+    # "all" takes every example: for collections too small for a test split (only the rankers are then fair)
+    train_split: str = "train"
+    test_split: str = "test"
 
 
 @dg.asset(

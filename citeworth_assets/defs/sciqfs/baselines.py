@@ -11,12 +11,15 @@ from citeworth_assets.lib.sciqfs import lake_tables
 
 
 def _documents(lake_root, split: str):
+    """The examples of one split, or of every split for ``"all"``."""
     import pyarrow.compute as pc
 
     from citeworth_models.sciqfs.documents import documents
 
     table = lake.read_partition(lake_root, lake_tables.EXAMPLES, columns=["example_id", "split", "sentences", "query", "labels"])
-    return documents(table.filter(pc.equal(table.column("split"), split)).to_pylist())
+    if split != "all":
+        table = table.filter(pc.equal(table.column("split"), split))
+    return documents(table.to_pylist())
 
 
 def run_tracked_baselines(config, settings, device: str, log) -> tuple[list[dict], list[dict]]:
@@ -27,10 +30,11 @@ def run_tracked_baselines(config, settings, device: str, log) -> tuple[list[dict
     from citeworth_models.sciqfs.baselines import BaselineSettings, run_baselines
     from citeworth_models.sciqfs.classifiers import TrainSettings
 
-    train, test = _documents(settings.lake, "train"), _documents(settings.lake, "test")
+    train, test = _documents(settings.lake, config.train_split), _documents(settings.lake, config.test_split)
     if not train or not test:
-        raise ValueError(f"sciqfs baselines need training and test examples (train {len(train)}, test {len(test)}): "
-                         "build sciqfs_examples from more papers")  # fmt: skip
+        raise ValueError(f"sciqfs baselines need training and test examples ({config.train_split} {len(train)}, "
+                         f"{config.test_split} {len(test)}): build sciqfs_examples from more papers, or set train_split "
+                         "and test_split to 'all' to score the rankers on every example")  # fmt: skip
     version = dataset_version(lake.partition_dir(settings.lake, lake_tables.EXAMPLES) / "part-0.parquet")
     training = TrainSettings(
         epochs=config.epochs, learning_rate=config.learning_rate, weight_decay=config.weight_decay, hidden=config.hidden,
@@ -46,7 +50,8 @@ def run_tracked_baselines(config, settings, device: str, log) -> tuple[list[dict
                 name = f"sciqfs_{row['classifier']}_{row['embeddings']}".lower().replace(" ", "_")
                 tags = {"model": name, "dataset": "sciqfs", "classifier": row["classifier"], "embeddings": row["embeddings"]}
                 with tracked_run(settings.tracking_uri, name, tags, settings.mlruns) as run:
-                    mlflow.log_params({**vars(training), "dataset_version": version, "train_examples": len(train), "test_examples": len(test)})
+                    mlflow.log_params({**vars(training), "dataset_version": version, "train_split": config.train_split,
+                                       "test_split": config.test_split, "train_examples": len(train), "test_examples": len(test)})
                     mlflow.log_metrics({key: row[key] for key in ("average_precision_mean", "average_precision_std", "roc_auc_mean",
                                                                   "roc_auc_std", "evaluated", "single_class") if row[key] is not None})  # fmt: skip
                     mlflow.log_dict({"per_example": examples}, "per_example.json")

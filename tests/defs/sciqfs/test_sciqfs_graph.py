@@ -3,60 +3,16 @@ assets on a real Dagster instance, with a file MLflow store; then the warehouse 
 
 import json
 
-import dagster as dg
-import duckdb
 import pyarrow.parquet as pq
 import pytest
+from sciqfs_graph import build, metadata, query
 
-from citeworth_assets.definitions import build_definitions
-from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.instance import dagster_instance
-from citeworth_assets.lib.s2orc.shards import discover_shards
-from citeworth_assets.lib.settings import Settings
-from citeworth_assets.resources import CiteworthSettings
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
 
-VIEWS = ("papers", "references", "citations", "examples", "statistics", "baselines", "baseline_examples")
-QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 # Two CPU cores shared: one embedding for every classifier, one epoch of tiny networks (they run, they are not tuned).
 FAST_BASELINES = {"embeddings": ["TFIDF-Words", "SPECTER"], "epochs": 1, "hidden": 8, "batch_size": 32}
-
-
-def build(root, dumps, mlflow_uri):
-    """Shard jobs, the catalogue, the SciQFS dataset and baselines jobs, then the sciqfs views."""
-    data = root / "data"
-    settings = Settings.resolve(dumps=str(dumps), data=str(data), mlflow_uri=mlflow_uri)
-    settings.require_data()
-    instance = dagster_instance(settings)
-    defs = build_definitions(CiteworthSettings(**settings.values()))
-    keys = [shard.key for shard in discover_shards(dumps)]
-    instance.add_dynamic_partitions(s2orc_shards.name, keys)
-    for key in keys:
-        assert defs.resolve_job_def("s2orc_shard_job").execute_in_process(partition_key=key, instance=instance, run_config=QUIET).success
-    assert defs.resolve_job_def("citesum_catalogue_job").execute_in_process(instance=instance, run_config=QUIET).success
-    dataset = defs.resolve_job_def("sciqfs_dataset_job").execute_in_process(instance=instance, run_config=QUIET)
-    baselines = defs.resolve_job_def("sciqfs_baselines_job").execute_in_process(
-        instance=instance, run_config={**QUIET, "ops": {"sciqfs_baselines": {"config": FAST_BASELINES}}}
-    )
-    views = [dg.AssetKey(["sciqfs", name]) for name in VIEWS]
-    refreshed = defs.resolve_implicit_global_asset_job_def().execute_in_process(instance=instance, run_config=QUIET, asset_selection=views)
-    assert refreshed.success
-    return data, dataset, baselines, mlflow_uri
-
-
-def metadata(result, key: str) -> dict:
-    for event in result.get_asset_materialization_events():
-        materialization = event.step_materialization_data.materialization
-        if materialization.asset_key.to_user_string() == key:
-            return {name: value.value for name, value in materialization.metadata.items()}
-    raise KeyError(key)
-
-
-def query(data, sql):
-    with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
-        return connection.execute(sql).fetchall()
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +21,7 @@ def built(tmp_path_factory):
     generate_sample_dump(root / "dumps", papers=60, shards=2, seed=5)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DAGSTER_HOME", str(root / "dagster_home"))
-        yield build(root, root / "dumps", f"sqlite:///{root / 'mlflow.db'}")
+        yield build(root, root / "dumps", f"sqlite:///{root / 'mlflow.db'}", FAST_BASELINES)
 
 
 def test_every_citing_sentence_is_labelled_and_augmentation_only_adds(built):
@@ -95,6 +51,8 @@ def test_no_paper_in_two_splits_and_statistics_add_up(built):
     assert after == before + added and added > 0  # the augmentation adds, never removes
     counted = query(data, "SELECT count(*), sum(len(sentences)), sum(list_count(list_filter(label_sources, lambda s: s = 'citation'))) FROM sciqfs.examples")
     assert counted == [(examples, sentences, before)]
+    checks = {e.check_name: e.passed for e in dataset.get_asset_check_evaluations()}
+    assert checks == {"labels_follow_their_sources": True, "splits_disjoint_by_citing_paper": True}
     table_1 = metadata(dataset, "sciqfs_examples")["table_1"]
     assert "positives_before" in table_1 and "| all |" in table_1
 
