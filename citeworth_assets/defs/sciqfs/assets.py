@@ -7,18 +7,37 @@ import pyarrow as pa
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs import lake_tables
-from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment_examples
-from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings, build_examples
+from citeworth_assets.lib.sciqfs.augmentation import (
+    AugmentationSettings,
+    augment_examples,
+)
+from citeworth_assets.lib.sciqfs.examples import (
+    ExampleCounts,
+    ExampleSettings,
+    build_examples,
+)
 from citeworth_assets.lib.sciqfs.release import release_row
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
-from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER, STATISTICS_SCHEMA, statistics_table, summarise_example
-from citeworth_assets.lib.sciqfs.tables import CITATIONS_SCHEMA, PAPERS_SCHEMA, REFERENCES_SCHEMA, build_tables
+from citeworth_assets.lib.sciqfs.statistics import (
+    SPLIT_ORDER,
+    STATISTICS_SCHEMA,
+    statistics_table,
+    summarise_example,
+)
+from citeworth_assets.lib.sciqfs.tables import (
+    CITATIONS_SCHEMA,
+    PAPERS_SCHEMA,
+    REFERENCES_SCHEMA,
+    build_tables,
+)
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
 
 GROUP = "sciqfs"
 TRAINING_POOL = "gpu"
+EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")  # the names of citeworth_models.sciqfs
+CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
 CLEAN_TABLES = {"sciqfs_papers": PAPERS_SCHEMA, "sciqfs_references": REFERENCES_SCHEMA, "sciqfs_citations": CITATIONS_SCHEMA}
 
 
@@ -49,7 +68,9 @@ def sciqfs_tables(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     tables = build_tables(papers, log)
     counts = {}
     for name, schema in CLEAN_TABLES.items():
-        counts[name] = lake.write_partition(settings.lake, name, schema, getattr(tables, name.removeprefix("sciqfs_")).to_pylist())
+        with lake.PartitionWriter(settings.lake, name, schema) as out:
+            out.write_table(getattr(tables, name.removeprefix("sciqfs_")))
+        counts[name] = out.rows_written
     for issue in log.issues[:20]:
         context.log.warning(str(issue))
     with_abstract = sum(1 for value in tables.references.column("abstract").to_pylist() if value)
@@ -123,8 +144,8 @@ def sciqfs_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 class BaselinesConfig(dg.Config):
     """Appendix A: which embeddings and classifiers, and the neural classifiers' training (few epochs by default)."""
 
-    embeddings: list[str] = ["TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER"]
-    classifiers: list[str] = ["cosine", "euclidean", "mlp", "lstm", "transformer"]
+    embeddings: list[str] = list(EMBEDDINGS)
+    classifiers: list[str] = list(CLASSIFIERS)
     epochs: int = 30
     learning_rate: float = 1e-3
     weight_decay: float = 0.0

@@ -29,14 +29,14 @@ from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.models import tables as model_tables
 from citeworth_assets.lib.s2orc.candidate_filter import REJECTION_SCHEMA
 from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
-from citeworth_assets.lib.sciqfs import lake_tables as sciqfs_tables
-from citeworth_assets.lib.sciqfs import statistics as sciqfs_statistics
-from citeworth_assets.lib.sciqfs import tables as sciqfs_clean
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
     READ_ISSUE_SCHEMA,
 )
+from citeworth_assets.lib.sciqfs import lake_tables as sciqfs_tables
+from citeworth_assets.lib.sciqfs import statistics as sciqfs_statistics
+from citeworth_assets.lib.sciqfs import tables as sciqfs_clean
 from citeworth_assets.lib.sql_models import SqlModel, load_models
 from citeworth_assets.resources import CiteworthSettings
 

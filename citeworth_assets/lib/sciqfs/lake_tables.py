@@ -21,7 +21,10 @@ import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.sciqfs.release import RELEASE_SCHEMA
-from citeworth_assets.lib.sciqfs.s2orc_source import SentenceBounds, paper_from_paragraphs
+from citeworth_assets.lib.sciqfs.s2orc_source import (
+    SentenceBounds,
+    paper_from_paragraphs,
+)
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper
 
 CATALOGUE = "citesum_cited_abstracts"

@@ -1,6 +1,9 @@
 """The checks on sciqfs_examples fail on the faults they look for."""
 
-from citeworth_assets.defs.sciqfs.checks import labels_follow_their_sources, splits_disjoint_by_citing_paper
+from citeworth_assets.defs.sciqfs.checks import (
+    labels_follow_their_sources,
+    splits_disjoint_by_citing_paper,
+)
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.sciqfs.lake_tables import EXAMPLE_SCHEMA, EXAMPLES
 from citeworth_assets.resources import CiteworthSettings

@@ -48,6 +48,7 @@ def test_no_paper_in_two_splits_and_statistics_add_up(built):
     parts = [values for name, values in stats.items() if name != "all"]
     assert tuple(sum(column) for column in zip(*parts)) == stats["all"]
     examples, sentences, before, after, added = stats["all"]
+    print(f"\ngenerated dump: {examples} examples, {sentences} sentences, positives {before} before / {after} after the augmentation")
     assert after == before + added and added > 0  # the augmentation adds, never removes
     counted = query(data, "SELECT count(*), sum(len(sentences)), sum(list_count(list_filter(label_sources, lambda s: s = 'citation'))) FROM sciqfs.examples")
     assert counted == [(examples, sentences, before)]
@@ -58,7 +59,7 @@ def test_no_paper_in_two_splits_and_statistics_add_up(built):
 
 
 def test_release_holds_every_example_once(built):
-    data, dataset, *_ = built
+    data, *_ = built
     folder = data / "exports" / "sciqfs"
     lines = [json.loads(line) for split in ("train", "validation", "test") for line in (folder / f"{split}.jsonl").open()]
     assert len(lines) == len({row["example_id"] for row in lines}) == query(data, "SELECT count(*) FROM sciqfs.examples")[0][0]
