@@ -12,11 +12,12 @@ from citeworth_assets.defs import (
     manual_eval,
     models,
     s2orc,
+    sciqfs,
     warehouse,
 )
 from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, citrec, models, arxiv, mag, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, sciqfs, citrec, models, arxiv, mag, warehouse)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

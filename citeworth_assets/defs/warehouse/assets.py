@@ -39,6 +39,9 @@ from citeworth_assets.lib.s2orc.records import (
     PARAGRAPH_SCHEMA,
     READ_ISSUE_SCHEMA,
 )
+from citeworth_assets.lib.sciqfs import lake_tables as sciqfs_tables
+from citeworth_assets.lib.sciqfs import statistics as sciqfs_statistics
+from citeworth_assets.lib.sciqfs import tables as sciqfs_clean
 from citeworth_assets.lib.sql_models import SqlModel, load_models
 from citeworth_assets.resources import CiteworthSettings
 
@@ -89,6 +92,13 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "catalogue_read_issues": (READ_ISSUE_SCHEMA, "works"),
     "work_references": (mag_schemas.WORK_REFERENCE_SCHEMA, "work_references"),
     "mag_fields_of_study": (mag_tables.FIELD_OF_STUDY_SCHEMA, "mag_fields_of_study"),
+    "sciqfs_papers": (sciqfs_clean.PAPERS_SCHEMA, "sciqfs_tables"),
+    "sciqfs_references": (sciqfs_clean.REFERENCES_SCHEMA, "sciqfs_tables"),
+    "sciqfs_citations": (sciqfs_clean.CITATIONS_SCHEMA, "sciqfs_tables"),
+    "sciqfs_examples": (sciqfs_tables.EXAMPLE_SCHEMA, "sciqfs_examples"),
+    "sciqfs_statistics": (sciqfs_statistics.STATISTICS_SCHEMA, "sciqfs_examples"),
+    "sciqfs_baselines": (sciqfs_tables.BASELINE_SCHEMA, "sciqfs_baselines"),
+    "sciqfs_baseline_examples": (sciqfs_tables.BASELINE_EXAMPLE_SCHEMA, "sciqfs_baselines"),
 }
 
 

@@ -1,0 +1,2 @@
+-- ROUGE-SciQFS examples: one row per (citing paper, reference) with its sentences, query, labels, label sources (citation / rouge) and split.
+SELECT * FROM lake.sciqfs_examples

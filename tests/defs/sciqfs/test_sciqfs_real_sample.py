@@ -1,0 +1,53 @@
+"""The real S2ORC sample (../shared/data/s2orc-20200705) through the graph: its 3 parsed papers and 1,003 metadata
+rows written as one shard of the release layout. Only the pairs whose cited paper is linked and has its abstract in
+the sample become examples: the numbers are small and reported as such."""
+
+import gzip
+import json
+
+import pyarrow.parquet as pq
+import pytest
+from sciqfs_graph import build, metadata, query
+
+pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
+
+# One example: no test split, so the rankers (no training) are scored on every example.
+RANKERS = {"embeddings": ["TFIDF-Words", "TFIDF-Chars", "Sentence-BERT"], "classifiers": ["cosine", "euclidean"],
+           "train_split": "all", "test_split": "all"}  # fmt: skip
+
+
+def write_dump(shared, root):
+    """The sample as shard 0 of 20200705v1 (gzip JSON lines, one record a line), in a temporary folder."""
+    full = root / "dumps" / "20200705v1" / "full"
+    (full / "metadata").mkdir(parents=True)
+    (full / "pdf_parses").mkdir(parents=True)
+    with gzip.open(full / "metadata" / "metadata_0.jsonl.gz", "wt", encoding="utf-8") as out:
+        for name in ("metadata_for_pdf_parses.jsonl", "metadata_sample.jsonl"):
+            out.write((shared / name).read_text(encoding="utf-8"))
+    with gzip.open(full / "pdf_parses" / "pdf_parses_0.jsonl.gz", "wt", encoding="utf-8") as out:
+        for path in sorted((shared / "pdf_parses").glob("*.json")):
+            out.write(json.dumps(json.loads(path.read_text(encoding="utf-8"))) + "\n")
+    return root / "dumps"
+
+
+def test_real_papers_with_linked_cited_abstracts_give_examples_and_rankings(shared_data, tmp_path, monkeypatch):
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    dumps = write_dump(shared_data / "s2orc-20200705", tmp_path)
+    data, dataset, baselines, _ = build(tmp_path, dumps, f"sqlite:///{tmp_path / 'mlflow.db'}", RANKERS)
+    tables = metadata(dataset, "sciqfs_tables")
+    examples = query(data, "SELECT paper_id, len(sentences), list_count(list_filter(label_sources, lambda s: s = 'citation')), "
+                           "list_count(list_filter(label_sources, lambda s: s = 'rouge')) FROM sciqfs.examples")  # fmt: skip
+    print(f"\nreal S2ORC sample: {tables['sciqfs_papers']} citing papers, {tables['sciqfs_references']} references "
+          f"({tables['references_with_abstract']} with an abstract), {tables['sciqfs_citations']} citations; examples "
+          f"(paper, sentences, citing, ROUGE-added): {examples}")  # fmt: skip
+    assert tables["sciqfs_papers"] == 3 and tables["references_with_abstract"] >= 1
+    assert examples and all(citing >= 1 for _, _, citing, _ in examples)
+    assert examples[0][0] == "18980380"  # the one paper whose cited paper is linked and in the sample
+    assert metadata(dataset, "sciqfs_examples")["skipped_pairs"]["reference_without_abstract"] > 0
+    assert baselines.success
+    rows = query(data, "SELECT classifier, embeddings, status, evaluated, average_precision_mean, roc_auc_mean, prevalence FROM sciqfs.baselines ORDER BY 1, 2")
+    for row in rows:
+        print(row)
+    ran = [row for row in rows if row[2] == "ok"]
+    assert len(ran) >= 4 and all(row[3] == len(examples) and 0 < row[4] <= 1 for row in ran)
+    assert pq.read_table(data / "exports" / "sciqfs" / "sciqfs.parquet").num_rows == len(examples)
