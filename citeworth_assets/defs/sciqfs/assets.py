@@ -32,20 +32,13 @@ from citeworth_assets.lib.sciqfs.tables import (
 )
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 
 GROUP = "sciqfs"
 TRAINING_POOL = "gpu"
 EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")  # the names of citeworth_models.sciqfs
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
 CLEAN_TABLES = {"sciqfs_papers": PAPERS_SCHEMA, "sciqfs_references": REFERENCES_SCHEMA, "sciqfs_citations": CITATIONS_SCHEMA}
-
-
-def training_device() -> str:
-    """The one place the baselines' device is chosen (CUDA when present); the GPU resource will replace it."""
-    from citeworth_models.training import pick_device
-
-    return str(pick_device())
 
 
 @dg.asset(
@@ -168,17 +161,20 @@ class BaselinesConfig(dg.Config):
     "Euclidean, MLP, BiLSTM, Transformer), trained on train and scored per test example: Average Precision and "
     "ROC AUC mean ± SD, single-class examples counted; one MLflow run per baseline. Training: materialize by hand.",
 )
-def sciqfs_baselines(context: dg.AssetExecutionContext, config: BaselinesConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def sciqfs_baselines(
+    context: dg.AssetExecutionContext, config: BaselinesConfig, citeworth: CiteworthSettings, training_device: TrainingDevice
+) -> dg.MaterializeResult:
     from citeworth_assets.defs.sciqfs.baselines import run_tracked_baselines
 
     settings = citeworth.settings
-    rows, per_example = run_tracked_baselines(config, settings, training_device(), context.log)
+    device = training_device.describe()
+    rows, per_example = run_tracked_baselines(config, settings, device["training_device"], context.log)
     lake.write_partition(settings.lake, "sciqfs_baselines", lake_tables.BASELINE_SCHEMA, rows)
     lake.write_partition(settings.lake, "sciqfs_baseline_examples", lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example)
     table = pa.Table.from_pylist(rows, schema=lake_tables.BASELINE_SCHEMA).select(
         ["classifier", "embeddings", "status", "evaluated", "single_class", "average_precision_mean", "average_precision_std", "roc_auc_mean", "roc_auc_std"]
     )
-    return dg.MaterializeResult(metadata={"table_3": dg.MetadataValue.md(markdown_table(table, limit=40)), "tracking_uri": settings.tracking_uri})
+    return dg.MaterializeResult(metadata={"table_3": dg.MetadataValue.md(markdown_table(table, limit=40)), "tracking_uri": settings.tracking_uri, **device})
 
 
 sciqfs_assets = [sciqfs_tables, sciqfs_examples, sciqfs_release, sciqfs_baselines]

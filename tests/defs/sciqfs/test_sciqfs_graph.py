@@ -69,6 +69,7 @@ def test_release_holds_every_example_once(built):
 def test_baselines_are_tracked_and_cosine_on_tfidf_beats_random(built):
     data, _, baselines, uri = built
     assert baselines.success
+    assert metadata(baselines, "sciqfs_baselines")["training_device"] == "cpu"  # the training_device resource, CPU here
     rows = {(c, e): (status, ap, auc, prevalence, run_id, single) for c, e, status, ap, auc, prevalence, run_id, single in query(
         data, "SELECT classifier, embeddings, status, average_precision_mean, roc_auc_mean, prevalence, run_id, single_class FROM sciqfs.baselines")}  # fmt: skip
     status, ap, auc, prevalence, run_id, _ = rows[("Cosine Similarity", "TFIDF-Words")]
