@@ -49,7 +49,7 @@ def test_every_view_is_filled_and_the_filter_accounts_for_every_paper(built):
 
 def test_sql_models_are_in_the_warehouse(built):
     _, data, summary, _, _ = built
-    drops = dict(query(data, "SELECT failed_criterion, papers FROM s2orc.candidate_filter_drops WHERE shard = 'all'"))
+    drops = dict(query(data, "SELECT failed_criterion, papers FROM s2orc.candidate_filter_totals"))
     assert sum(drops.values()) == 300 - summary["rejection_reasons"]["accepted"]
     fields = query(data, "SELECT count(*) FROM s2orc.papers_per_field")
     assert fields[0][0] == 19

@@ -27,7 +27,13 @@ def _skip(dumps, halves) -> str:
     return f"no new or changed shards under {dumps}" + (f" ({len(halves)} incomplete: {listed})" if halves else "")
 
 
-@dg.sensor(job=s2orc_shard_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING)
+@dg.sensor(
+    job=s2orc_shard_job,
+    minimum_interval_seconds=30,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="Every 30 s, lists the dump root and runs s2orc_shard_job for each new or replaced shard whose "
+    "metadata and pdf_parses files are present and settled (downloads in progress are ignored).",
+)
 def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
     """Adds a partition and requests a run for every shard whose two files are present and settled.
 
