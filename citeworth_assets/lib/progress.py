@@ -35,9 +35,9 @@ QUIET_ENVIRONMENT = {
     "TQDM_DISABLE": "1",
     "TOKENIZERS_PARALLELISM": "false",
     "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false",
-    "HF_HUB_OFFLINE": "1",
+    "MLFLOW_LOGGING_LEVEL": "WARNING",  # mlflow sets its loggers' level from this when imported
 }
-VERBOSE_ENVIRONMENT = {"TRANSFORMERS_VERBOSITY": "info", "HF_HUB_DISABLE_PROGRESS_BARS": "0", "TQDM_DISABLE": "0"}
+VERBOSE_ENVIRONMENT = {"TRANSFORMERS_VERBOSITY": "info", "HF_HUB_DISABLE_PROGRESS_BARS": "0", "TQDM_DISABLE": "0", "MLFLOW_LOGGING_LEVEL": "INFO"}
 
 
 def quiet_libraries(verbose: bool = False) -> None:
