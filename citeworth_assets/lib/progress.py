@@ -40,16 +40,18 @@ QUIET_ENVIRONMENT = {
 VERBOSE_ENVIRONMENT = {"TRANSFORMERS_VERBOSITY": "info", "HF_HUB_DISABLE_PROGRESS_BARS": "0", "TQDM_DISABLE": "0", "MLFLOW_LOGGING_LEVEL": "INFO"}
 
 
+_SET_BY_US: dict[str, str] = {}
+
+
 def quiet_libraries(verbose: bool = False) -> None:
     """Library logs at WARNING (INFO with ``verbose``), their progress bars off; safe to call again.
 
-    The environment is set only where the user has not set it, so an explicit ``TRANSFORMERS_VERBOSITY`` wins.
+    The environment is set only where the user has not set it (or this function set it), so an explicit
+    ``TRANSFORMERS_VERBOSITY`` wins.
     """
     for name, value in (VERBOSE_ENVIRONMENT if verbose else QUIET_ENVIRONMENT).items():
-        if verbose:
-            os.environ[name] = value
-        else:
-            os.environ.setdefault(name, value)
+        if verbose or name not in os.environ or os.environ[name] == _SET_BY_US.get(name):
+            os.environ[name] = _SET_BY_US[name] = value
     level = logging.INFO if verbose else logging.WARNING
     for name in LIBRARY_LOGGERS:
         logging.getLogger(name).setLevel(level)
