@@ -39,27 +39,31 @@ class CardSpec:
     figures: Callable[[pa.Table], dict[str, bytes]] | None = field(default=None)  # name -> PNG, written beside the card
 
 
-def feature(value) -> dict:
-    """The Hugging Face feature of a JSON value (``dtype``, ``sequence`` or ``list`` of struct fields)."""
-    if isinstance(value, bool):
-        return {"dtype": "bool"}
-    if isinstance(value, int):
-        return {"dtype": "int64"}
-    if isinstance(value, float):
-        return {"dtype": "float64"}
-    if isinstance(value, dict):
-        return {"struct": [{"name": key, **feature(item)} for key, item in value.items()]}
-    if isinstance(value, list):
-        first = next((item for item in value if item is not None), "")
-        inner = feature(first)
+def feature(kind: pa.DataType) -> dict:
+    """The Hugging Face feature (``dtype``, ``list`` or ``struct``) of an Arrow type."""
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        inner = feature(kind.value_type)
         if "struct" in inner:
             return {"list": inner["struct"]}
-        return {"sequence": inner["dtype"]} if "dtype" in inner else {"sequence": inner}
-    return {"dtype": "string"}
+        return {"list": inner["dtype"] if set(inner) == {"dtype"} else inner}
+    if pa.types.is_struct(kind):
+        return {"struct": [{"name": item.name, **feature(item.type)} for item in kind]}
+    if pa.types.is_boolean(kind):
+        return {"dtype": "bool"}
+    if pa.types.is_integer(kind):
+        return {"dtype": str(kind)}
+    if pa.types.is_floating(kind):
+        return {"dtype": f"float{kind.bit_width}"}
+    return {"dtype": "string"}  # strings, and columns that are null in every sampled record
 
 
-def features_of(record: Mapping) -> list[dict]:
-    return [{"name": key, **feature(value)} for key, value in record.items()]
+def features_of(records: Sequence[Mapping]) -> list[dict]:
+    """The features of JSON records, from Arrow's type inference over all of them (keys that only some records
+    have, nested lists that are empty in the first record)."""
+    records = [record for record in records if record]
+    if not records:
+        return []
+    return feature(pa.array(records).type)["struct"]
 
 
 def _yaml(value, indent: int = 0) -> str:
@@ -99,13 +103,12 @@ def platform_version() -> str:
         return "unknown"
 
 
-def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, int], first_records: Mapping[str, dict],
+def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, int], samples: Mapping[str, list[dict]],
                  table: pa.Table, figures: Sequence[str] = (), sizes: Mapping[str, int] | None = None) -> str:  # fmt: skip
-    """The README.md of a release folder: ``counts`` per split, ``first_records`` per split (for the features),
+    """The README.md of a release folder: ``counts`` per split, ``samples`` of records per split (for the features),
     ``sizes`` the bytes of each split's file."""
     sizes = sizes or {}
     splits = list(counts)
-    sample = next((record for record in first_records.values() if record), {})
     header = {
         "pretty_name": spec.pretty_name,
         "language": ["en"],
@@ -115,7 +118,7 @@ def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, i
         "configs": [{"config_name": "default", "data_files": [{"split": split, "path": f"{split}.jsonl"} for split in splits]}],
         "dataset_info": {
             "config_name": "default",
-            "features": features_of(sample),
+            "features": features_of([record for records in samples.values() for record in records]),
             "splits": [{"name": split, "num_bytes": sizes.get(split, 0), "num_examples": counts[split]} for split in splits],
         },
     }

@@ -6,14 +6,15 @@ import pyarrow as pa
 import pytest
 import yaml
 
-from citeworth_assets.lib.dataset_cards import feature
+from citeworth_assets.lib.dataset_cards import features_of
 from citeworth_assets.lib.releases import write_release
 
 
 def citeworth_table(paragraphs: int = 12) -> pa.Table:
     rows = []
     for i in range(paragraphs):
-        samples = [{"text": f"Sentence {i}.{j} about things.", "label": "check-worthy" if j == 0 else "non-check-worthy"} for j in range(3)]
+        samples = [{"text": f"Sentence {i}.{j} about things.", "label": "check-worthy" if j == 0 else "non-check-worthy",
+                    "ref_ids": [[f"r{i}"]] if j == 0 and i % 2 else []} for j in range(3)]  # empty in the first record
         rows.append({"paper_id": str(i), "section_title": "Introduction", "field": ["Biology", "Chemistry"][i % 2],
                      "split": ["train", "train", "dev", "test"][i % 4], "samples": samples, "rule_set": "citeworth_2021"})  # fmt: skip
     return pa.Table.from_pylist(rows)
@@ -40,7 +41,9 @@ def test_citeworth_release_has_a_card_matching_its_files(tmp_path):
     first = json.loads((folder / "train.jsonl").read_text().splitlines()[0])
     names = [f["name"] for f in header["dataset_info"]["features"]]
     assert names == list(first)
-    assert {"name": "samples", "list": [{"name": "text", "dtype": "string"}, {"name": "label", "dtype": "string"}]} in header["dataset_info"]["features"]
+    samples = {"name": "samples", "list": [{"name": "text", "dtype": "string"}, {"name": "label", "dtype": "string"},
+                                           {"name": "ref_ids", "list": {"list": "string"}}]}  # fmt: skip
+    assert samples in header["dataset_info"]["features"]
     text = (folder / "README.md").read_text()
     assert "citeworth_2021" in text and "CiteWorth: Cite-Worthiness Detection" in text and "ODC-By" in text
     assert "| dev | 3 | 9 | 3 | 0.3333 |" in text  # paragraphs, sentences, cite-worthy, share
@@ -60,10 +63,17 @@ def test_citesum_card_counts_unknown_disciplines(tmp_path):
     assert (folder / "rouge_distribution.png").exists()
 
 
-def test_features_of_json_values():
-    assert feature(["a", "b"]) == {"sequence": "string"}
-    assert feature(True) == {"dtype": "bool"} and feature(3) == {"dtype": "int64"} and feature(None) == {"dtype": "string"}
-    assert feature({"x": 1.5}) == {"struct": [{"name": "x", "dtype": "float64"}]}
+def test_features_come_from_every_sampled_record():
+    """Keys only some records have and lists empty in the first record still get their types."""
+    records = [{"samples": [{"text": "a", "ref_ids": []}], "n": 1},
+               {"samples": [{"text": "b", "ref_ids": [["r1"]], "citation_text": ["[1]"]}], "n": 2, "score": 0.5, "ok": True}]  # fmt: skip
+    assert features_of(records) == [
+        {"name": "samples", "list": [{"name": "text", "dtype": "string"}, {"name": "ref_ids", "list": {"list": "string"}},
+                                     {"name": "citation_text", "list": "string"}]},  # fmt: skip
+        {"name": "n", "dtype": "int64"},
+        {"name": "score", "dtype": "float64"},
+        {"name": "ok", "dtype": "bool"},
+    ]
 
 
 def test_a_dataset_without_a_card_gets_none(tmp_path):
