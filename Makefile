@@ -7,7 +7,8 @@ DATA ?= data
 SAMPLE_PAPERS ?= 2000
 SAMPLE_SHARDS ?= 4
 # The demo trains every model briefly; leave it empty ({}) for the paper's hyperparameters.
-DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000}
+# warmup_steps: the paper's 300 warm-up steps are more than one epoch of the demo, so the learning rate would never peak.
+DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000, "warmup_steps": 10}
 
 # Where the UIs listen: `make ui PORT=3001 HOST=0.0.0.0`; each target has its own default port.
 HOST ?= 127.0.0.1
