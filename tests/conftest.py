@@ -1,8 +1,12 @@
 """Shared fixtures: the real samples in ../shared/data (skipped when absent) and generated dumps."""
 
+import os
 from pathlib import Path
 
 import pytest
+
+# The tests train the encoder models on the tiny random encoder (seconds), even where the pretrained extra is installed.
+os.environ.setdefault("CITEWORTH_ENCODER", "tiny")
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

@@ -22,3 +22,6 @@ def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **ot
 @click.group()
 def main() -> None:
     """citeworth: scholarly dumps into research datasets, as a Dagster asset graph over a DuckDB warehouse."""
+    from citeworth_assets.lib.progress import quiet_libraries
+
+    quiet_libraries()  # before any command imports them; `build --verbose` turns them up again

@@ -9,6 +9,7 @@ import click
 
 from citeworth_assets.cli.app import QUIET_RUN, main
 from citeworth_assets.cli.app import resolve_settings as _settings
+from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import Settings
 
 @main.command("generate-sample")
@@ -122,6 +123,7 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
 @click.option("--skip-incomplete", is_flag=True, help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).")
+@VERBOSE_OPTION
 def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool) -> None:
     """Discover the shards under the dump root and materialize the whole graph in-process."""
     from citeworth_assets.definitions import build_definitions
@@ -216,14 +218,7 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
             if not trained.success:
                 failed.append("models")
-    evaluations = result.get_asset_check_evaluations()
-    failing = [e.check_name for e in evaluations if not e.passed]
-    click.echo(f"checks: {len(evaluations) - len(failing)} passed, {len(failing)} failed {' '.join(failing)}".rstrip())
-    click.echo(
-        f"\nlake:      {settings.lake}\nwarehouse: {settings.warehouse} (open it read-only: "
-        f"duckdb.connect('{settings.warehouse}', read_only=True), or duckdb -readonly with the DuckDB CLI)\n"
-        f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data}"
-    )
+    print_build_summary(settings, instance, models=models)
     if incomplete and not skip_incomplete:
         failed.append(f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)")
     if failed:
@@ -234,7 +229,8 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
 @click.option("--dumps", help="Dump root the sensor watches (overrides CITEWORTH_DUMPS).")
 @click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
 @click.option("--port", default=3000, show_default=True, type=int)
-def ui(dumps: str | None, data: str | None, port: int) -> None:
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; 0.0.0.0 to reach the UI from other machines.")
+def ui(dumps: str | None, data: str | None, port: int, host: str) -> None:
     """Open the Dagster UI on this data root (its instance holds the runs of `citeworth build`)."""
     import os
     import shutil
@@ -248,7 +244,7 @@ def ui(dumps: str | None, data: str | None, port: int) -> None:
     workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
     dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
     click.echo("\n".join(f"{name}={value}" for name, value in {"DAGSTER_HOME": home, **settings.environment()}.items()))
-    os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-p", str(port)])
+    os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-h", host, "-p", str(port)])
 
 
 @main.command("clean-paper")

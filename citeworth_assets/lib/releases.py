@@ -13,19 +13,35 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 
+CARD_SAMPLE = 2_000  # records per split whose types give the dataset card's features
+
 
 def write_release(
     folder: Path, table: pa.Table, splits: Sequence[str], record: Callable[[dict], dict], parquet_name: str
 ) -> dict[str, int]:
     """``<split>.jsonl`` for each split (``record`` turns a row of ``table`` into a published record, in table
-    order) and ``parquet_name``; returns the records written per split."""
-    counts = {}
+    order), ``parquet_name``, and a ``README.md`` dataset card with its figures when the dataset (the Parquet file's
+    stem) has a card in :data:`dataset_cards.CARDS`; returns the records written per split."""
+    from citeworth_assets.lib.dataset_cards import CARDS, dataset_card
+
+    counts, samples = {}, {}
     with lake.replaced_folder(folder) as staging:
         for split in splits:
             rows = table.filter(pc.equal(table.column("split"), split))
             counts[split] = rows.num_rows
             with open(staging / f"{split}.jsonl", "w", encoding="utf-8") as out:
                 for batch in rows.to_batches(max_chunksize=5_000):
-                    out.writelines(json.dumps(record(row), ensure_ascii=False) + "\n" for row in batch.to_pylist())
+                    records = [record(row) for row in batch.to_pylist()]
+                    if len(samples.setdefault(split, [])) < CARD_SAMPLE:
+                        samples[split] += records[: CARD_SAMPLE - len(samples[split])]
+                    out.writelines(json.dumps(published, ensure_ascii=False) + "\n" for published in records)
         pq.write_table(table, staging / parquet_name, compression="zstd")
+        card = CARDS.get(Path(parquet_name).stem)
+        if card is not None:
+            figures = card.figures(table) if card.figures and table.num_rows else {}
+            for name, png in figures.items():
+                (staging / f"{name}.png").write_bytes(png)
+            sizes = {split: (staging / f"{split}.jsonl").stat().st_size for split in splits}
+            text = dataset_card(card, Path(parquet_name).stem, folder.name, counts, samples, table, list(figures), sizes)
+            (staging / "README.md").write_text(text, encoding="utf-8")
     return counts

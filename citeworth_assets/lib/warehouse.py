@@ -151,12 +151,18 @@ def create_lake_view(
         connection.execute(f"CREATE TABLE {name} AS SELECT * FROM empty")
 
 
-def create_relation(connection: duckdb.DuckDBPyConnection, name: str, sql: str, materialized: str = "view") -> int | None:
-    """Create (or replace) ``name`` from a SELECT; returns the row count of a table."""
+def create_relation(
+    connection: duckdb.DuckDBPyConnection, name: str, sql: str, materialized: str = "view", description: str | None = None
+) -> int | None:
+    """Create (or replace) ``name`` from a SELECT, with its description as the relation's comment (what
+    ``duckdb_views()`` and ``duckdb_tables()`` show an analyst); returns the row count of a table."""
     _ensure_schema(connection, name)
     _drop_relation(connection, name)
     kind = "TABLE" if materialized == "table" else "VIEW"
     connection.execute(f"CREATE {kind} {name} AS {sql}")
+    if description:
+        quoted = description.replace("'", "''")  # COMMENT ON takes no parameter
+        connection.execute(f"COMMENT ON {kind} {name} IS '{quoted}'")
     if kind == "TABLE":
         return first_row(connection, f"SELECT count(*) FROM {name}")[0]
     return None

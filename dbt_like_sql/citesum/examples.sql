@@ -1,2 +1,3 @@
--- The CiteSum examples with the cited paper's title, abstract and discipline, and their split.
-SELECT * FROM lake.citesum_dataset
+-- The CiteSum examples with the cited paper's title, abstract and discipline, and their split. The discipline is 'unknown' where the S2ORC metadata gives the cited paper no field of study (null or empty mag_field_of_study); the release files keep null there.
+SELECT * REPLACE (coalesce(discipline, 'unknown') AS discipline)
+FROM lake.citesum_dataset

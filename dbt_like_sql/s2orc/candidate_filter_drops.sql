@@ -1,8 +1,8 @@
--- How many papers each criterion of the CiteWorth candidate filter drops (the first criterion a paper fails), per shard and overall.
+-- How many papers each criterion of the CiteWorth candidate filter drops (the first criterion a paper fails), per shard; a plain sum over shards is the total (s2orc.candidate_filter_totals has it).
 SELECT
-    coalesce(shard, 'all') AS shard,
+    shard,
     failed_criterion,
     count(*) AS papers
 FROM s2orc.paper_rejections
-GROUP BY GROUPING SETS ((shard, failed_criterion), (failed_criterion))
+GROUP BY shard, failed_criterion
 ORDER BY shard, papers DESC, failed_criterion

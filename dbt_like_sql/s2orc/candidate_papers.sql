@@ -1,2 +1,2 @@
--- Papers that pass the CiteWorth candidate filter (seeds/001 §3.1), every shard.
+-- Papers that pass the CiteWorth candidate filter (the CiteWorth paper, §3.1), every shard.
 SELECT * FROM lake.s2orc_candidate_papers

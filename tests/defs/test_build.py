@@ -49,7 +49,7 @@ def test_every_view_is_filled_and_the_filter_accounts_for_every_paper(built):
 
 def test_sql_models_are_in_the_warehouse(built):
     _, data, summary, _, _ = built
-    drops = dict(query(data, "SELECT failed_criterion, papers FROM s2orc.candidate_filter_drops WHERE shard = 'all'"))
+    drops = dict(query(data, "SELECT failed_criterion, papers FROM s2orc.candidate_filter_totals"))
     assert sum(drops.values()) == 300 - summary["rejection_reasons"]["accepted"]
     fields = query(data, "SELECT count(*) FROM s2orc.papers_per_field")
     assert fields[0][0] == 19
@@ -155,7 +155,8 @@ def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
 
 def test_asset_checks_ran_and_passed(built):
     _, _, _, output, _ = built
-    assert "checks: 5 passed, 0 failed" in output
+    assert "checks: 6 passed, 0 failed (of 6," in output  # every check of the build, not only the last job's
+    assert "models (test" not in output and "read issues:" in output and "duckdb -readonly" not in output
 
 
 def test_bad_settings_fail_fast_and_name_the_setting(tmp_path):

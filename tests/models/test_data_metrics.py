@@ -1,13 +1,8 @@
-from pathlib import Path
-
-import pytest
 import torch
 
 from citeworth_models.data import load_paragraphs, load_sentences
 from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_scores
-
-REAL = Path("/tmp/gendata2/exports/citeworth/citeworth_2021/citeworth.parquet")
 
 
 def test_loaders_filter_split_and_field(table):
@@ -22,13 +17,6 @@ def test_loaders_filter_split_and_field(table):
     assert len(sentences) == sum(len(s) for s, _ in paragraphs)
     assert all((label == 1) == any(c in text for c in ("shown", "reported", "found", "proposed", "demonstrated"))
                for text, label in sentences)
-
-
-@pytest.mark.skipif(not REAL.exists(), reason="platform sample release not present")
-def test_loads_real_release():
-    paragraphs = load_paragraphs(REAL)
-    assert len(paragraphs) == 50
-    assert any(1 in labels for _, labels in paragraphs)
 
 
 def test_scores_are_for_cite_worthy_class():

@@ -25,7 +25,8 @@ def test_train_and_evaluate_then_reload(name, table, tiny_encoder, tmp_path):
     seen = []
     result = train_and_evaluate(name, table, tmp_path, encoder_dir=tiny_encoder, params=params,
                                 on_epoch=lambda e, f: seen.append(f))
-    assert set(result) == {"params", "dev_f1_per_epoch", "test", "artifact_dir"}
+    assert set(result) == {"params", "dev_f1_per_epoch", "test", "predicted_positive_share", "artifact_dir"}
+    assert 0.0 <= result["predicted_positive_share"] <= 1.0
     assert result["dev_f1_per_epoch"] == seen
     assert json.loads((tmp_path / "result.json").read_text())["model"] == name
     test = load_sentences(table, "test")

@@ -5,12 +5,14 @@ from collections import Counter
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum import construction as citesum
 from citeworth_assets.lib.citesum import tables
 from citeworth_assets.lib.citesum.baselines import score_baselines, tldr_records
+from citeworth_assets.lib.figures import citesum_rouge_figure
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
@@ -129,7 +131,8 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
     lake.write_partition(settings.lake, "citesum_statistics", tables.STATISTICS_SCHEMA, per_split)
     disciplines = [{"discipline": name, "cited_papers": count} for name, count in statistics["disciplines"].items()]
     lake.write_partition(settings.lake, "citesum_disciplines", tables.DISCIPLINE_SCHEMA, disciplines)
-    return dg.MaterializeResult(metadata={"statistics": dg.MetadataValue.json(statistics)})
+    figures = figure_metadata(citesum_rouge_figure(settings.lake, settings.figures_dir))
+    return dg.MaterializeResult(metadata={"statistics": dg.MetadataValue.json(statistics), **figures})
 
 
 @dg.asset(

@@ -8,6 +8,7 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
@@ -27,6 +28,7 @@ from citeworth_assets.lib.citeworth.quality import (
     comparison_rule_sets,
 )
 from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
+from citeworth_assets.lib.figures import citeworth_statistics_figures
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
@@ -151,6 +153,7 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
             "rule_set": rules,
             "overall": dg.MetadataValue.json(overall),
             "table": dg.MetadataValue.md(markdown_table(table)),
+            **figure_metadata(citeworth_statistics_figures(citeworth.settings.lake, rules, table.to_pylist(), citeworth.settings.figures_dir)),
         }
     )
 

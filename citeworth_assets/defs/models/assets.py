@@ -8,6 +8,9 @@ import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
+from citeworth_assets.defs.figures import figure_metadata
+from citeworth_assets.lib.figures import log_comparison_figure
+from citeworth_assets.lib.progress import epoch_reporter
 from citeworth_assets.lib.models.tracking import (
     dataset_version,
     latest_runs,
@@ -89,7 +92,8 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         rules = citeworth.rule_set.name
         tags = {"model": name, "rule_set": rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
-            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, **device}
+            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, **device,
+                              "encoder": encoder_for(name, citeworth) or "none"}  # fmt: skip
             mlflow.log_params(context_params)
             result = train_and_evaluate(
                 name,
@@ -97,8 +101,9 @@ def training_asset(name: str) -> dg.AssetsDefinition:
                 citeworth.settings.model_dir(name),
                 encoder_dir=encoder_for(name, citeworth),
                 params=params,
-                on_epoch=lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch),
+                on_epoch=epoch_reporter(name, {**MODELS[name].defaults, **params}.get("epochs", 1), lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch)),
             )
+            mlflow.log_metric("test_predicted_positive_share", result["predicted_positive_share"])
             mlflow.log_params({key: value for key, value in result["params"].items() if key not in context_params})
             mlflow.log_metrics({f"test_{metric}": value for metric, value in result["test"].items()})
             mlflow.log_artifacts(str(result["artifact_dir"]), "model")
@@ -113,6 +118,11 @@ def training_asset(name: str) -> dg.AssetsDefinition:
 training_assets = [training_asset(name) for name in MODELS]
 
 
+
+def comparison_figure(settings) -> dict:
+    return figure_metadata(log_comparison_figure(settings.tracking_uri, settings.mlruns, settings.figures_dir))
+
+
 @dg.asset(
     deps=[asset.key for asset in training_assets],
     group_name="models",
@@ -122,7 +132,8 @@ training_assets = [training_asset(name) for name in MODELS]
 def citeworth_model_comparison(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     rows = latest_runs(citeworth.settings.tracking_uri)
     lake.write_partition(citeworth.settings.lake, "citeworth_model_comparison", COMPARISON_SCHEMA, rows)
-    return dg.MaterializeResult(metadata={"table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA)))})
+    figures = comparison_figure(citeworth.settings)  # a PNG in the metadata and in MLflow, degenerate models marked
+    return dg.MaterializeResult(metadata={"table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA))), **figures})
 
 
 class DomainConfig(dg.Config):

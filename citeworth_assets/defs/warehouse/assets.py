@@ -153,7 +153,7 @@ def build_sql_model_asset(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -
         settings.require_data()
         with warehouse.writing(settings.warehouse) as connection:
             create_sources(connection, settings, model.upstream)
-            warehouse.create_relation(connection, model.relation, model.sql, model.materialized)
+            warehouse.create_relation(connection, model.relation, model.sql, model.materialized, model.description)
             rows = warehouse.first_row(connection, f"SELECT count(*) FROM {model.relation}")[0]
             preview = connection.sql(f"SELECT * FROM {model.relation} LIMIT 20").to_arrow_table()
         return dg.MaterializeResult(

@@ -24,9 +24,22 @@ def dataset_version(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def _create_store(tracking_uri: str, artifacts: Path) -> None:
+    """A new SQLite store created with its artifact root under the data root: otherwise MLflow gives the Default
+    experiment ``./mlruns`` of whatever directory the first run happened in."""
+    database = Path(tracking_uri.removeprefix("sqlite:///"))
+    if tracking_uri.startswith("sqlite:///") and not database.exists():
+        from mlflow.store.tracking.sqlalchemy_store import SqlAlchemyStore
+
+        database.parent.mkdir(parents=True, exist_ok=True)
+        SqlAlchemyStore(tracking_uri, artifacts.resolve().as_uri())
+
+
 def _experiment_id(tracking_uri: str, artifacts: Path | None) -> str:
     import mlflow
 
+    if artifacts is not None:
+        _create_store(tracking_uri, artifacts)
     mlflow.set_tracking_uri(tracking_uri)
     experiment = mlflow.get_experiment_by_name(EXPERIMENT)
     if experiment is not None:

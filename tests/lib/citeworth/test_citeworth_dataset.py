@@ -70,8 +70,8 @@ def test_statistics_and_release(tmp_path):
     assert stats["Biology"]["tokens"] == 10 * (9 + 9)  # words and the final period
     folder, counts = export_release(tmp_path, RULES, tmp_path / "exports" / RULES)
     assert sum(counts.values()) == 20 and sorted(p.name for p in folder.iterdir()) == [
-        "citeworth.parquet", "dev.jsonl", "test.jsonl", "train.jsonl",
-    ]  # fmt: skip
+        "README.md", "citeworth.parquet", "dev.jsonl", "table_2.png", "test.jsonl", "train.jsonl",
+    ]  # fmt: skip  (README.md: the dataset card)
     record = json.loads((folder / "train.jsonl").read_text().splitlines()[0])
     assert list(record) == ["paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples"]
     assert list(record["samples"][0]) == ["text", "label", "original_text", "ref_ids", "citation_text"]

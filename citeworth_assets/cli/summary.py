@@ -1,0 +1,174 @@
+"""The closing summary of ``citeworth build``: rows per warehouse table, every asset check of the build counted,
+read issues, the models with the degenerate ones flagged and why, and where the outputs are.
+
+A build ran several jobs (one per shard, per field, the warehouse, the models), so the checks are gathered from
+every run the build started, not from the last job's result; a check that did not run is counted as such.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+
+from citeworth_assets.lib.model_report import model_rows, positive_share_of_test
+from citeworth_assets.lib.settings import Settings
+
+VERBOSE_HELP = "Show the libraries' INFO logs (transformers, MLflow, Dagster's event log) and their progress bars."
+
+
+def _louder(ctx, param, verbose: bool) -> bool:
+    """Eager option callback: the libraries are quiet by default (the group quietened them); --verbose undoes it
+    before the command's body imports them."""
+    from citeworth_assets.cli.app import QUIET_RUN
+    from citeworth_assets.lib.progress import quiet_libraries
+
+    quiet_libraries(verbose)
+    QUIET_RUN["loggers"]["console"]["config"]["log_level"] = "INFO" if verbose else "WARNING"
+    return verbose
+
+
+VERBOSE_OPTION = click.option("--verbose", is_flag=True, is_eager=True, expose_value=False, callback=_louder, help=VERBOSE_HELP)
+
+
+# --- the parts --------------------------------------------------------------------------------------------------
+def warehouse_rows(warehouse: Path) -> list[tuple[str, int | None]]:
+    """(schema.name, rows) of every warehouse relation outside ``lake`` (None where counting fails)."""
+    import duckdb
+
+    if not warehouse.exists():
+        return []
+    rows = []
+    with duckdb.connect(str(warehouse), read_only=True) as connection:
+        names = connection.execute(
+            "SELECT table_schema, table_name FROM information_schema.tables "
+            "WHERE table_schema NOT IN ('lake', 'information_schema', 'pg_catalog') ORDER BY 1, 2"
+        ).fetchall()
+        for schema, name in names:
+            try:
+                rows.append((f"{schema}.{name}", connection.execute(f'SELECT count(*) FROM "{schema}"."{name}"').fetchall()[0][0]))
+            except duckdb.Error:
+                rows.append((f"{schema}.{name}", None))
+    return rows
+
+
+def read_issue_counts(warehouse: Path) -> dict[str, int]:
+    """Read issues by kind (``s2orc.read_issues``)."""
+    import duckdb
+
+    if not warehouse.exists():
+        return {}
+    with duckdb.connect(str(warehouse), read_only=True) as connection:
+        try:
+            return dict(connection.execute("SELECT kind, count(*) FROM s2orc.read_issues GROUP BY kind ORDER BY 2 DESC").fetchall())
+        except duckdb.Error:
+            return {}
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    name: str  # asset/check
+    evaluations: int
+    failed: tuple[str, ...]  # the partitions (or "" for an unpartitioned asset) where it failed
+
+    @property
+    def status(self) -> str:
+        return "not run" if not self.evaluations else ("failed" if self.failed else "passed")
+
+
+def check_outcomes(instance, check_keys, since: float) -> list[CheckOutcome]:
+    """Every defined check with its evaluations in the runs created since ``since`` (a POSIX time)."""
+    import dagster as dg
+
+    evaluations: dict[str, list[tuple[bool, str]]] = {f"{key.asset_key.to_user_string()}/{key.name}": [] for key in check_keys}
+    created_after = datetime.fromtimestamp(since, tz=timezone.utc)
+    for record in instance.get_run_records(dg.RunsFilter(created_after=created_after)):
+        for entry in instance.all_logs(record.dagster_run.run_id, of_type=dg.DagsterEventType.ASSET_CHECK_EVALUATION):
+            evaluation = entry.dagster_event.event_specific_data
+            name = f"{evaluation.asset_key.to_user_string()}/{evaluation.check_name}"
+            partition = getattr(evaluation, "partition", None) or record.dagster_run.tags.get("dagster/partition", "")
+            evaluations.setdefault(name, []).append((evaluation.passed, partition))
+    return [
+        CheckOutcome(name, len(found), tuple(partition for passed, partition in found if not passed))
+        for name, found in sorted(evaluations.items())
+    ]
+
+
+# --- the text ---------------------------------------------------------------------------------------------------
+def _number(value) -> str:
+    return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
+
+
+def format_models(rows: list[dict]) -> list[str]:
+    if not rows:
+        return []
+    lines = ["models (test, cite-worthy class)", f"  {'model':<20} {'P':>6} {'R':>6} {'F1':>6}  note"]
+    for row in rows:
+        note = f"DEGENERATE: {row['degenerate']}" if row["degenerate"] else ""
+        lines.append(f"  {row['model']:<20} {_number(row['precision']):>6} {_number(row['recall']):>6} {_number(row['f1']):>6}  {note}".rstrip())
+    encoders = sorted({Path(row["encoder"]).name for row in rows if row.get("encoder") not in (None, "none")})
+    if encoders:
+        lines.append(f"  encoder of the BERT-style models: {', '.join(encoders)}")
+    return lines
+
+
+def format_summary(settings: Settings, tables, checks: list[CheckOutcome], issues: dict[str, int], models: list[dict]) -> str:
+    lines = ["", "summary"]
+    if tables:
+        lines.append(f"warehouse rows ({len(tables)} relations)")
+        for schema in sorted({name.split(".")[0] for name, _ in tables}):
+            shown = [f"{name.split('.', 1)[1]} {_number(rows)}" for name, rows in tables if name.startswith(f"{schema}.")]
+            lines.append(f"  {schema}: " + ", ".join(shown))
+    counted = {status: [c for c in checks if c.status == status] for status in ("passed", "failed", "not run")}
+    text = f"checks: {len(counted['passed'])} passed, {len(counted['failed'])} failed"
+    if counted["not run"]:
+        text += f", {len(counted['not run'])} not run"
+    lines.append(f"{text} (of {len(checks)}, {sum(c.evaluations for c in checks)} evaluations)")
+    for outcome in counted["failed"]:
+        where = ", ".join(p for p in outcome.failed if p)
+        lines.append(f"  FAILED {outcome.name}{f' [{where}]' if where else ''}")
+    total = sum(issues.values())
+    lines.append(f"read issues: {total}" + (f" ({', '.join(f'{kind} {n}' for kind, n in issues.items())}; see s2orc.read_issues)" if total else ""))
+    lines += format_models(models)
+    python = ".venv/bin/python" if Path(".venv/bin/python").exists() else "python"
+    lines += [
+        f"lake:      {settings.lake}",
+        f"warehouse: {settings.warehouse}",
+        f"           {python} -c \"import duckdb; duckdb.connect('{settings.warehouse}', read_only=True).sql('SELECT * FROM s2orc.papers_per_field').show()\"",
+        f"releases:  {settings.data / 'exports'} (each folder with a README.md dataset card)",
+        f"MLflow:    {settings.tracking_uri} (make mlflow)",
+        f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data} (make ui)",
+    ]
+    return "\n".join(lines)
+
+
+def _process_started() -> float:
+    """When this process started (POSIX time): the build's runs are the runs created since."""
+    try:
+        import psutil
+
+        return psutil.Process(os.getpid()).create_time()
+    except Exception:  # noqa: BLE001  (no psutil: count the last hour)
+        return time.time() - 3600
+
+
+def print_build_summary(settings: Settings, instance, models: bool = False, since: float | None = None) -> None:
+    """Print the summary of the build that ran in this process (one call at the end of ``citeworth build``)."""
+    from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.resources import CiteworthSettings
+
+    defs = build_definitions(CiteworthSettings(**settings.values()))
+    check_keys = defs.resolve_asset_graph().asset_check_keys
+    click.echo(
+        format_summary(
+            settings,
+            warehouse_rows(settings.warehouse),
+            check_outcomes(instance, check_keys, since if since is not None else _process_started()),
+            read_issue_counts(settings.warehouse),
+            model_rows(settings.tracking_uri, positive_share_of_test(settings.warehouse, settings.rules)) if models else [],
+        )
+    )

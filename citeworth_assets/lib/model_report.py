@@ -1,0 +1,85 @@
+"""Which trained models mean nothing and why: the latest MLflow run of each model with its test scores, the share
+of test sentences it predicts cite-worthy, the encoder it started from, and a reason when it predicts one class.
+
+A model that predicts every sentence cite-worthy still scores F1 = 2p / (1 + p) for a positive share p (0.60 on
+the demo), which looks like a result; the build summary and the comparison plot name it instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeworth_assets.lib.settings import TINY_ENCODER
+
+
+def positive_share_of_test(warehouse: Path, rules: str) -> float | None:
+    """The share of cite-worthy sentences in the test split: the precision of a model that predicts all of them."""
+    import duckdb
+
+    if not warehouse.exists():
+        return None
+    with duckdb.connect(str(warehouse), read_only=True) as connection:
+        try:
+            share = connection.execute(
+                "SELECT avg(cite_worthy::INT) FROM citeworth.sentences WHERE split = 'test' AND rule_set = ?", [rules]
+            ).fetchall()[0][0]
+        except duckdb.Error:
+            return None
+    return None if share is None else float(share)
+
+
+def degenerate_reason(row: dict, positive_share: float | None = None) -> str | None:
+    """Why a model's test scores mean nothing, or None: it predicts one class only.
+
+    Runs log the share of test sentences they predict cite-worthy; for older runs the scores tell: recall 1 at
+    the precision of the test split's positive share is "everything positive", no true positive is "nothing".
+    """
+    share = row.get("predicted_positive_share")
+    if share is None:
+        if row.get("recall") == 1.0 and positive_share is not None and abs((row.get("precision") or 0) - positive_share) < 1e-6:
+            share = 1.0
+        elif row.get("f1") == 0.0:
+            share = 0.0
+    if share not in (0.0, 1.0):
+        return None
+    predicted = "cite-worthy" if share == 1.0 else "not cite-worthy"
+    if row.get("encoder_is_tiny"):
+        cause = "it starts from the tiny random encoder, which knows no language (make install-pretrained)"
+    elif row.get("encoder") is None and row.get("model") not in ("logistic_regression", "transformer"):
+        cause = "its encoder is not recorded (a run from before the pretrained default: the tiny random encoder)"
+    elif row.get("model") == "transformer":
+        cause = "the from-scratch Transformer needs many epochs (the paper trains 33)"
+    else:
+        cause = "too few training steps to leave the majority answer (more epochs or data, or a larger lr)"
+    return f"predicts every sentence {predicted}: {cause}"
+
+
+def model_rows(tracking_uri: str, positive_share: float | None = None) -> list[dict]:
+    """The latest finished run of each model: scores, predicted-positive share, encoder, degenerate reason."""
+    from mlflow.tracking import MlflowClient
+
+    from citeworth_assets.lib.models.tracking import EXPERIMENT
+
+    client = MlflowClient(tracking_uri)
+    experiment = client.get_experiment_by_name(EXPERIMENT)
+    if experiment is None:
+        return []
+    latest: dict[str, dict] = {}
+    runs = client.search_runs([experiment.experiment_id], filter_string="attributes.status = 'FINISHED'", order_by=["attributes.start_time DESC"])
+    for run in runs:
+        model = run.data.tags.get("model")
+        if not model or model in latest:
+            continue
+        metrics, encoder = run.data.metrics, run.data.params.get("encoder")
+        row = {
+            "model": model,
+            "precision": metrics.get("test_precision"),
+            "recall": metrics.get("test_recall"),
+            "f1": metrics.get("test_f1"),
+            "predicted_positive_share": metrics.get("test_predicted_positive_share"),
+            "encoder": encoder,
+            "encoder_is_tiny": bool(encoder) and (encoder.endswith("tiny_bert") or encoder == TINY_ENCODER),
+        }
+        row["degenerate"] = degenerate_reason(row, positive_share)
+        latest[model] = row
+    return sorted(latest.values(), key=lambda row: -(row["f1"] or 0))
