@@ -1,4 +1,4 @@
--- Reference resolution as seeds/004 §4.4.1 reports it: per release and over all ('all'), the share of bibliography items
+-- Reference resolution as §4.4.1 of the thesis "Semantic approaches to citation recommendation" reports it: per release and over all ('all'), the share of bibliography items
 -- resolved by each route (arxiv_id, doi, title) and failed for each reason (empty_string, no_title, author_mismatch).
 -- materialized: table
 WITH outcomes AS (
