@@ -1,0 +1,144 @@
+"""unarXive papers (2022 JSON lines, or the arXiv lake rows) as :class:`ParsedPaper`.
+
+A paper's paragraphs carry ``{{cite:HASH}}`` markers; each becomes a span handed to the S2ORC adapter,
+so the context of a mention is the sentence of its paragraph that contains the marker (the same
+splitter splits the paper into the example's sentences later) and the offsets point at the marker.
+
+A bibliography entry is linked to the cited work in this order: the works catalogue through the
+resolver (``arxiv_resolutions``'s ``work_id``), else an arXiv id (the resolved work's, one found in
+the string or ``contained_arXiv_ids``, else unarXive's shipped ``ids.arxiv_id``) as ``arxiv:<id>``.
+The catalogue (MAG / OpenAlex ``works``) holds titles but **no abstracts**, so the query comes from
+an arXiv id only: the abstract of that paper when it is itself in the dump (unarXive 2022 ships
+``abstract``), else arXiv's metadata snapshot (``<dumps>/arxiv-metadata``, field ``abstract``). The
+title comes from the catalogue work, else the in-dump paper, else the snapshot. Entries with neither
+link stay untitled and private to their paper (no query: no example), as in the S2ORC adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from citeworth_assets.lib.arxiv import unarxive2022
+from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
+from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
+from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
+from citeworth_assets.lib.sciqfs.s2orc_source import (
+    SentenceBounds,
+    paper_from_paragraphs,
+)
+from citeworth_assets.lib.sciqfs.tables import ParsedPaper
+
+ARXIV_PREFIX = "arxiv:"
+
+
+def _clean(text) -> str | None:
+    return (" ".join(text.split()) or None) if isinstance(text, str) else None
+
+
+def record_abstract(record: dict) -> str | None:
+    """The abstract of a unarXive 2022 record: its ``abstract`` paragraph, else the arXiv metadata's."""
+    abstract = record.get("abstract")
+    text = abstract.get("text") if isinstance(abstract, dict) else abstract
+    if not _clean(text) and isinstance(record.get("metadata"), dict):
+        text = record["metadata"].get("abstract")
+    return _clean(text)
+
+
+def read_metadata_abstracts(path: str | Path, log: IssueLog) -> Iterator[tuple[str, str | None, str]]:
+    """(arXiv id, title, abstract) of arXiv's metadata snapshot (JSON lines with ``id``, ``title``, ``abstract``)."""
+    for entry in iter_json_lines(path, log):
+        identifier, abstract = entry.record.get("id"), _clean(entry.record.get("abstract"))
+        if isinstance(identifier, str) and abstract:
+            yield normalise_arxiv_id(identifier) or identifier, _clean(entry.record.get("title")), abstract
+
+
+@dataclass
+class CitedWorks:
+    """Where a cited work's title and abstract come from (see the module docstring)."""
+
+    works: Mapping[str, dict] = field(default_factory=dict)  # work_id -> works row (title, arxiv_id)
+    dump_papers: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)  # arXiv id -> (title, abstract)
+    metadata: Mapping[str, tuple[str | None, str]] = field(default_factory=dict)  # arXiv id -> (title, abstract)
+
+    def arxiv_id(self, reference: dict, work: dict | None) -> str | None:
+        candidates = [(work or {}).get("arxiv_id"), *(reference.get("arxiv_ids") or []), reference.get("linked_arxiv_id")]
+        return next((normalise_arxiv_id(c) for c in candidates if c and normalise_arxiv_id(c)), None)
+
+    def cited(self, reference: dict, work_id: str | None) -> tuple[str | None, str | None, str | None]:
+        """(linked id, title, abstract) of one ``arxiv_references`` row and its resolved work id."""
+        work = self.works.get(work_id) if work_id else None
+        arxiv_id = self.arxiv_id(reference, work)
+        if work is None and arxiv_id is None:
+            return None, None, None
+        in_dump = self.dump_papers.get(arxiv_id, (None, None)) if arxiv_id else (None, None)
+        snapshot = self.metadata.get(arxiv_id, (None, None)) if arxiv_id else (None, None)
+        title = (work or {}).get("title") or in_dump[0] or snapshot[0]
+        return (work_id if work else ARXIV_PREFIX + arxiv_id), title, in_dump[1] or snapshot[1]
+
+
+def paper_from_rows(
+    paper_row: dict,
+    paragraphs: Iterable[dict],
+    references: Iterable[dict],
+    resolved: Mapping[str, str | None],
+    split: SentenceBounds,
+    cited: CitedWorks,
+    abstract: str | None = None,
+) -> ParsedPaper:
+    """A paper from its ``arxiv_papers`` row, ``arxiv_paragraphs`` rows and ``arxiv_references`` rows; ``resolved``
+    maps a ref_id to its catalogue work id. Whitespace runs become one space (LaTeX line breaks would otherwise split
+    the sections the example builder separates with a blank line), so markers are found again in the cleaned text
+    with the reader's pattern. Markers without a bib entry were counted by the reader and are left out."""
+    titles, abstracts, links = {}, {}, {}
+    for reference in references:
+        linked, title, cited_abstract = cited.cited(reference, resolved.get(reference["ref_id"]))
+        links[reference["ref_id"]] = linked
+        titles[reference["ref_id"]] = title
+        if linked and cited_abstract:
+            abstracts[linked] = cited_abstract
+    rows = []
+    for row in paragraphs:
+        text = _clean(row["text"]) or ""
+        spans = [
+            {"start": m.start(), "end": m.end(), "ref_id": m.group(1) if m.group(1) in links else None,
+             "linked_paper_id": links.get(m.group(1))}
+            for m in unarxive2022.MARKER.finditer(text)
+        ]
+        rows.append({"text": text, "cite_spans": spans})
+    source = f"{paper_row.get('source_file')}:{paper_row.get('line')}"
+    return paper_from_paragraphs(paper_row["paper_id"], rows, split, abstracts, titles, paper_row.get("title"), abstract, source)
+
+
+def dump_papers(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
+    """arXiv id -> (title, abstract) of every paper of a unarXive 2022 file (a first pass: problems are counted by
+    the second)."""
+    found = {}
+    for entry in iter_json_lines(path, IssueLog()):
+        record, raw_id = entry.record, entry.record.get("paper_id")
+        if isinstance(raw_id, (str, int)) and raw_id:
+            metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+            found[normalise_arxiv_id(str(raw_id)) or str(raw_id)] = (_clean(metadata.get("title")), record_abstract(record))
+    return found
+
+
+def papers_from_unarxive_2022(
+    path: str | Path,
+    split: SentenceBounds,
+    log: IssueLog,
+    cited: CitedWorks,
+    catalogue: Catalogue | None = None,
+) -> Iterator[ParsedPaper]:
+    """Every paper of a unarXive 2022 file, streaming, its references resolved against ``catalogue`` when given.
+
+    ``cited.dump_papers`` should hold the file's own papers (:func:`dump_papers`), so that a paper cited by another
+    of the dump gives its abstract whichever comes first."""
+    path = Path(path)
+    for entry in iter_json_lines(path, log):
+        paper = unarxive2022.paper_from_record(entry.record, path, entry.number, entry.byte_offset, log)
+        if paper is None:
+            continue
+        resolved = {r["ref_id"]: resolve(r, catalogue)["work_id"] for r in paper.references} if catalogue else {}
+        yield paper_from_rows(paper.row, paper.paragraphs, paper.references, resolved, split, cited,
+                              record_abstract(entry.record))  # fmt: skip
