@@ -18,9 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 
+import pyarrow.parquet as pq
+
+from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2022
+from citeworth_assets.lib.arxiv.dump_files import (
+    ARXIV_METADATA_DIR,
+    METADATA_FILE,
+    UNARXIVE_2022,
+    discover_dump_files,
+)
 from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
 from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
@@ -142,3 +152,68 @@ def papers_from_unarxive_2022(
         resolved = {r["ref_id"]: resolve(r, catalogue)["work_id"] for r in paper.references} if catalogue else {}
         yield paper_from_rows(paper.row, paper.paragraphs, paper.references, resolved, split, cited,
                               record_abstract(entry.record))  # fmt: skip
+
+
+# -- the arXiv lake tables (per dump file partitions) ---------------------------------------------------------------
+
+DIMENSION = "dump_file"  # the partition folders of the arXiv tables: <table>/dump_file=<key>/
+
+
+def _table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict]:
+    for path in sorted((lake_root / table).glob("*/*.parquet")):
+        for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=5_000):
+            yield from batch.to_pylist()
+
+
+def _partition_rows(lake_root: Path, table: str, key: str) -> Iterator[dict]:
+    if lake.partition_dir(lake_root, table, key, DIMENSION).is_dir():
+        yield from lake.iter_partition_rows(lake_root, table, key, dimension=DIMENSION)
+
+
+def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedWorks:
+    """What the lake and the dump root say about the works the arXiv papers cite, kept only for those works: the
+    resolved works' titles, and abstracts of the cited arXiv ids from the unarXive 2022 files and the metadata
+    snapshot (the lake's arxiv_papers holds no abstract)."""
+    work_ids = {r["work_id"] for r in _table_rows(lake_root, "arxiv_resolutions", ["work_id"]) if r["work_id"]}
+    works = {
+        r["work_id"]: r
+        for r in _table_rows(lake_root, "works", ["work_id", "title", "arxiv_id"])
+        if r["work_id"] in work_ids
+    }
+    wanted = {normalise_arxiv_id(w["arxiv_id"]) for w in works.values() if w["arxiv_id"]}
+    for row in _table_rows(lake_root, "arxiv_references", ["arxiv_ids", "linked_arxiv_id"]):
+        wanted.update(normalise_arxiv_id(i) for i in [*(row["arxiv_ids"] or []), row["linked_arxiv_id"]] if i)
+    in_dump = {}
+    for dump in discover_dump_files(dumps, (UNARXIVE_2022,)):
+        in_dump.update((i, found) for i, found in dump_papers(dump.path).items() if i in wanted)
+    folder = dumps / ARXIV_METADATA_DIR
+    metadata = {
+        arxiv_id: (title, abstract)
+        for path in (sorted(p for p in folder.iterdir() if METADATA_FILE.search(p.name)) if folder.is_dir() else [])
+        for arxiv_id, title, abstract in read_metadata_abstracts(path, log)
+        if arxiv_id in wanted
+    }
+    return CitedWorks(works, in_dump, metadata)
+
+
+def papers_from_arxiv_lake(lake_root: Path, dumps: Path, split: SentenceBounds, cited: CitedWorks) -> Iterator[ParsedPaper]:
+    """Every paper of the arXiv lake tables, one dump-file partition at a time (its papers, references and
+    resolutions held, its paragraphs streamed); a citing paper's abstract is read from its unarXive 2022 file."""
+    prefix = DIMENSION + "="
+    keys = sorted(p.name.removeprefix(prefix) for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*") if p.is_dir())
+    files = {d.key: d.path for d in discover_dump_files(dumps, (UNARXIVE_2022,))}
+    for key in keys:
+        rows = {r["paper_id"]: r for r in _partition_rows(lake_root, "arxiv_papers", key)}
+        references: dict[str, list[dict]] = {}
+        for row in _partition_rows(lake_root, "arxiv_references", key):
+            references.setdefault(row["citing_paper_id"], []).append(row)
+        resolved: dict[str, dict[str, str | None]] = {}
+        for row in _partition_rows(lake_root, "arxiv_resolutions", key):
+            resolved.setdefault(row["citing_paper_id"], {})[row["ref_id"]] = row["work_id"]
+        abstracts = dump_papers(files[key]) if key in files else {}
+        paragraphs = _partition_rows(lake_root, "arxiv_paragraphs", key)
+        for paper_id, group in groupby(paragraphs, key=lambda r: r["paper_id"]):
+            yield paper_from_rows(
+                rows.get(paper_id, {"paper_id": paper_id}), group, references.get(paper_id, []),
+                resolved.get(paper_id, {}), split, cited, abstracts.get(paper_id, (None, None))[1],
+            )  # fmt: skip

@@ -5,12 +5,28 @@ import json
 
 import pytest
 
-from citeworth_assets.lib.arxiv.resolution import Catalogue
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv import unarxive2022
+from citeworth_assets.lib.arxiv.dump_files import discover_dump_files
+from citeworth_assets.lib.arxiv.resolution import (
+    RESOLUTION_SCHEMA,
+    Catalogue,
+    resolve_all,
+)
+from citeworth_assets.lib.arxiv.schemas import (
+    PAPER_SCHEMA,
+    PARAGRAPH_SCHEMA,
+    REFERENCE_SCHEMA,
+)
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import openalex_works
+from citeworth_assets.lib.mag.schemas import WORK_SCHEMA
 from citeworth_assets.lib.sciqfs.arxiv_source import (
+    DIMENSION,
     CitedWorks,
+    cited_works_from_lake,
     dump_papers,
+    papers_from_arxiv_lake,
     papers_from_unarxive_2022,
     read_metadata_abstracts,
 )
@@ -117,3 +133,34 @@ def test_generated_dump_resolved_against_the_catalogue(tmp_path):
     pairs = {(p.paper_id, r.internal_id) for p in papers for r in p.references if r.abstract}
     assert report["examples"] + sum(report["skipped_pairs"].values()) >= len(pairs) > 0
     assert report["examples"] > 0 and report["unmatched_citing_sentences"] == 0
+
+
+def test_the_lake_tables_give_the_same_papers_as_the_dump_file(tmp_path):
+    works = sample_works(13, 120)
+    dumps, root = tmp_path / "dumps", tmp_path / "lake"
+    jsonl, _ = write_unarxive_2022(dumps / "unarxive-2022" / "u2022.jsonl.gz", works, papers=6)
+    write_jsonl((dumps / "arxiv-metadata").mkdir(parents=True) or dumps / "arxiv-metadata" / "meta.jsonl", [
+        {"id": w.arxiv_id, "title": w.title, "abstract": f"{w.title}. An abstract about it."} for w in works if w.arxiv_id
+    ])  # fmt: skip
+    catalogue_rows = list(openalex_works(write_openalex_snapshot(tmp_path / "openalex", works), IssueLog()))
+    catalogue = Catalogue.from_works(catalogue_rows)
+    # the arXiv ingest and resolution as the arxiv domain writes them, one dump-file partition
+    key = discover_dump_files(dumps)[0].key
+    papers = list(unarxive2022.iter_papers(jsonl, IssueLog()))
+    references = [r for p in papers for r in p.references]
+    for table, schema, rows in [("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
+                                ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
+                                ("arxiv_references", REFERENCE_SCHEMA, references),
+                                ("arxiv_resolutions", RESOLUTION_SCHEMA, list(resolve_all(references, catalogue)))]:  # fmt: skip
+        lake.write_partition(root, table, schema, rows, key, DIMENSION)
+    lake.write_partition(root, "works", WORK_SCHEMA, catalogue_rows)
+    log = IssueLog()
+    cited = cited_works_from_lake(root, dumps, log)
+    assert set(cited.works) < {w["work_id"] for w in catalogue_rows}  # only the cited works are kept
+    from_lake = list(papers_from_arxiv_lake(root, dumps, default_splitter(), cited))
+    from_file = list(papers_from_unarxive_2022(jsonl, default_splitter(), IssueLog(), cited, catalogue))
+    assert len(from_lake) == 6 and any(r.abstract for p in from_lake for r in p.references)
+    for lake_paper, file_paper in zip(from_lake, from_file, strict=True):
+        assert (lake_paper.paper_id, lake_paper.title, lake_paper.abstract) == (file_paper.paper_id, file_paper.title, file_paper.abstract)
+        assert lake_paper.sections == file_paper.sections and lake_paper.mentions == file_paper.mentions
+        assert lake_paper.references == file_paper.references
