@@ -217,3 +217,10 @@ def papers_from_arxiv_lake(lake_root: Path, dumps: Path, split: SentenceBounds, 
                 rows.get(paper_id, {"paper_id": paper_id}), group, references.get(paper_id, []),
                 resolved.get(paper_id, {}), split, cited, abstracts.get(paper_id, (None, None))[1],
             )  # fmt: skip
+
+
+def arxiv_papers(lake_root: Path, dumps: Path, split: SentenceBounds, log: IssueLog) -> Iterator[ParsedPaper]:
+    """The arXiv side of the SciQFS tables: nothing before the arXiv tables exist."""
+    if not lake.has_data(lake_root, "arxiv_paragraphs"):
+        return
+    yield from papers_from_arxiv_lake(lake_root, dumps, split, cited_works_from_lake(lake_root, dumps, log))
