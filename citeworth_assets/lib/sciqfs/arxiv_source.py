@@ -1,8 +1,8 @@
 """unarXive papers (2022 JSON lines, or the arXiv lake rows) as :class:`ParsedPaper`.
 
-A paper's paragraphs carry ``{{cite:HASH}}`` markers; each becomes a span handed to the S2ORC adapter,
-so the context of a mention is the sentence of its paragraph that contains the marker (the same
-splitter splits the paper into the example's sentences later) and the offsets point at the marker.
+A paper's paragraphs carry ``{{cite:HASH}}`` markers; each becomes the token ``CIT`` and a span handed to
+the S2ORC adapter, so the context of a mention is the sentence of its paragraph that contains it (the
+same splitter splits the paper into the example's sentences later) and the offsets point at the token.
 
 A bibliography entry is linked to the cited work in this order: the works catalogue through the
 resolver (``arxiv_resolutions``'s ``work_id``), else an arXiv id (the resolved work's, one found in
@@ -16,6 +16,7 @@ link stay untitled and private to their paper (no query: no example), as in the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -41,6 +42,29 @@ from citeworth_assets.lib.sciqfs.s2orc_source import (
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper
 
 ARXIV_PREFIX = "arxiv:"
+
+
+# unarXive 2022's markers read as the tokens of the 2020 release and the context exports (CIT, FORMULA, ...): a
+# 40-hex hash or a UUID in a sentence is noise for ROUGE and for the TF-IDF baselines (character trigrams above all).
+CITATION_TOKEN = "CIT"
+ANY_MARKER = re.compile(r"\{\{[a-z]+:[^{}\s]*\}\}")
+OTHER_MARKER = re.compile(r"\{\{(formula|figure|table):[^{}\s]*\}\}")
+
+
+def readable_text(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The paragraph with markers as tokens and whitespace runs as one space (LaTeX line breaks would otherwise
+    split the sections the example builder separates with a blank line), and each citation's (start, end, ref_id)
+    in it: the citation token's span."""
+    text = _clean(ANY_MARKER.sub(lambda m: f" {m.group(0)} ", text)) or ""
+    text = OTHER_MARKER.sub(lambda m: m.group(1).upper(), text)
+    pieces, citations, length, position = [], [], 0, 0
+    for marker in unarxive2022.MARKER.finditer(text):
+        pieces += [text[position : marker.start()], CITATION_TOKEN]
+        length += marker.start() - position
+        citations.append((length, length + len(CITATION_TOKEN), marker.group(1)))
+        length += len(CITATION_TOKEN)
+        position = marker.end()
+    return "".join([*pieces, text[position:]]), citations
 
 
 def _clean(text) -> str | None:
@@ -98,8 +122,7 @@ def paper_from_rows(
     abstract: str | None = None,
 ) -> ParsedPaper:
     """A paper from its ``arxiv_papers`` row, ``arxiv_paragraphs`` rows and ``arxiv_references`` rows; ``resolved``
-    maps a ref_id to its catalogue work id. Whitespace runs become one space (LaTeX line breaks would otherwise split
-    the sections the example builder separates with a blank line), so markers are found again in the cleaned text
+    maps a ref_id to its catalogue work id. The text is :func:`readable_text`'s, so markers are found again in it
     with the reader's pattern. Markers without a bib entry were counted by the reader and are left out."""
     titles, abstracts, links = {}, {}, {}
     for reference in references:
@@ -110,11 +133,10 @@ def paper_from_rows(
             abstracts[linked] = cited_abstract
     rows = []
     for row in paragraphs:
-        text = _clean(row["text"]) or ""
+        text, citations = readable_text(row["text"])
         spans = [
-            {"start": m.start(), "end": m.end(), "ref_id": m.group(1) if m.group(1) in links else None,
-             "linked_paper_id": links.get(m.group(1))}
-            for m in unarxive2022.MARKER.finditer(text)
+            {"start": start, "end": end, "ref_id": ref_id if ref_id in links else None, "linked_paper_id": links.get(ref_id)}
+            for start, end, ref_id in citations
         ]
         rows.append({"text": text, "cite_spans": spans})
     source = f"{paper_row.get('source_file')}:{paper_row.get('line')}"

@@ -29,6 +29,7 @@ from citeworth_assets.lib.sciqfs.arxiv_source import (
     papers_from_arxiv_lake,
     papers_from_unarxive_2022,
     read_metadata_abstracts,
+    readable_text,
 )
 from citeworth_assets.lib.sciqfs.dataset import DatasetSettings, build_dataset
 from citeworth_assets.lib.sciqfs.examples import default_splitter
@@ -44,12 +45,18 @@ def write_jsonl(path, records):
     return path
 
 
+def test_markers_read_as_tokens_and_citations_point_at_theirs():
+    text, citations = readable_text("See {{cite:ab12}}{{cite:cd34}} and\n\n{{formula:0f-1}}, as in {{cite:ef56}}.")
+    assert text == "See CIT CIT and FORMULA , as in CIT ."
+    assert [(text[s:e], ref) for s, e, ref in citations] == [("CIT", "ab12"), ("CIT", "cd34"), ("CIT", "ef56")]
+
+
 def assert_mentions_at_markers(papers):
     mentions = [m for p in papers for m in p.mentions]
     assert mentions
     for mention in mentions:
-        marker = mention.context[mention.start_offset : mention.end_offset]
-        assert marker.startswith("{{cite:") and marker.endswith("}}")
+        assert mention.context[mention.start_offset : mention.end_offset] == "CIT"
+        assert "{{" not in mention.context  # every marker reads as a token
         assert "\n\n" not in mention.context  # one sentence of one paragraph, not the paragraph
 
 
@@ -67,9 +74,9 @@ def test_real_papers_are_adapted_with_mentions_in_their_citing_sentences(real_pa
     assert_mentions_at_markers(papers)
     assert sum(len(p.mentions) for p in papers) == 842
     assert dict(log.counts) == {"no_citation_markers": 3}
-    # the first mention of the first paper: "Pemantle and Rivin {{cite:...}} conjectured that ..."
+    # the first mention of the first paper: "Pemantle and Rivin {{cite:...}} conjectured that ... {{formula:...}} ."
     first = papers[0].mentions[0]
-    assert first.context.startswith("Pemantle and Rivin {{cite:") and first.context.endswith(".")
+    assert first.context.startswith("Pemantle and Rivin CIT conjectured") and first.context.endswith(".")
     linked = [r for p in papers for r in p.references if r.linked_paper_id]
     # 96 mentioned entries carry an arXiv id; none is a paper of these 20 (all Dec 2022), so no abstract yet
     assert len(linked) == 96 and all(r.linked_paper_id.startswith("arxiv:") for r in linked)
@@ -107,7 +114,7 @@ def test_a_cited_paper_of_the_dump_gives_its_abstract_whichever_comes_first(tmp_
     reference = papers[0].references[0]
     assert (reference.linked_paper_id, reference.title, reference.abstract) == (
         "arxiv:2301.00002", "Sparse graphs", "We solve sparse graphs.")  # fmt: skip
-    assert papers[0].mentions[0].context == "Earlier work {{cite:h1}} solved sparse graphs."
+    assert papers[0].mentions[0].context == "Earlier work CIT solved sparse graphs."
     report = build_dataset(papers, tmp_path / "out", default_splitter(), log, FAST)
     assert report["examples"] == 1
 
