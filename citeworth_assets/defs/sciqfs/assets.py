@@ -1,12 +1,14 @@
 """ROUGE-SciQFS (seeds/003 §3-4): clean tables from the parsed S2ORC papers, examples with the greedy ROUGE
 augmentation, the release, and the baselines of Table 3 tracked in MLflow."""
 
+from itertools import chain
+
 import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs import lake_tables
+from citeworth_assets.lib.sciqfs import arxiv_source, lake_tables
 from citeworth_assets.lib.sciqfs.augmentation import (
     AugmentationSettings,
     augment_examples,
@@ -38,7 +40,15 @@ GROUP = "sciqfs"
 TRAINING_POOL = "gpu"
 EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")  # the names of citeworth_models.sciqfs
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
+ARXIV_TABLES = ("arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions")
 CLEAN_TABLES = {"sciqfs_papers": PAPERS_SCHEMA, "sciqfs_references": REFERENCES_SCHEMA, "sciqfs_citations": CITATIONS_SCHEMA}
+
+
+class TablesConfig(dg.Config):
+    """Which parsed papers feed the tables: S2ORC (pdf_parses) and unarXive (the arXiv lake tables)."""
+
+    s2orc: bool = True
+    arxiv: bool = True
 
 
 @dg.asset(
@@ -46,18 +56,23 @@ CLEAN_TABLES = {"sciqfs_papers": PAPERS_SCHEMA, "sciqfs_references": REFERENCES_
         dg.AssetDep("s2orc_papers", partition_mapping=dg.AllPartitionMapping()),
         dg.AssetDep("s2orc_paragraphs", partition_mapping=dg.AllPartitionMapping()),
         "citesum_cited_abstracts",
+        *(dg.AssetDep(name, partition_mapping=dg.AllPartitionMapping()) for name in ARXIV_TABLES),
+        "works",
     ],
     group_name=GROUP,
     kinds={"parquet"},
     description="The Papers, References and Citations tables of §3.2 (lake tables sciqfs_papers, sciqfs_references, "
     "sciqfs_citations) from the parsed papers of every shard: a citation is the sentence around an S2ORC citation "
     "span; references are de-duplicated by normalised title (one duplicate gives all fields), with title and "
-    "abstract from the cited-abstract catalogue through linked_paper_id. Materialize after new shards.",
+    "abstract from the cited-abstract catalogue through linked_paper_id. unarXive papers (config arxiv) add "
+    "theirs: references linked to catalogue works by the resolver or to arXiv ids, queries from in-dump abstracts or "
+    "the arXiv metadata snapshot (the catalogue has no abstracts). Materialize after new shards.",
 )
-def sciqfs_tables(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, log = citeworth.settings, IssueLog()
-    cited = lake_tables.cited_papers(settings.lake)
-    papers = lake_tables.papers_from_lake(settings.lake, splitter(citeworth.splitter).split, cited)
+def sciqfs_tables(context: dg.AssetExecutionContext, config: TablesConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    settings, log, split = citeworth.settings, IssueLog(), splitter(citeworth.splitter).split
+    s2orc = lake_tables.papers_from_lake(settings.lake, split, lake_tables.cited_papers(settings.lake)) if config.s2orc else ()
+    arxiv = arxiv_source.arxiv_papers(settings.lake, settings.dumps, split, log) if config.arxiv else ()
+    papers = chain(s2orc, arxiv)
     tables = build_tables(papers, log)
     counts = {}
     for name, schema in CLEAN_TABLES.items():

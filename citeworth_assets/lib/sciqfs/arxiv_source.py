@@ -1,0 +1,248 @@
+"""unarXive papers (2022 JSON lines, or the arXiv lake rows) as :class:`ParsedPaper`.
+
+A paper's paragraphs carry ``{{cite:HASH}}`` markers; each becomes the token ``CIT`` and a span handed to
+the S2ORC adapter, so the context of a mention is the sentence of its paragraph that contains it (the
+same splitter splits the paper into the example's sentences later) and the offsets point at the token.
+
+A bibliography entry is linked to the cited work in this order: the works catalogue through the
+resolver (``arxiv_resolutions``'s ``work_id``), else an arXiv id (the resolved work's, one found in
+the string or ``contained_arXiv_ids``, else unarXive's shipped ``ids.arxiv_id``) as ``arxiv:<id>``.
+The catalogue (MAG / OpenAlex ``works``) holds titles but **no abstracts**, so the query comes from
+an arXiv id only: the abstract of that paper when it is itself in the dump (unarXive 2022 ships
+``abstract``), else arXiv's metadata snapshot (``<dumps>/arxiv-metadata``, field ``abstract``). The
+title comes from the catalogue work, else the in-dump paper, else the snapshot. Entries with neither
+link stay untitled and private to their paper (no query: no example), as in the S2ORC adapter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv import unarxive2022
+from citeworth_assets.lib.arxiv.dump_files import (
+    ARXIV_METADATA_DIR,
+    METADATA_FILE,
+    UNARXIVE_2022,
+    discover_dump_files,
+)
+from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
+from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
+from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
+from citeworth_assets.lib.sciqfs.s2orc_source import (
+    SentenceBounds,
+    paper_from_paragraphs,
+)
+from citeworth_assets.lib.sciqfs.tables import ParsedPaper
+
+ARXIV_PREFIX = "arxiv:"
+
+
+# unarXive 2022's markers read as the tokens of the 2020 release and the context exports (CIT, FORMULA, ...): a
+# 40-hex hash or a UUID in a sentence is noise for ROUGE and for the TF-IDF baselines (character trigrams above all).
+CITATION_TOKEN = "CIT"
+ANY_MARKER = re.compile(r"\{\{[a-z]+:[^{}\s]*\}\}")
+OTHER_MARKER = re.compile(r"\{\{(formula|figure|table):[^{}\s]*\}\}")
+
+
+def readable_text(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The paragraph with markers as tokens and whitespace runs as one space (LaTeX line breaks would otherwise
+    split the sections the example builder separates with a blank line), and each citation's (start, end, ref_id)
+    in it: the citation token's span."""
+    text = _clean(ANY_MARKER.sub(lambda m: f" {m.group(0)} ", text)) or ""
+    text = OTHER_MARKER.sub(lambda m: m.group(1).upper(), text)
+    pieces, citations, length, position = [], [], 0, 0
+    for marker in unarxive2022.MARKER.finditer(text):
+        pieces += [text[position : marker.start()], CITATION_TOKEN]
+        length += marker.start() - position
+        citations.append((length, length + len(CITATION_TOKEN), marker.group(1)))
+        length += len(CITATION_TOKEN)
+        position = marker.end()
+    return "".join([*pieces, text[position:]]), citations
+
+
+def _clean(text) -> str | None:
+    return (" ".join(text.split()) or None) if isinstance(text, str) else None
+
+
+def record_abstract(record: dict) -> str | None:
+    """The abstract of a unarXive 2022 record: its ``abstract`` paragraph, else the arXiv metadata's."""
+    abstract = record.get("abstract")
+    text = abstract.get("text") if isinstance(abstract, dict) else abstract
+    if not _clean(text) and isinstance(record.get("metadata"), dict):
+        text = record["metadata"].get("abstract")
+    return _clean(text)
+
+
+def read_metadata_abstracts(path: str | Path, log: IssueLog) -> Iterator[tuple[str, str | None, str]]:
+    """(arXiv id, title, abstract) of arXiv's metadata snapshot (JSON lines with ``id``, ``title``, ``abstract``)."""
+    for entry in iter_json_lines(path, log):
+        identifier, abstract = entry.record.get("id"), _clean(entry.record.get("abstract"))
+        if isinstance(identifier, str) and abstract:
+            yield normalise_arxiv_id(identifier) or identifier, _clean(entry.record.get("title")), abstract
+
+
+@dataclass
+class CitedWorks:
+    """Where a cited work's title and abstract come from (see the module docstring)."""
+
+    works: Mapping[str, dict] = field(default_factory=dict)  # work_id -> works row (title, arxiv_id)
+    dump_papers: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)  # arXiv id -> (title, abstract)
+    metadata: Mapping[str, tuple[str | None, str]] = field(default_factory=dict)  # arXiv id -> (title, abstract)
+
+    def arxiv_id(self, reference: dict, work: dict | None) -> str | None:
+        candidates = [(work or {}).get("arxiv_id"), *(reference.get("arxiv_ids") or []), reference.get("linked_arxiv_id")]
+        return next((normalise_arxiv_id(c) for c in candidates if c and normalise_arxiv_id(c)), None)
+
+    def cited(self, reference: dict, work_id: str | None) -> tuple[str | None, str | None, str | None]:
+        """(linked id, title, abstract) of one ``arxiv_references`` row and its resolved work id."""
+        work = self.works.get(work_id) if work_id else None
+        arxiv_id = self.arxiv_id(reference, work)
+        if work is None and arxiv_id is None:
+            return None, None, None
+        in_dump = self.dump_papers.get(arxiv_id, (None, None)) if arxiv_id else (None, None)
+        snapshot = self.metadata.get(arxiv_id, (None, None)) if arxiv_id else (None, None)
+        title = (work or {}).get("title") or in_dump[0] or snapshot[0]
+        return (work_id if work else ARXIV_PREFIX + arxiv_id), title, in_dump[1] or snapshot[1]
+
+
+def paper_from_rows(
+    paper_row: dict,
+    paragraphs: Iterable[dict],
+    references: Iterable[dict],
+    resolved: Mapping[str, str | None],
+    split: SentenceBounds,
+    cited: CitedWorks,
+    abstract: str | None = None,
+) -> ParsedPaper:
+    """A paper from its ``arxiv_papers`` row, ``arxiv_paragraphs`` rows and ``arxiv_references`` rows; ``resolved``
+    maps a ref_id to its catalogue work id. The text is :func:`readable_text`'s, so markers are found again in it
+    with the reader's pattern. Markers without a bib entry were counted by the reader and are left out."""
+    titles, abstracts, links = {}, {}, {}
+    for reference in references:
+        linked, title, cited_abstract = cited.cited(reference, resolved.get(reference["ref_id"]))
+        links[reference["ref_id"]] = linked
+        titles[reference["ref_id"]] = title
+        if linked and cited_abstract:
+            abstracts[linked] = cited_abstract
+    rows = []
+    for row in paragraphs:
+        text, citations = readable_text(row["text"])
+        spans = [
+            {"start": start, "end": end, "ref_id": ref_id if ref_id in links else None, "linked_paper_id": links.get(ref_id)}
+            for start, end, ref_id in citations
+        ]
+        rows.append({"text": text, "cite_spans": spans})
+    source = f"{paper_row.get('source_file')}:{paper_row.get('line')}"
+    return paper_from_paragraphs(paper_row["paper_id"], rows, split, abstracts, titles, paper_row.get("title"), abstract, source)
+
+
+def dump_papers(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
+    """arXiv id -> (title, abstract) of every paper of a unarXive 2022 file (a first pass: problems are counted by
+    the second)."""
+    found = {}
+    for entry in iter_json_lines(path, IssueLog()):
+        record, raw_id = entry.record, entry.record.get("paper_id")
+        if isinstance(raw_id, (str, int)) and raw_id:
+            metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+            found[normalise_arxiv_id(str(raw_id)) or str(raw_id)] = (_clean(metadata.get("title")), record_abstract(record))
+    return found
+
+
+def papers_from_unarxive_2022(
+    path: str | Path,
+    split: SentenceBounds,
+    log: IssueLog,
+    cited: CitedWorks,
+    catalogue: Catalogue | None = None,
+) -> Iterator[ParsedPaper]:
+    """Every paper of a unarXive 2022 file, streaming, its references resolved against ``catalogue`` when given.
+
+    ``cited.dump_papers`` should hold the file's own papers (:func:`dump_papers`), so that a paper cited by another
+    of the dump gives its abstract whichever comes first."""
+    path = Path(path)
+    for entry in iter_json_lines(path, log):
+        paper = unarxive2022.paper_from_record(entry.record, path, entry.number, entry.byte_offset, log)
+        if paper is None:
+            continue
+        resolved = {r["ref_id"]: resolve(r, catalogue)["work_id"] for r in paper.references} if catalogue else {}
+        yield paper_from_rows(paper.row, paper.paragraphs, paper.references, resolved, split, cited,
+                              record_abstract(entry.record))  # fmt: skip
+
+
+# -- the arXiv lake tables (per dump file partitions) ---------------------------------------------------------------
+
+DIMENSION = "dump_file"  # the partition folders of the arXiv tables: <table>/dump_file=<key>/
+
+
+def _table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict]:
+    for path in sorted((lake_root / table).glob("*/*.parquet")):
+        for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=5_000):
+            yield from batch.to_pylist()
+
+
+def _partition_rows(lake_root: Path, table: str, key: str) -> Iterator[dict]:
+    if lake.partition_dir(lake_root, table, key, DIMENSION).is_dir():
+        yield from lake.iter_partition_rows(lake_root, table, key, dimension=DIMENSION)
+
+
+def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedWorks:
+    """What the lake and the dump root say about the works the arXiv papers cite, kept only for those works: the
+    resolved works' titles, and abstracts of the cited arXiv ids from the unarXive 2022 files and the metadata
+    snapshot (the lake's arxiv_papers holds no abstract)."""
+    work_ids = {r["work_id"] for r in _table_rows(lake_root, "arxiv_resolutions", ["work_id"]) if r["work_id"]}
+    works = {
+        r["work_id"]: r
+        for r in _table_rows(lake_root, "works", ["work_id", "title", "arxiv_id"])
+        if r["work_id"] in work_ids
+    }
+    wanted = {normalise_arxiv_id(w["arxiv_id"]) for w in works.values() if w["arxiv_id"]}
+    for row in _table_rows(lake_root, "arxiv_references", ["arxiv_ids", "linked_arxiv_id"]):
+        wanted.update(normalise_arxiv_id(i) for i in [*(row["arxiv_ids"] or []), row["linked_arxiv_id"]] if i)
+    in_dump = {}
+    for dump in discover_dump_files(dumps, (UNARXIVE_2022,)):
+        in_dump.update((i, found) for i, found in dump_papers(dump.path).items() if i in wanted)
+    folder = dumps / ARXIV_METADATA_DIR
+    metadata = {
+        arxiv_id: (title, abstract)
+        for path in (sorted(p for p in folder.iterdir() if METADATA_FILE.search(p.name)) if folder.is_dir() else [])
+        for arxiv_id, title, abstract in read_metadata_abstracts(path, log)
+        if arxiv_id in wanted
+    }
+    return CitedWorks(works, in_dump, metadata)
+
+
+def papers_from_arxiv_lake(lake_root: Path, dumps: Path, split: SentenceBounds, cited: CitedWorks) -> Iterator[ParsedPaper]:
+    """Every paper of the arXiv lake tables, one dump-file partition at a time (its papers, references and
+    resolutions held, its paragraphs streamed); a citing paper's abstract is read from its unarXive 2022 file."""
+    prefix = DIMENSION + "="
+    keys = sorted(p.name.removeprefix(prefix) for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*") if p.is_dir())
+    files = {d.key: d.path for d in discover_dump_files(dumps, (UNARXIVE_2022,))}
+    for key in keys:
+        rows = {r["paper_id"]: r for r in _partition_rows(lake_root, "arxiv_papers", key)}
+        references: dict[str, list[dict]] = {}
+        for row in _partition_rows(lake_root, "arxiv_references", key):
+            references.setdefault(row["citing_paper_id"], []).append(row)
+        resolved: dict[str, dict[str, str | None]] = {}
+        for row in _partition_rows(lake_root, "arxiv_resolutions", key):
+            resolved.setdefault(row["citing_paper_id"], {})[row["ref_id"]] = row["work_id"]
+        abstracts = dump_papers(files[key]) if key in files else {}
+        paragraphs = _partition_rows(lake_root, "arxiv_paragraphs", key)
+        for paper_id, group in groupby(paragraphs, key=lambda r: r["paper_id"]):
+            yield paper_from_rows(
+                rows.get(paper_id, {"paper_id": paper_id}), group, references.get(paper_id, []),
+                resolved.get(paper_id, {}), split, cited, abstracts.get(paper_id, (None, None))[1],
+            )  # fmt: skip
+
+
+def arxiv_papers(lake_root: Path, dumps: Path, split: SentenceBounds, log: IssueLog) -> Iterator[ParsedPaper]:
+    """The arXiv side of the SciQFS tables: nothing before the arXiv tables exist."""
+    if not lake.has_data(lake_root, "arxiv_paragraphs"):
+        return
+    yield from papers_from_arxiv_lake(lake_root, dumps, split, cited_works_from_lake(lake_root, dumps, log))
