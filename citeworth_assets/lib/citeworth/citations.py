@@ -104,18 +104,21 @@ def visibly_not_bracketed(span: CitationSpan, paragraph: str) -> bool:
 def remove_citations(text: str, start: int, end: int, spans: list[CitationSpan], tidy: bool = False) -> str:
     """The sentence ``text[start:end]`` without its citation spans (published ``remove_citations``).
 
-    ``tidy`` also removes what a removed citation leaves empty at each cut (:func:`tidy_cut`).
+    ``tidy`` also removes what a removed citation leaves empty at each cut (:func:`tidy_cut`) and the
+    parentheticals it leaves holding only pointer words (:func:`drop_pointer_parentheticals`).
     """
     spans = sorted(spans, key=lambda span: span.start)
     result = text[start : spans[0].start]
+    cuts: list[int] = []  # where each citation was, in ``result``; it is only ever cut back, then extended
     for piece in [*(text[previous.end : span.start] for previous, span in pairwise(spans)), text[spans[-1].end : end]]:
         if STARTS_WITH_PUNCTUATION.search(piece):
             result = result.rstrip()
         piece = piece.lstrip()
         if tidy:
             result, piece = tidy_cut(result, piece)
+            cuts = [min(cut, len(result)) for cut in cuts] + [len(result)]
         result += piece
-    return result
+    return drop_pointer_parentheticals(result, cuts) if tidy else result
 
 
 OPENING, CLOSING, SEPARATORS = "([", ")]", ",;:"
@@ -137,6 +140,57 @@ def tidy_cut(before: str, after: str) -> tuple[str, str]:
     if before.rstrip()[-1:] in OPENING and before.strip() and after[:1] in SEPARATORS and after:
         return before.rstrip(), after[1:].lstrip()
     return before, after
+
+
+# What may be left of a parenthetical once its citations are removed for it to go whole: the pointing or
+# example words that introduced them ("(e.g. see [5])", "(see also [7])", "([3], among others)"), joined by
+# "and" / "or", commas, semicolons and spaces. Nothing the author wrote besides the pointer.
+POINTER_WORDS = r"see(?:\s+also)?|cf|e\.?\s?g|for example|for instance|among others|and|or"
+POINTER_ONLY = re.compile(rf"(?:[\s,;]|(?:{POINTER_WORDS})(?![a-z])\.?)*", re.IGNORECASE)
+
+
+def drop_pointer_parentheticals(sentence: str, cuts: list[int]) -> str:
+    """``sentence`` without the parentheticals that held a removed citation (one at an offset in ``cuts``) and
+    now hold only pointer words (:data:`POINTER_ONLY`), with the space before them, and a comma before them
+    when a mark follows: ``training, (e.g. [4]).`` gives ``training.``, not ``training, (e.g.).``.
+
+    A parenthetical that held no citation is the author's and stays.
+    """
+    cuts = sorted(set(cuts), reverse=True)
+    while cuts:
+        brackets = enclosing_brackets(sentence, cuts.pop(0))
+        if brackets is None or not POINTER_ONLY.fullmatch(sentence, brackets[0] + 1, brackets[1]):
+            continue
+        before, after = sentence[: brackets[0]].rstrip(), sentence[brackets[1] + 1 :]
+        if before.endswith(",") and after[:1] in ".?!,;:)]":
+            before = before[:-1].rstrip()
+        joint = " " if before and after and not STARTS_WITH_PUNCTUATION.search(after) else ""
+        sentence = before + joint + after.lstrip()
+        cuts = [cut for cut in cuts if cut <= len(before)]  # the others were in what went
+    return sentence
+
+
+def enclosing_brackets(text: str, at: int) -> tuple[int, int] | None:
+    """The offsets of the innermost matching ``()`` or ``[]`` pair around offset ``at``, if any."""
+    depth = 0
+    for opening in range(at - 1, -1, -1):
+        if text[opening] in CLOSING:
+            depth += 1
+        elif text[opening] in OPENING:
+            if not depth:
+                break
+            depth -= 1
+    else:
+        return None
+    depth = 0
+    for closing in range(at, len(text)):
+        if text[closing] in OPENING:
+            depth += 1
+        elif text[closing] in CLOSING:
+            if not depth:
+                return (opening, closing) if OPENING.index(text[opening]) == CLOSING.index(text[closing]) else None
+            depth -= 1
+    return None
 
 
 GROUP_SEPARATOR = re.compile(r"[\s,;]*")
