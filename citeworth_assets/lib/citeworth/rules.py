@@ -130,7 +130,8 @@ IMPROVEMENT_DESCRIPTIONS = {
     Improvement.QUOTE_AWARE_SPLITTING: "curly double quotes standing the wrong way round (”Are you sure“) are turned "
     "before splitting, so the text between two quotations is not taken for one quotation and glued into one sentence",
     Improvement.EMPTIED_PARENTHETICAL: "removing a citation also removes the separator and the brackets it leaves "
-    "empty: 'Telescope (DKIST, [49, 56]).' gives 'Telescope (DKIST).', not 'Telescope (DKIST,).'",
+    "empty: 'Telescope (DKIST, [49, 56]).' gives 'Telescope (DKIST).', not 'Telescope (DKIST,).'; a parenthetical it "
+    "leaves holding only pointer words goes whole: 'training, (e.g. [4]).' gives 'training.', not 'training, (e.g.).'",
     Improvement.DANGLING_REFERENCE_PHRASE: "a sentence ending in a pointer phrase with modifiers ('see in particular.', "
     "'cf. e.g.') drops its paragraph, as one ending in the pointing word does",
 }
