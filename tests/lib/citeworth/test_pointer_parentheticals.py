@@ -5,7 +5,11 @@ import pytest
 
 from citeworth_assets.lib.citeworth.citations import drop_pointer_parentheticals
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
-from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021, CITEWORTH_IMPROVED, rule_set
+from citeworth_assets.lib.citeworth.rules import (
+    CITEWORTH_2021,
+    CITEWORTH_IMPROVED,
+    rule_set,
+)
 from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
