@@ -90,8 +90,9 @@ def statistics_from_release(table: pa.Table) -> pa.Table:
     written from the release rather than while the examples stream."""
     rows = table.select(["paper_id", "split", "labels", "label_sources"]).to_pylist()
     summaries = [
-        ExampleSummary(row["paper_id"], len(row["labels"]), row["label_sources"].count("citation"), sum(row["labels"]),
-                       row["label_sources"].count("rouge"))  # fmt: skip
+        ExampleSummary(
+            row["paper_id"], len(row["labels"]), row["label_sources"].count("citation"), sum(row["labels"]), row["label_sources"].count("rouge")
+        )
         for row in rows
     ]
     return statistics_table(summaries, {row["paper_id"]: row["split"] for row in rows})
