@@ -17,14 +17,19 @@ from citeworth_assets.lib.settings import Settings
 @click.option("--papers", default=1000, show_default=True, type=click.IntRange(min=1))
 @click.option("--shards", default=2, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=int)
-def generate_sample(out: str, papers: int, shards: int, seed: int) -> None:
-    """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed)."""
+@click.option("--verbose", is_flag=True, help="Also print the full summary (every count per shard, reason and artefact kind, the files).")
+def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool) -> None:
+    """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed), and its full summary as
+    sample_summary.json in the output folder."""
+    from citeworth_assets.cli.sample_summary import summary_lines, write_summary
     from citeworth_assets.samples.s2orc import generate_sample_dump
 
     started = time.perf_counter()
     summary = generate_sample_dump(Path(out), papers=papers, shards=shards, seed=seed)
     click.echo(f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
-    click.echo(f"summary: {summary}")
+    click.echo("\n".join(summary_lines(summary)))
+    path = write_summary(Path(out), summary)
+    click.echo(json.dumps(summary, indent=2) if verbose else f"  full summary: {path.resolve()} (or --verbose)")
 
 
 def _materialized(result, key: str, field: str):

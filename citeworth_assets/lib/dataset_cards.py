@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 CITEWORTH_PAPER = "CiteWorth: Cite-Worthiness Detection for Improved Scientific Document Understanding (Wright and Augenstein, 2021)"
 CITESUM_PAPER = "CiteSum: Citation Text-guided Scientific Extreme Summarization and Domain Adaptation with Limited Supervision (Mao et al., 2022)"
+SCIQFS_PAPER = "ROUGE-SciQFS: A ROUGE-based Method to Automatically Create Datasets for Scientific Query-Focused Summarization (Ramirez-Orta and Milios)"
 S2ORC_LICENCE = "S2ORC (the Semantic Scholar Open Research Corpus) is released for non-commercial use under ODC-By 1.0; these derived files inherit its terms."
 
 
@@ -37,6 +38,8 @@ class CardSpec:
     task_categories: Sequence[str] = ("text-classification",)
     statistics: Callable[[pa.Table], list[dict]] | None = None  # rows of the statistics table
     figures: Callable[[pa.Table], dict[str, bytes]] | None = field(default=None)  # name -> PNG, written beside the card
+    files: str | None = None  # the "Files and loading" paragraph, when the release is not one Parquet table
+    provenance: str | None = None  # the "Provenance" paragraph, when records carry no dump-line columns
 
 
 def feature(kind: pa.DataType) -> dict:
@@ -104,10 +107,14 @@ def platform_version() -> str:
 
 
 def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, int], samples: Mapping[str, list[dict]],
-                 table: pa.Table, figures: Sequence[str] = (), sizes: Mapping[str, int] | None = None) -> str:  # fmt: skip
-    """The README.md of a release folder: ``counts`` per split, ``samples`` of records per split (for the features),
-    ``sizes`` the bytes of each split's file."""
+                 table: pa.Table, figures: Sequence[str] = (), sizes: Mapping[str, int] | None = None,
+                 schema: pa.Schema | None = None) -> str:  # fmt: skip
+    """The README.md of a release folder: ``counts`` per split, ``samples`` of records per split (for the features,
+    unless the records' ``schema`` is given: a writer with a fixed schema knows better than a sample), ``sizes`` the
+    bytes of each split's file."""
     sizes = sizes or {}
+    features = feature(pa.struct(list(schema)))["struct"] if schema is not None else features_of(
+        [record for records in samples.values() for record in records])  # fmt: skip
     splits = list(counts)
     header = {
         "pretty_name": spec.pretty_name,
@@ -118,12 +125,17 @@ def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, i
         "configs": [{"config_name": "default", "data_files": [{"split": split, "path": f"{split}.jsonl"} for split in splits]}],
         "dataset_info": {
             "config_name": "default",
-            "features": features_of([record for records in samples.values() for record in records]),
+            "features": features,
             "splits": [{"name": split, "num_bytes": sizes.get(split, 0), "num_examples": counts[split]} for split in splits],
         },
     }
     statistics = spec.statistics(table) if spec.statistics else [{"split": split, "records": counts[split]} for split in splits]
     pictures = "\n".join(f"![{figure}]({figure}.png)" for figure in figures)
+    files = spec.files or "and the whole table with provenance columns as Parquet."
+    provenance = spec.provenance or (
+        f"{name} is built from the dump files named in the Parquet file's provenance columns (`release`, `shard`,\n"
+        "`source_file`, `line`, `byte_offset` where present): every record can be traced to the line it came from."
+    )
     return f"""---
 {_yaml(header)}
 ---
@@ -134,8 +146,7 @@ def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, i
 
 ## Files and loading
 
-One JSON-lines file per split ({", ".join(f"`{split}.jsonl`" for split in splits)}) and the whole table with
-provenance columns as Parquet. Load it with
+One JSON-lines file per split ({", ".join(f"`{split}.jsonl`" for split in splits)}) {files} Load it with
 
 ```python
 import datasets
@@ -157,8 +168,7 @@ Construction version: `{version}`, written by citeworth {platform_version()} on
 
 ## Provenance
 
-{name} is built from the dump files named in the Parquet file's provenance columns (`release`, `shard`,
-`source_file`, `line`, `byte_offset` where present): every record can be traced to the line it came from.
+{provenance}
 
 Paper: *{spec.paper}*.
 
@@ -212,6 +222,29 @@ def citesum_figures(table: pa.Table) -> dict[str, bytes]:
     return {"rouge_distribution": plots.rouge_distribution(rows, title="kept examples: ROUGE recall against the cited abstract")}
 
 
+def sciqfs_statistics(table: pa.Table) -> list[dict]:
+    """Table 1 of the ROUGE-SciQFS paper, recomputed from the released examples."""
+    from citeworth_assets.lib.sciqfs.statistics import statistics_from_release
+
+    return statistics_from_release(table).to_pylist()
+
+
+SCIQFS_CONSTRUCTION = (
+    "Papers / References / Citations tables from the parsed papers (S2ORC pdf_parses, unarXive papers with resolved "
+    "references, or Science-Parse JSON); references de-duplicated by normalised title. One example per (citing paper, "
+    "reference with an abstract): the citing paper's sentences are the document, the reference's abstract the query, "
+    "and a sentence is labelled relevant when it is one of the citing sentences, each citation context matched on its "
+    "own (`label_sources` = `citation`). The greedy ROUGE augmentation then adds, one at a time, the sentence that most "
+    "improves the ROUGE-N F1 of the selected sentences against the query, until none improves it (`label_sources` = "
+    "`rouge`); `rouge_precision/recall/fmeasure` are the final selection's scores. Splits group examples by citing "
+    "paper (80/10/10, seeded), so no document is in two splits."
+)
+SCIQFS_LICENCE = (
+    "The examples quote the papers they were built from and inherit their terms: S2ORC is released for non-commercial "
+    "use under ODC-By 1.0; unarXive is CC BY-SA 4.0, each paper's text under its own arXiv licence; a Science-Parse "
+    "collection carries the licences of its PDFs."
+)
+
 CARDS: dict[str, CardSpec] = {
     "citeworth": CardSpec(
         pretty_name="CiteWorth (reproduced)",
@@ -248,5 +281,26 @@ CARDS: dict[str, CardSpec] = {
         task_categories=("summarization",),
         statistics=citesum_statistics,
         figures=citesum_figures,
+    ),
+    "sciqfs": CardSpec(
+        pretty_name="ROUGE-SciQFS (reproduced)",
+        description=(
+            "Scientific query-focused summarization as sentence selection: `sentences` is a citing paper's text split "
+            "into sentences, `query` a cited paper's abstract, `labels` marks the sentences that summarise the cited "
+            "paper for that query (the sentences citing it, plus those the greedy ROUGE augmentation added), "
+            "`label_sources` says which (`citation`, `rouge`, or null for a negative)."
+        ),
+        construction=SCIQFS_CONSTRUCTION,
+        paper=SCIQFS_PAPER,
+        source_licence=SCIQFS_LICENCE,
+        licence_name="inherits-source-licences",
+        task_categories=("summarization", "text-retrieval"),
+        statistics=sciqfs_statistics,
+        files="and the same rows as Parquet.",
+        provenance=(
+            "Every example names its citing paper (`paper_id`, the id in the parsed papers) and the reference "
+            "(`reference_id`, the de-duplicated reference of the References table), so an example can be traced to "
+            "the paper and citation contexts it came from."
+        ),
     ),
 }

@@ -20,6 +20,7 @@ PAPER_SCHEMA = pa.schema(
     [
         ("paper_id", pa.string()),  # normalised arXiv id (hep-th/9901001, 1703.01234)
         ("title", pa.string()),
+        ("abstract", pa.string()),  # unarXive 2022+ (whitespace collapsed); null for 2020, which ships none
         ("authors", pa.list_(pa.string())),
         ("categories", pa.list_(pa.string())),
         ("discipline", pa.string()),

@@ -271,6 +271,7 @@ def read_paper(file: PaperFile, log: IssueLog, refs: RefsDb | None) -> Paper:
     row = {
         "paper_id": paper_id,
         "title": None,
+        "abstract": None,
         "authors": [],
         "categories": [],
         "discipline": None,

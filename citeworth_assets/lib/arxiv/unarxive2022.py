@@ -39,6 +39,20 @@ def _string(value, name: str, report) -> str | None:
     return str(value)
 
 
+def abstract_of(record: dict, metadata: dict, report=None) -> str | None:
+    """The paper's abstract, whitespace collapsed: the record's ``abstract`` paragraph (``{section, text}``, or a
+    plain string), else the arXiv metadata's ``abstract``; a value of another type is reported when ``report``."""
+    abstract = record.get("abstract")
+    text = abstract.get("text") if isinstance(abstract, dict) else abstract
+    if text is not None and not isinstance(text, str):
+        if report:
+            report("bad_type", f"abstract is a {type(text).__name__}, not a string")
+        text = None
+    if not (text and text.strip()):
+        text = metadata.get("abstract") if isinstance(metadata.get("abstract"), str) else None
+    return (" ".join(text.split()) or None) if text else None
+
+
 def _authors(metadata: dict, report) -> list[str]:
     parsed = metadata.get("authors_parsed")
     if isinstance(parsed, list) and all(isinstance(a, list) for a in parsed):
@@ -135,6 +149,7 @@ def paper_from_record(record: dict, path: Path, line: int, offset: int, log: Iss
     row = {
         "paper_id": paper_id,
         "title": " ".join(t.split()) if isinstance(t := metadata.get("title"), str) else None,
+        "abstract": abstract_of(record, metadata, report),
         "authors": _authors(metadata, report),
         "categories": categories.split() if isinstance(categories, str) else [],
         "discipline": _string(record.get("discipline"), "discipline", report),

@@ -9,7 +9,7 @@ resolver (``arxiv_resolutions``'s ``work_id``), else an arXiv id (the resolved w
 the string or ``contained_arXiv_ids``, else unarXive's shipped ``ids.arxiv_id``) as ``arxiv:<id>``.
 The catalogue (MAG / OpenAlex ``works``) holds titles but **no abstracts**, so the query comes from
 an arXiv id only: the abstract of that paper when it is itself in the dump (unarXive 2022 ships
-``abstract``), else arXiv's metadata snapshot (``<dumps>/arxiv-metadata``, field ``abstract``). The
+``abstract``, kept in the lake's ``arxiv_papers``), else arXiv's metadata snapshot (``<dumps>/arxiv-metadata``, field ``abstract``). The
 title comes from the catalogue work, else the in-dump paper, else the snapshot. Entries with neither
 link stay untitled and private to their paper (no query: no example), as in the S2ORC adapter.
 """
@@ -29,8 +29,6 @@ from citeworth_assets.lib.arxiv import unarxive2022
 from citeworth_assets.lib.arxiv.dump_files import (
     ARXIV_METADATA_DIR,
     METADATA_FILE,
-    UNARXIVE_2022,
-    discover_dump_files,
 )
 from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
@@ -72,12 +70,9 @@ def _clean(text) -> str | None:
 
 
 def record_abstract(record: dict) -> str | None:
-    """The abstract of a unarXive 2022 record: its ``abstract`` paragraph, else the arXiv metadata's."""
-    abstract = record.get("abstract")
-    text = abstract.get("text") if isinstance(abstract, dict) else abstract
-    if not _clean(text) and isinstance(record.get("metadata"), dict):
-        text = record["metadata"].get("abstract")
-    return _clean(text)
+    """The abstract of a unarXive 2022 record: its ``abstract`` paragraph, else the arXiv metadata's (the reader's
+    rule, which also fills the lake's ``arxiv_papers.abstract``)."""
+    return unarxive2022.abstract_of(record, record.get("metadata") if isinstance(record.get("metadata"), dict) else {})
 
 
 def read_metadata_abstracts(path: str | Path, log: IssueLog) -> Iterator[tuple[str, str | None, str]]:
@@ -172,8 +167,7 @@ def papers_from_unarxive_2022(
         if paper is None:
             continue
         resolved = {r["ref_id"]: resolve(r, catalogue)["work_id"] for r in paper.references} if catalogue else {}
-        yield paper_from_rows(paper.row, paper.paragraphs, paper.references, resolved, split, cited,
-                              record_abstract(entry.record))  # fmt: skip
+        yield paper_from_rows(paper.row, paper.paragraphs, paper.references, resolved, split, cited, paper.row["abstract"])
 
 
 # -- the arXiv lake tables (per dump file partitions) ---------------------------------------------------------------
@@ -182,8 +176,11 @@ DIMENSION = "dump_file"  # the partition folders of the arXiv tables: <table>/du
 
 
 def _table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict]:
+    """Rows of ``columns``; a column a partition written before it existed lacks is left out of its rows."""
     for path in sorted((lake_root / table).glob("*/*.parquet")):
-        for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=5_000):
+        parquet = pq.ParquetFile(path)
+        present = [c for c in columns if c in parquet.schema_arrow.names]
+        for batch in parquet.iter_batches(columns=present, batch_size=5_000):
             yield from batch.to_pylist()
 
 
@@ -194,8 +191,8 @@ def _partition_rows(lake_root: Path, table: str, key: str) -> Iterator[dict]:
 
 def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedWorks:
     """What the lake and the dump root say about the works the arXiv papers cite, kept only for those works: the
-    resolved works' titles, and abstracts of the cited arXiv ids from the unarXive 2022 files and the metadata
-    snapshot (the lake's arxiv_papers holds no abstract)."""
+    resolved works' titles, titles and abstracts of the cited arXiv ids that are papers of the lake's arxiv_papers
+    (unarXive 2022 ships abstracts), and the metadata snapshot's."""
     work_ids = {r["work_id"] for r in _table_rows(lake_root, "arxiv_resolutions", ["work_id"]) if r["work_id"]}
     works = {
         r["work_id"]: r
@@ -205,9 +202,11 @@ def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedW
     wanted = {normalise_arxiv_id(w["arxiv_id"]) for w in works.values() if w["arxiv_id"]}
     for row in _table_rows(lake_root, "arxiv_references", ["arxiv_ids", "linked_arxiv_id"]):
         wanted.update(normalise_arxiv_id(i) for i in [*(row["arxiv_ids"] or []), row["linked_arxiv_id"]] if i)
-    in_dump = {}
-    for dump in discover_dump_files(dumps, (UNARXIVE_2022,)):
-        in_dump.update((i, found) for i, found in dump_papers(dump.path).items() if i in wanted)
+    in_dump = {
+        row["paper_id"]: (row["title"], row.get("abstract"))
+        for row in _table_rows(lake_root, "arxiv_papers", ["paper_id", "title", "abstract"])
+        if row["paper_id"] in wanted and (row["title"] or row.get("abstract"))
+    }
     folder = dumps / ARXIV_METADATA_DIR
     metadata = {
         arxiv_id: (title, abstract)
@@ -218,12 +217,11 @@ def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedW
     return CitedWorks(works, in_dump, metadata)
 
 
-def papers_from_arxiv_lake(lake_root: Path, dumps: Path, split: SentenceBounds, cited: CitedWorks) -> Iterator[ParsedPaper]:
+def papers_from_arxiv_lake(lake_root: Path, split: SentenceBounds, cited: CitedWorks) -> Iterator[ParsedPaper]:
     """Every paper of the arXiv lake tables, one dump-file partition at a time (its papers, references and
-    resolutions held, its paragraphs streamed); a citing paper's abstract is read from its unarXive 2022 file."""
+    resolutions held, its paragraphs streamed); a citing paper's abstract is its arxiv_papers row's."""
     prefix = DIMENSION + "="
     keys = sorted(p.name.removeprefix(prefix) for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*") if p.is_dir())
-    files = {d.key: d.path for d in discover_dump_files(dumps, (UNARXIVE_2022,))}
     for key in keys:
         rows = {r["paper_id"]: r for r in _partition_rows(lake_root, "arxiv_papers", key)}
         references: dict[str, list[dict]] = {}
@@ -232,17 +230,14 @@ def papers_from_arxiv_lake(lake_root: Path, dumps: Path, split: SentenceBounds, 
         resolved: dict[str, dict[str, str | None]] = {}
         for row in _partition_rows(lake_root, "arxiv_resolutions", key):
             resolved.setdefault(row["citing_paper_id"], {})[row["ref_id"]] = row["work_id"]
-        abstracts = dump_papers(files[key]) if key in files else {}
         paragraphs = _partition_rows(lake_root, "arxiv_paragraphs", key)
         for paper_id, group in groupby(paragraphs, key=lambda r: r["paper_id"]):
-            yield paper_from_rows(
-                rows.get(paper_id, {"paper_id": paper_id}), group, references.get(paper_id, []),
-                resolved.get(paper_id, {}), split, cited, abstracts.get(paper_id, (None, None))[1],
-            )  # fmt: skip
+            row = rows.get(paper_id, {"paper_id": paper_id})
+            yield paper_from_rows(row, group, references.get(paper_id, []), resolved.get(paper_id, {}), split, cited, row.get("abstract"))
 
 
 def arxiv_papers(lake_root: Path, dumps: Path, split: SentenceBounds, log: IssueLog) -> Iterator[ParsedPaper]:
     """The arXiv side of the SciQFS tables: nothing before the arXiv tables exist."""
     if not lake.has_data(lake_root, "arxiv_paragraphs"):
         return
-    yield from papers_from_arxiv_lake(lake_root, dumps, split, cited_works_from_lake(lake_root, dumps, log))
+    yield from papers_from_arxiv_lake(lake_root, split, cited_works_from_lake(lake_root, dumps, log))

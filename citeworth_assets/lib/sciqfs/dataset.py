@@ -6,7 +6,7 @@ builder through the augmentation into the release writer; only per-example summa
 the statistics.
 
 Output folder: ``papers.parquet``, ``references.parquet``, ``citations.parquet`` (the clean tables),
-``<split>.jsonl`` / ``<split>.parquet`` (the release), ``statistics.parquet`` (Table 1) and
+``<split>.jsonl`` / ``<split>.parquet`` (the release), ``README.md`` (its dataset card), ``statistics.parquet`` (Table 1) and
 ``build.json`` (counts: examples, skipped pairs by reason, unmatched citing sentences, problems by kind).
 """
 
@@ -30,7 +30,7 @@ from citeworth_assets.lib.sciqfs.examples import (
     SentenceBounds,
     build_examples,
 )
-from citeworth_assets.lib.sciqfs.release import write_release
+from citeworth_assets.lib.sciqfs.release import write_card, write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
 from citeworth_assets.lib.sciqfs.statistics import statistics_table, summarise_example
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper, build_tables
@@ -42,6 +42,19 @@ class DatasetSettings:
     augmentation: AugmentationSettings = field(default_factory=AugmentationSettings)
     splits: SplitSettings = field(default_factory=SplitSettings)
     augment: bool = True  # §3.5 is optional in the paper
+
+
+def card_settings(settings: DatasetSettings) -> dict[str, object]:
+    """The settings a reader of the dataset card needs to know how the labels were made."""
+    return {
+        "augmentation": settings.augment,
+        "rouge_type": settings.augmentation.rouge_type,
+        "use_stemmer": settings.augmentation.use_stemmer,
+        "citation_grouping": settings.examples.citation_grouping,
+        "max_sentences": settings.examples.max_sentences,
+        "split_fractions": dict(settings.splits.fractions),
+        "split_seed": settings.splits.seed,
+    }
 
 
 def build_dataset(
@@ -71,7 +84,9 @@ def build_dataset(
             yield example
 
     rows_per_split = write_release(summarised(examples), split_of, out)
-    pq.write_table(statistics_table(summaries, split_of), out / "statistics.parquet")
+    statistics = statistics_table(summaries, split_of)
+    pq.write_table(statistics, out / "statistics.parquet")
+    write_card(out, rows_per_split, statistics, card_settings(settings), f"sciqfs-{settings.augmentation.rouge_type}-seed{settings.splits.seed}")
     report = {
         "papers": tables.papers.num_rows,
         "references": tables.references.num_rows,

@@ -2,19 +2,24 @@
 
 A row is an example: its ids, ``sentences``, ``query``, ``labels`` (after the augmentation),
 ``label_sources`` (``citation``, ``rouge`` or null per sentence, so the citation-only labels can be
-recovered) and the final summary's ROUGE scores.
+recovered) and the final summary's ROUGE scores. ``write_card`` adds the folder's README.md dataset card (the
+convention of every release, :mod:`citeworth_assets.lib.dataset_cards`), with the build's settings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from pathlib import Path
 
 import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from citeworth_assets.lib.dataset_cards import CARDS, dataset_card
 from citeworth_assets.lib.sciqfs.examples import Example
+from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
 
 RELEASE_SCHEMA = pa.schema(
     [
@@ -80,3 +85,24 @@ def write_release(examples: Iterable[Example], split_of: Mapping[str, str], out:
         for writer in parquet.values():
             writer.close()
     return counts
+
+
+def write_card(out: Path, counts: Mapping[str, int], statistics: pa.Table, settings: Mapping[str, object], version: str) -> Path:
+    """``README.md`` under ``out`` for the release ``write_release`` wrote there: splits and features from its files
+    and schema, Table 1 from ``statistics``, and ``settings`` (name -> value) listed under how it was made."""
+    rows = statistics.to_pylist()
+    counts = {split: counts[split] for split in sorted(counts, key=lambda s: (s not in SPLIT_ORDER, SPLIT_ORDER.index(s) if s in SPLIT_ORDER else 0, s))}
+    listed = "\n".join(f"- `{name}`: `{value}`" for name, value in settings.items())
+    spec = dataclasses.replace(
+        CARDS["sciqfs"],
+        statistics=lambda _table: rows,
+        construction=f"{CARDS['sciqfs'].construction}\n\nSettings of this build:\n\n{listed}",
+    )
+    samples = {}
+    for split in counts:
+        with (out / f"{split}.jsonl").open("rb") as lines:
+            samples[split] = [orjson.loads(line) for line in islice(lines, 100)]
+    sizes = {split: (out / f"{split}.jsonl").stat().st_size for split in counts}
+    card = out / "README.md"
+    card.write_text(dataset_card(spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=RELEASE_SCHEMA), encoding="utf-8")
+    return card

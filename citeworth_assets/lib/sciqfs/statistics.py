@@ -83,3 +83,16 @@ def statistics_table(summaries: Iterable[ExampleSummary], split_of: Mapping[str,
 
 def dataset_statistics(examples: Iterable[Example], split_of: Mapping[str, str]) -> pa.Table:
     return statistics_table((summarise_example(e) for e in examples), split_of)
+
+
+def statistics_from_release(table: pa.Table) -> pa.Table:
+    """Table 1 from released rows (``paper_id``, ``split``, ``labels``, ``label_sources``), for a dataset card
+    written from the release rather than while the examples stream."""
+    rows = table.select(["paper_id", "split", "labels", "label_sources"]).to_pylist()
+    summaries = [
+        ExampleSummary(
+            row["paper_id"], len(row["labels"]), row["label_sources"].count("citation"), sum(row["labels"]), row["label_sources"].count("rouge")
+        )
+        for row in rows
+    ]
+    return statistics_table(summaries, {row["paper_id"]: row["split"] for row in rows})

@@ -84,6 +84,7 @@ def test_real_unarxive_2020_every_paper_and_marker(shared_data):
     assert len(references) == count == 4027
     assert sum(1 for r in references if r["linked_mag_id"]) == 2119
     assert papers[0].row["mag_id"] == "1967664233"
+    assert all(p.row["abstract"] is None for p in papers)  # unarXive 2020 ships no abstract
 
 
 def test_real_unarxive_2020_tarball_equals_folder(shared_data, tmp_path):
@@ -164,6 +165,9 @@ def test_real_unarxive_2022_every_paper_marker_and_reference(shared_data):
     assert "https://openalex.org/W4225968159" in ids
     contained = [r for p in papers for r in p.references if "2002.11768" in r["arxiv_ids"]]
     assert contained
+    # every real record has an abstract paragraph: kept whitespace-collapsed, the metadata's copy not needed
+    assert [p.row["abstract"] for p in papers] == [" ".join(r["abstract"]["text"].split()) for r in records]
+    assert all(p.row["abstract"] for p in papers)
 
 
 def test_damaged_2022_gzip_is_counted(shared_data, tmp_path):
@@ -181,3 +185,15 @@ def test_damaged_2022_gzip_is_counted(shared_data, tmp_path):
     assert log.counts["invalid_json"] == 1
     assert log.counts.get("truncated_gzip", 0) + log.counts.get("truncated_line", 0) >= 1
     assert log.counts["bad_type"] == 1 and log.counts["missing_body_text"] == 1
+
+
+def test_2022_abstract_falls_back_to_the_metadata_and_counts_a_bad_type(tmp_path):
+    log = IssueLog()
+    base = {"paper_id": "2212.00001", "metadata": {"title": "T", "abstract": " From the\n metadata. "},
+            "body_text": [{"section": "S", "text": "Text {{cite:aa}}.", "cite_spans": [{"ref_id": "aa"}]}],
+            "bib_entries": {"aa": {"bib_entry_raw": "A reference."}}}  # fmt: skip
+    rows = [unarxive2022.paper_from_record({**base, **extra}, tmp_path / "f.jsonl", n, 0, log).row
+            for n, extra in enumerate([{}, {"abstract": {"text": "  "}}, {"abstract": "Plain string."}, {"abstract": {"text": 7}}], 1)]  # fmt: skip
+    assert [r["abstract"] for r in rows] == ["From the metadata."] * 2 + ["Plain string.", "From the metadata."]
+    assert log.counts == {"bad_type": 1}
+    assert unarxive2022.abstract_of({}, {}) is None

@@ -162,12 +162,43 @@ def test_the_lake_tables_give_the_same_papers_as_the_dump_file(tmp_path):
         lake.write_partition(root, table, schema, rows, key, DIMENSION)
     lake.write_partition(root, "works", WORK_SCHEMA, catalogue_rows)
     log = IssueLog()
+    before = cited_works_from_lake(root, dumps, IssueLog())
+    from_file_cited = CitedWorks(before.works, dump_papers(jsonl), before.metadata)  # the file's own abstracts
+    from_file = list(papers_from_unarxive_2022(jsonl, default_splitter(), IssueLog(), from_file_cited, catalogue))
+    jsonl.rename(tmp_path / "moved.jsonl")  # abstracts now come from the lake alone, not from re-reading the dump
     cited = cited_works_from_lake(root, dumps, log)
     assert set(cited.works) < {w["work_id"] for w in catalogue_rows}  # only the cited works are kept
-    from_lake = list(papers_from_arxiv_lake(root, dumps, default_splitter(), cited))
-    from_file = list(papers_from_unarxive_2022(jsonl, default_splitter(), IssueLog(), cited, catalogue))
+    from_lake = list(papers_from_arxiv_lake(root, default_splitter(), cited))
+    assert all(p.abstract for p in from_lake)
     assert len(from_lake) == 6 and any(r.abstract for p in from_lake for r in p.references)
     for lake_paper, file_paper in zip(from_lake, from_file, strict=True):
         assert (lake_paper.paper_id, lake_paper.title, lake_paper.abstract) == (file_paper.paper_id, file_paper.title, file_paper.abstract)
         assert lake_paper.sections == file_paper.sections and lake_paper.mentions == file_paper.mentions
         assert lake_paper.references == file_paper.references
+
+
+def test_a_lake_paper_cited_by_another_gives_its_abstract_from_the_lake(tmp_path):
+    """No dump file and no metadata snapshot: the cited paper's abstract is its arxiv_papers row's."""
+    def record(paper_id, text, bib, abstract):
+        return {"paper_id": paper_id, "metadata": {"title": f"Paper {paper_id}", "abstract": "metadata version"},
+                "abstract": {"section": "Abstract", "text": abstract}, "bib_entries": bib,
+                "body_text": [{"section": "Intro", "text": text, "cite_spans": [{"ref_id": h} for h in bib]}]}  # fmt: skip
+
+    citing = record("2212.00001", "Query-focused summarization ranks sentences {{cite:aa11}}. It works well.",
+                    {"aa11": {"bib_entry_raw": "B. Author. Paper 2212.00002. arXiv:2212.00002", "contained_arXiv_ids": [{"id": "2212.00002"}]}},
+                    "  The citing\npaper's abstract. ")  # fmt: skip
+    cited = record("2212.00002", "A body {{cite:bb22}}.", {"bb22": {"bib_entry_raw": "C. Other. Something."}},
+                   "Sentence ranking with\n  queries.")  # fmt: skip
+    root, log = tmp_path / "lake", IssueLog()
+    papers = [unarxive2022.paper_from_record(r, tmp_path / "x.jsonl", n, 0, log) for n, r in enumerate([citing, cited], 1)]
+    assert [p.row["abstract"] for p in papers] == ["The citing paper's abstract.", "Sentence ranking with queries."]
+    for table, schema, rows in [("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
+                                ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
+                                ("arxiv_references", REFERENCE_SCHEMA, [r for p in papers for r in p.references])]:  # fmt: skip
+        lake.write_partition(root, table, schema, rows, "unarxive-2022__x", DIMENSION)
+    works = cited_works_from_lake(root, tmp_path / "no-dumps", log)
+    assert works.dump_papers == {"2212.00002": ("Paper 2212.00002", "Sentence ranking with queries.")}
+    by_id = {p.paper_id: p for p in papers_from_arxiv_lake(root, default_splitter(), works)}
+    assert by_id["2212.00001"].abstract == "The citing paper's abstract."
+    [reference] = by_id["2212.00001"].references
+    assert (reference.linked_paper_id, reference.title, reference.abstract) == ("arxiv:2212.00002", "Paper 2212.00002", "Sentence ranking with queries.")

@@ -2,6 +2,7 @@
 
 import json
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -62,3 +63,81 @@ def test_release_has_the_same_rows_in_jsonl_and_parquet(examples, tmp_path):
             assert line == row
             assert row["split"] == split and len(row["sentences"]) == len(row["labels"]) == len(row["label_sources"])
             assert [s is not None for s in row["label_sources"]] == row["labels"]
+
+
+def _card(folder):
+    import yaml
+
+    text = (folder / "README.md").read_text()
+    assert text.startswith("---\n")
+    return yaml.safe_load(text.split("---\n")[1]), text
+
+
+@pytest.fixture
+def science_parse_release(tmp_path):
+    from pathlib import Path
+
+    from citeworth_assets.lib.sciqfs.dataset import build_dataset
+    from citeworth_assets.lib.sciqfs.science_parse import read_science_parse_folder
+    from citeworth_assets.lib.sciqfs.tables import normalise_title
+
+    folder = Path(__file__).resolve().parent / "science_parse"
+    catalogue = {normalise_title("Ranking Sentences by Query Overlap"): "We rank sentences by their word overlap with a query.",
+                 normalise_title("Graph Neural Networks"): "Graph neural networks learn representations of graph nodes."}  # fmt: skip
+    log = IssueLog()
+    report = build_dataset(read_science_parse_folder(folder, log), tmp_path / "out", default_splitter(), log, catalogue_abstracts=catalogue)
+    return tmp_path / "out", report
+
+
+def test_science_parse_build_has_a_card_matching_its_files(science_parse_release):
+    out, report = science_parse_release
+    header, text = _card(out)
+    files = header["configs"][0]["data_files"]
+    assert {f["split"]: f["path"] for f in files} == {split: f"{split}.jsonl" for split in report["rows_per_split"]}
+    splits = {s["name"]: s for s in header["dataset_info"]["splits"]}
+    assert {name: s["num_examples"] for name, s in splits.items()} == report["rows_per_split"]
+    assert all(s["num_bytes"] == (out / f"{name}.jsonl").stat().st_size for name, s in splits.items())
+    for split in report["rows_per_split"]:
+        first = json.loads((out / f"{split}.jsonl").read_text().splitlines()[0])
+        assert [f["name"] for f in header["dataset_info"]["features"]] == list(first)
+    features = {f["name"]: f for f in header["dataset_info"]["features"]}
+    assert features["labels"] == {"name": "labels", "list": "bool"} and features["rouge_fmeasure"]["dtype"] == "float64"
+    assert "ROUGE-SciQFS: A ROUGE-based Method" in text and "CC BY-SA 4.0" in text
+    assert "`rouge_type`: `rouge2`" in text and "`split_seed`: `13`" in text
+    stats = {row["split"]: row for row in pq.read_table(out / "statistics.parquet").to_pylist()}
+    assert f"| all | 3 | 3 | {stats['all']['sentences']} |" in text  # Table 1's overall row
+
+
+def test_science_parse_build_loads_with_datasets(science_parse_release, tmp_path, monkeypatch):
+    datasets = pytest.importorskip("datasets")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    out, report = science_parse_release
+    loaded = datasets.load_dataset(str(out), cache_dir=str(tmp_path / "cache"))  # the card's configs
+    assert {name: split.num_rows for name, split in loaded.items()} == report["rows_per_split"]
+    row = next(iter(loaded.values()))[0]
+    assert len(row["sentences"]) == len(row["labels"]) and isinstance(row["query"], str)
+
+
+def test_release_statistics_equal_the_streamed_ones(examples):
+    from citeworth_assets.lib.sciqfs.release import release_row
+    from citeworth_assets.lib.sciqfs.statistics import statistics_from_release
+
+    split_of = assign_splits(e.paper_id for e in examples)
+    table = pa.Table.from_pylist([release_row(e, split_of[e.paper_id]) for e in examples])
+    assert statistics_from_release(table).to_pylist() == dataset_statistics(examples, split_of).to_pylist()
+
+
+def test_graph_release_folder_gets_the_sciqfs_card(examples, tmp_path):
+    """The `sciqfs_release` asset writes through `lib.releases.write_release`: the card comes from CARDS["sciqfs"]."""
+    from citeworth_assets.lib.releases import write_release as write_graph_release
+    from citeworth_assets.lib.sciqfs.release import release_row
+    from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
+
+    split_of = assign_splits(e.paper_id for e in examples)
+    table = pa.Table.from_pylist([release_row(e, split_of[e.paper_id]) for e in examples])
+    counts = write_graph_release(tmp_path / "sciqfs", table, SPLIT_ORDER, dict, "sciqfs.parquet")
+    header, text = _card(tmp_path / "sciqfs")
+    assert {s["name"]: s["num_examples"] for s in header["dataset_info"]["splits"]} == counts
+    overall = dataset_statistics(examples, split_of).to_pylist()[-1]
+    assert f"| all | {overall['examples']} | {overall['papers']} | {overall['sentences']} |" in text
+    assert "inherits-source-licences" in text and "provenance columns" not in text
