@@ -122,9 +122,14 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
 @click.option("--skip-incomplete", is_flag=True, help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).")
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool) -> None:
-    """Discover the shards under the dump root and materialize the whole graph in-process."""
+@click.option("--force", is_flag=True, help="Rebuild every shard, also those the instance records as built from the same files, rule set and splitter.")
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool, force: bool) -> None:
+    """Discover the shards under the dump root, build those not built yet, then everything downstream.
+
+    A shard is skipped when the Dagster instance (the one `citeworth ui` shows) records it as built from the same
+    files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it)."""
     from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.defs.s2orc.built import built_shards
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
@@ -155,8 +160,12 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
 
     failed = []
     shard_job = defs.resolve_job_def("s2orc_shard_job")
-    click.echo(f"building {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
+    built = set() if force else built_shards(instance, shards, rules, splitter)
+    click.echo(f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
     for number, shard in enumerate(shards, 1):
+        if shard.key in built:
+            click.echo(f"[{number}/{len(shards)}] {shard.key}: built from these files already (--force rebuilds)")
+            continue
         started = time.perf_counter()
         result = shard_job.execute_in_process(
             partition_key=shard.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
@@ -243,10 +252,11 @@ def ui(dumps: str | None, data: str | None, port: int) -> None:
     settings = _settings(dumps, data, need_dumps=False)
     home = prepare_dagster_home(settings)
     os.environ.update(settings.environment())
-    workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
+    from citeworth_assets.instance import code_location_args
+
     dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
     click.echo("\n".join(f"{name}={value}" for name, value in {"DAGSTER_HOME": home, **settings.environment()}.items()))
-    os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-p", str(port)])
+    os.execv(dagster, [dagster, "dev", *code_location_args(), "-p", str(port)])
 
 
 @main.command("clean-paper")
