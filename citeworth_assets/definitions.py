@@ -4,6 +4,7 @@ assets, checks, sensors and jobs, merged, with the platform's resources."""
 import dagster as dg
 
 from citeworth_assets.defs import (
+    automation,
     citesum,
     citeworth,
     manual_eval,
@@ -13,7 +14,7 @@ from citeworth_assets.defs import (
 )
 from citeworth_assets.resources import CiteworthSettings
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, models, warehouse, automation)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -5,6 +5,7 @@ from collections import Counter
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
@@ -31,6 +32,7 @@ class CandidateConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[
         dg.AssetDep("s2orc_papers", partition_mapping=dg.AllPartitionMapping()),
         dg.AssetDep("s2orc_paragraphs", partition_mapping=dg.AllPartitionMapping()),
@@ -56,6 +58,7 @@ def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResul
             "it, REF-replaced text and whether the ROUGE filter keeps them.",
         ),
         dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
+        automation_condition=follows_shards(),
     ),
     partitions_def=s2orc_shards,
 )
@@ -98,6 +101,7 @@ class DatasetConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
     group_name="citesum",
     kinds={"parquet"},
@@ -133,6 +137,7 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citesum_dataset],
     group_name="citesum",
     kinds={"json", "parquet"},
@@ -147,6 +152,7 @@ def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citesum_dataset],
     group_name="citesum",
     kinds={"parquet"},

@@ -7,6 +7,7 @@ from collections import Counter
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
@@ -82,6 +83,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     partitions_def=mag_fields,
     deps=[dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping()), "s2orc_duplicate_papers"],
     group_name="citeworth",
@@ -103,6 +105,7 @@ class DatasetConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[dg.AssetDep(citeworth_field_paragraphs, partition_mapping=dg.AllPartitionMapping())],
     group_name="citeworth",
     kinds={"parquet"},
@@ -115,6 +118,7 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citeworth_dataset],
     group_name="citeworth",
     kinds={"parquet"},
@@ -134,6 +138,7 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citeworth_dataset],
     group_name="citeworth",
     kinds={"json", "parquet"},
@@ -150,6 +155,7 @@ class ComparisonConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
     group_name="citeworth",
     kinds={"parquet"},

@@ -66,7 +66,8 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         kinds={"pytorch", "mlflow"},
         pool=MODEL_POOL,
         description=f"Train and evaluate the {name} cite-worthiness model; params, dataset version, per-epoch dev F1, "
-        "test precision/recall/F1 and the model artifact go to MLflow.",
+        "test precision/recall/F1 and the model artifact go to MLflow. "
+        "Manual: no automation condition (training is expensive); `citeworth build --models` or Materialize.",
     )
     def train(context: dg.AssetExecutionContext, config: TrainingConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
         import mlflow

@@ -5,6 +5,7 @@ import time
 
 import dagster as dg
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
@@ -173,6 +174,7 @@ def s2orc_paragraphs(
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[dg.AssetDep(s2orc_papers, partition_mapping=dg.AllPartitionMapping())],
     group_name="s2orc",
     kinds={"parquet"},
