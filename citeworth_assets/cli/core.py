@@ -176,6 +176,7 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     if defs.resolve_job_def("s2orc_shard_job").executor_def.name == "multi_or_in_process_executor":
         shard_run_config["execution"] = {"config": {"in_process": {}}}  # one process per shard run, not per step
     if len(built) < len(shards):
+        queued = time.perf_counter()
         with shard_queue(instance, "s2orc_shard_job", settings.environment()) as queue:
             for shard in shards:
                 if shard.key not in built:
@@ -196,6 +197,8 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
                     f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
                     f" read issues ({seconds:.1f} s)"
                 )
+        limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
+        click.echo(f"shards: {len(queue.runs)} runs in {time.perf_counter() - queued:.1f} s, at most {limit} at a time")
     checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
     duplicates = _materialized(checked, "s2orc_duplicate_papers", "duplicate_rows")
     if not checked.success:
