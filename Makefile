@@ -48,6 +48,7 @@ bench: install
 	$(PY) benchmarks/arxiv.py --papers 2000
 	$(PY) benchmarks/sciqfs.py --papers 3 --sentences 500
 	$(PY) benchmarks/citrec.py
+	$(PY) benchmarks/workers.py
 
 ui: install
 	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA)

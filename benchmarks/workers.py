@@ -1,0 +1,81 @@
+"""Shard builds in parallel through the run queue: ``citeworth build --workers 1`` against ``--workers 2`` (``make bench``).
+
+A generated dump of 4 shards is built twice, each time into a fresh data root and instance, in a fresh process.
+Reported: the wall time of the shard phase (the build's ``shards: N runs in S s`` line: submitting, queueing,
+one process per run, waiting), the whole build's wall time, each shard run's own time, the speed-up of the
+shard phase, and whether every lake table holds the same rows. Target on a 2-core machine: at least 1.6x.
+Results go to ``benchmarks/results/workers.json``.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+CLI = "from citeworth_assets.cli import main; main()"
+
+
+def citeworth(*args: str, env: dict | None = None) -> str:
+    done = subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True, env=env)
+    if done.returncode:
+        raise SystemExit(f"citeworth {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def lake_rows(data: Path) -> dict[str, list]:
+    import duckdb
+
+    tables = {}
+    with duckdb.connect() as connection:
+        for folder in sorted(p for p in (data / "lake").iterdir() if not p.name.startswith("_")):
+            glob = folder / "*" / "*.parquet"
+            tables[folder.name] = connection.execute(f"SELECT * FROM read_parquet('{glob}') ORDER BY ALL").fetchall()
+    return tables
+
+
+def build(dumps: Path, root: Path, workers: int) -> dict:
+    data = root / f"data_{workers}"
+    env = {**os.environ, "DAGSTER_HOME": str(root / f"home_{workers}")}
+    started = time.perf_counter()
+    output = citeworth("build", "--dumps", str(dumps), "--data", str(data), "--workers", str(workers), env=env)
+    total = time.perf_counter() - started
+    shards = float(re.search(r"^shards: \d+ runs in ([\d.]+) s", output, re.M).group(1))
+    runs = [float(s) for s in re.findall(r"^\[\d+/\d+\] \S+: .* \(([\d.]+) s\)$", output, re.M)]
+    return {"workers": workers, "shard_phase_s": shards, "build_s": round(total, 1), "shard_run_s": runs, "data": data}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=2000, help="papers in the dump (split over the shards)")
+    parser.add_argument("--shards", type=int, default=4)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        citeworth("generate-sample", "--out", str(root / "dumps"), "--papers", str(args.papers), "--shards", str(args.shards), "--seed", "0")
+        one, two = (build(root / "dumps", root, workers) for workers in (1, 2))
+        same = lake_rows(one.pop("data")) == lake_rows(two.pop("data"))
+    result = {
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "papers": args.papers,
+        "shards": args.shards,
+        "runs": [one, two],
+        "speedup_shard_phase": round(one["shard_phase_s"] / two["shard_phase_s"], 2),
+        "speedup_build": round(one["build_s"] / two["build_s"], 2),
+        "identical_lake": same,
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "workers.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    if not same:
+        raise SystemExit("the lakes of --workers 1 and --workers 2 differ")
+
+
+if __name__ == "__main__":
+    main()
