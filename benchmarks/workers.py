@@ -4,6 +4,8 @@ A generated dump of 4 shards is built twice, each time into a fresh data root an
 Reported: the wall time of the shard phase (the build's ``shards: N runs in S s`` line: submitting, queueing,
 one process per run, waiting), the whole build's wall time, each shard run's own time, the speed-up of the
 shard phase, and whether every lake table holds the same rows. Target on a 2-core machine: at least 1.6x.
+Since a shared machine may not give two free cores, the parallel capacity is measured first: the same pure-Python
+loop run once alone and twice at once (2.0 on two idle cores); no speed-up can exceed it.
 Results go to ``benchmarks/results/workers.json``.
 """
 
@@ -26,6 +28,26 @@ def citeworth(*args: str, env: dict | None = None) -> str:
     if done.returncode:
         raise SystemExit(f"citeworth {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout
+
+
+def spin(_=None) -> float:
+    started = time.perf_counter()
+    total = 0
+    for number in range(20_000_000):
+        total += number
+    return time.perf_counter() - started
+
+
+def parallel_capacity() -> float:
+    """How many cores' worth of work two processes get done at once right now (2.0 on two idle cores)."""
+    from multiprocessing import Pool
+
+    alone = spin()
+    with Pool(2) as pool:
+        started = time.perf_counter()
+        pool.map(spin, range(2))
+        together = time.perf_counter() - started
+    return round(2 * alone / together, 2)
 
 
 def lake_rows(data: Path) -> dict[str, list]:
@@ -55,6 +77,7 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=2000, help="papers in the dump (split over the shards)")
     parser.add_argument("--shards", type=int, default=4)
     args = parser.parse_args()
+    capacity = parallel_capacity()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         citeworth("generate-sample", "--out", str(root / "dumps"), "--papers", str(args.papers), "--shards", str(args.shards), "--seed", "0")
@@ -63,6 +86,7 @@ def main() -> None:
     result = {
         "cores": os.cpu_count(),
         "load_average": os.getloadavg(),
+        "parallel_capacity": capacity,
         "papers": args.papers,
         "shards": args.shards,
         "runs": [one, two],
