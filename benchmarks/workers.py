@@ -24,7 +24,7 @@ CLI = "from citeworth_assets.cli import main; main()"
 
 
 def citeworth(*args: str, env: dict | None = None) -> str:
-    done = subprocess.run([sys.executable, "-c", CLI, *args], capture_output=True, text=True, env=env)
+    done = subprocess.run([sys.executable, "-c", CLI, *args], check=False, capture_output=True, text=True, env=env)
     if done.returncode:
         raise SystemExit(f"citeworth {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout
@@ -67,8 +67,8 @@ def build(dumps: Path, root: Path, workers: int) -> dict:
     started = time.perf_counter()
     output = citeworth("build", "--dumps", str(dumps), "--data", str(data), "--workers", str(workers), env=env)
     total = time.perf_counter() - started
-    shards = float(re.search(r"^shards: \d+ runs in ([\d.]+) s", output, re.M).group(1))
-    runs = [float(s) for s in re.findall(r"^\[\d+/\d+\] \S+: .* \(([\d.]+) s\)$", output, re.M)]
+    shards = float(re.search(r"^shards: \d+ runs in ([\d.]+) s", output, re.MULTILINE).group(1))
+    runs = [float(s) for s in re.findall(r"^\[\d+/\d+\] \S+: .* \(([\d.]+) s\)$", output, re.MULTILINE)]
     return {"workers": workers, "shard_phase_s": shards, "build_s": round(total, 1), "shard_run_s": runs, "data": data}
 
 

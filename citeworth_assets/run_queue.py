@@ -48,7 +48,9 @@ def environment(values: Mapping[str, str]) -> Iterator[None]:
 def daemon_dequeues(instance: dg.DagsterInstance) -> bool:
     """Whether a live ``dagster-daemon`` (e.g. of ``citeworth ui``) dequeues this instance's runs."""
     from dagster._daemon.controller import get_daemon_statuses
-    from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import QueuedRunCoordinatorDaemon
+    from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import (
+        QueuedRunCoordinatorDaemon,
+    )
 
     kind = QueuedRunCoordinatorDaemon.daemon_type()
     return bool(get_daemon_statuses(instance, [kind], ignore_errors=True)[kind].healthy)
@@ -60,7 +62,9 @@ class ShardQueue:
     def __init__(self, instance: dg.DagsterInstance, process_context, job_name: str):
         self.instance, self.process_context, self.job_name = instance, process_context, job_name
         self.runs: dict[str, str] = {}  # run id -> partition key
-        from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import QueuedRunCoordinatorDaemon
+        from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import (
+            QueuedRunCoordinatorDaemon,
+        )
 
         self._dequeuer = None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
 

@@ -11,6 +11,7 @@ from citeworth_assets.cli.app import QUIET_RUN, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.lib.settings import Settings
 
+
 @main.command("generate-sample")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write the dump into.")
 @click.option("--papers", default=1000, show_default=True, type=click.IntRange(min=1))
@@ -139,9 +140,9 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     from citeworth_assets.defs.s2orc.built import built_shards
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance, default_workers
-    from citeworth_assets.run_queue import shard_queue
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.run_queue import shard_queue
     from citeworth_models.registry import MODELS, NEURAL_MODELS
 
     _model_params(model_params)

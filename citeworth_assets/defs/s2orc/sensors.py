@@ -5,7 +5,11 @@ import json
 
 import dagster as dg
 
-from citeworth_assets.defs.s2orc.built import built_shards, input_version, shards_in_progress
+from citeworth_assets.defs.s2orc.built import (
+    built_shards,
+    input_version,
+    shards_in_progress,
+)
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
 from citeworth_assets.lib.settings import SettingError
