@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,9 +62,9 @@ def lake_rows(data: Path) -> dict[str, list]:
     return tables
 
 
-def build(dumps: Path, root: Path, workers: int) -> dict:
-    data = root / f"data_{workers}"
-    env = {**os.environ, "DAGSTER_HOME": str(root / f"home_{workers}")}
+def build(dumps: Path, root: Path, workers: int, attempt: int) -> dict:
+    data = root / f"data_{workers}_{attempt}"
+    env = {**os.environ, "DAGSTER_HOME": str(root / f"home_{workers}_{attempt}")}
     started = time.perf_counter()
     output = citeworth("build", "--dumps", str(dumps), "--data", str(data), "--workers", str(workers), env=env)
     total = time.perf_counter() - started
@@ -72,24 +73,34 @@ def build(dumps: Path, root: Path, workers: int) -> dict:
     return {"workers": workers, "shard_phase_s": shards, "build_s": round(total, 1), "shard_run_s": runs, "data": data}
 
 
+def median_phase(runs: list[dict]) -> dict:
+    return {name: statistics.median(run[name] for run in runs) for name in ("shard_phase_s", "build_s")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--papers", type=int, default=2000, help="papers in the dump (split over the shards)")
+    parser.add_argument("--papers", type=int, default=8000, help="papers in the dump, split over the shards (shards big enough that their work, not the run processes' start-up, dominates)")
     parser.add_argument("--shards", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=2, help="builds per worker count, in the order 1 2 2 1 ... so that a change of load on a shared machine falls on both")
     args = parser.parse_args()
     capacity = parallel_capacity()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         citeworth("generate-sample", "--out", str(root / "dumps"), "--papers", str(args.papers), "--shards", str(args.shards), "--seed", "0")
-        one, two = (build(root / "dumps", root, workers) for workers in (1, 2))
-        same = lake_rows(one.pop("data")) == lake_rows(two.pop("data"))
+        order = [workers for attempt in range(args.repeat) for workers in ((1, 2) if attempt % 2 == 0 else (2, 1))]
+        runs = [build(root / "dumps", root, workers, attempt // 2) for attempt, workers in enumerate(order)]
+        lakes = [lake_rows(run.pop("data")) for run in runs]
+        same = all(lake == lakes[0] for lake in lakes)
+    one, two = (median_phase([run for run in runs if run["workers"] == workers]) for workers in (1, 2))
     result = {
         "cores": os.cpu_count(),
         "load_average": os.getloadavg(),
         "parallel_capacity": capacity,
         "papers": args.papers,
         "shards": args.shards,
-        "runs": [one, two],
+        "runs": runs,
+        "median_shard_phase_s": {"1": one["shard_phase_s"], "2": two["shard_phase_s"]},
+        "median_build_s": {"1": one["build_s"], "2": two["build_s"]},
         "speedup_shard_phase": round(one["shard_phase_s"] / two["shard_phase_s"], 2),
         "speedup_build": round(one["build_s"] / two["build_s"], 2),
         "identical_lake": same,
