@@ -62,6 +62,7 @@ bench: install
 	$(PY) benchmarks/sciqfs.py --papers 3 --sentences 500
 	$(PY) benchmarks/citrec.py
 	$(PY) benchmarks/ui_path.py
+	$(PY) benchmarks/workers.py
 
 ui: PORT ?= 3000
 ui: install

@@ -5,6 +5,7 @@ import dagster as dg
 
 from citeworth_assets.defs import (
     arxiv,
+    automation,
     citesum,
     citeworth,
     citrec,
@@ -17,7 +18,7 @@ from citeworth_assets.defs import (
 )
 from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, sciqfs, citrec, models, arxiv, mag, warehouse)
+DOMAINS = (s2orc, citeworth, manual_eval, citesum, sciqfs, citrec, models, arxiv, mag, warehouse, automation)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -12,6 +12,7 @@ from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import Settings
 
+
 @main.command("generate-sample")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write the dump into.")
 @click.option("--papers", default=1000, show_default=True, type=click.IntRange(min=1))
@@ -33,7 +34,10 @@ def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool
 
 
 def _materialized(result, key: str, field: str):
-    for event in result.get_asset_materialization_events():
+    """A metadata value of a run's materialization of ``key``; ``result`` is an in-process result or a list of
+    materialization events (of a run from the queue)."""
+    events = result.get_asset_materialization_events() if hasattr(result, "get_asset_materialization_events") else result
+    for event in events:
         materialization = event.step_materialization_data.materialization
         if materialization.asset_key.to_user_string() == key and field in materialization.metadata:
             return materialization.metadata[field].value
@@ -128,14 +132,24 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
 @click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
 @click.option("--skip-incomplete", is_flag=True, help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).")
+@click.option("--workers", type=click.IntRange(min=1), help="Shard runs at a time, through the instance's run queue (default: the number of cores; a running `citeworth ui` daemon applies the instance's own limit).")
+@click.option("--force", is_flag=True, help="Rebuild every shard, also those the instance records as built from the same files, rule set and splitter.")
 @VERBOSE_OPTION
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool) -> None:
-    """Discover the shards under the dump root and materialize the whole graph in-process."""
+def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool, workers: int | None, force: bool) -> None:
+    """Discover the shards under the dump root, build those not built yet, then everything downstream.
+
+    A shard is skipped when the Dagster instance (the one `citeworth ui` shows) records it as built from the same
+    files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Shards
+    run as queued runs of the instance, `--workers` at a time; the steps after them run in this process."""
+    import dagster as dg
+
     from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.defs.s2orc.built import built_shards
     from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-    from citeworth_assets.instance import dagster_instance
+    from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.run_queue import shard_queue
     from citeworth_models.registry import MODELS, NEURAL_MODELS
 
     _model_params(model_params)
@@ -155,31 +169,44 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             f"no S2ORC shards under {settings.dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
             "with a matching pdf_parses file; check --dumps / CITEWORTH_DUMPS)"
         )
-    instance = dagster_instance(settings)
+    instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
     defs = build_definitions(CiteworthSettings(**settings.values()))
     known = set(instance.get_dynamic_partitions(s2orc_shards.name))
     instance.add_dynamic_partitions(s2orc_shards.name, [s.key for s in shards if s.key not in known])
 
     failed = []
-    shard_job = defs.resolve_job_def("s2orc_shard_job")
-    click.echo(f"building {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
-    for number, shard in enumerate(shards, 1):
-        started = time.perf_counter()
-        result = shard_job.execute_in_process(
-            partition_key=shard.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
-        if not result.success:
-            failed.append(shard.key)
-            click.echo(f"[{number}/{len(shards)}] {shard.key}: FAILED (run {result.run_id})", err=True)
-            continue
-        click.echo(
-            f"[{number}/{len(shards)}] {shard.key}: {_materialized(result, 's2orc_papers', 'papers')} papers, "
-            f"{_materialized(result, 's2orc_candidate_papers', 'candidates')} candidates, "
-            f"{_materialized(result, 's2orc_paragraphs', 'paragraphs')} paragraphs, "
-            f"{_materialized(result, 'citeworth_paragraphs', 'paragraphs')} CiteWorth paragraphs, "
-            f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
-            f" read issues ({time.perf_counter() - started:.1f} s)"
-        )
+    built = set() if force else built_shards(instance, shards, rules, splitter)
+    click.echo(f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
+    position = {shard.key: f"[{number}/{len(shards)}] {shard.key}" for number, shard in enumerate(shards, 1)}
+    for key in sorted(built, key=list(position).index):
+        click.echo(f"{position[key]}: built from these files already (--force rebuilds)")
+    shard_run_config = dict(QUIET_RUN)
+    if defs.resolve_job_def("s2orc_shard_job").executor_def.name == "multi_or_in_process_executor":
+        shard_run_config["execution"] = {"config": {"in_process": {}}}  # one process per shard run, not per step
+    if len(built) < len(shards):
+        queued = time.perf_counter()
+        with shard_queue(instance, "s2orc_shard_job", settings.environment()) as queue:
+            for shard in shards:
+                if shard.key not in built:
+                    queue.submit(shard.key, shard_run_config, {"citeworth/submitted_by": "citeworth build"})
+            for run in queue.finished():
+                key, record = queue.runs[run.run_id], instance.get_run_record_by_id(run.run_id)
+                seconds = (record.end_time or 0) - (record.start_time or record.create_timestamp.timestamp())
+                if run.status != dg.DagsterRunStatus.SUCCESS:
+                    failed.append(key)
+                    click.echo(f"{position[key]}: FAILED (run {run.run_id}: see it in `citeworth ui`)", err=True)
+                    continue
+                result = queue.materializations(run.run_id)
+                click.echo(
+                    f"{position[key]}: {_materialized(result, 's2orc_papers', 'papers')} papers, "
+                    f"{_materialized(result, 's2orc_candidate_papers', 'candidates')} candidates, "
+                    f"{_materialized(result, 's2orc_paragraphs', 'paragraphs')} paragraphs, "
+                    f"{_materialized(result, 'citeworth_paragraphs', 'paragraphs')} CiteWorth paragraphs, "
+                    f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
+                    f" read issues ({seconds:.1f} s)"
+                )
+        limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
+        click.echo(f"shards: {len(queue.runs)} runs in {time.perf_counter() - queued:.1f} s, at most {limit} at a time")
     checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
     duplicates = _materialized(checked, "s2orc_duplicate_papers", "duplicate_rows")
     if not checked.success:
@@ -246,10 +273,11 @@ def ui(dumps: str | None, data: str | None, port: int, host: str) -> None:
     settings = _settings(dumps, data, need_dumps=False)
     home = prepare_dagster_home(settings)
     os.environ.update(settings.environment())
-    workspace = Path(__file__).resolve().parents[1] / "workspace.yaml"
+    from citeworth_assets.instance import code_location_args
+
     dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
     click.echo("\n".join(f"{name}={value}" for name, value in {"DAGSTER_HOME": home, **settings.environment()}.items()))
-    os.execv(dagster, [dagster, "dev", "-w", str(workspace), "-h", host, "-p", str(port)])
+    os.execv(dagster, [dagster, "dev", *code_location_args(), "-h", host, "-p", str(port)])
 
 
 @main.command("clean-paper")

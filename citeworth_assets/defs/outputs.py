@@ -4,9 +4,11 @@ others with a reason (candidates and rejections, accepted paragraphs and rejecti
 import dagster as dg
 
 
-def kept_and_dropped_specs(group: str, deps: list, kept: tuple[str, str], dropped: tuple[str, str]) -> list[dg.AssetSpec]:
+def kept_and_dropped_specs(
+    group: str, deps: list, kept: tuple[str, str], dropped: tuple[str, str], automation_condition: dg.AutomationCondition | None = None
+) -> list[dg.AssetSpec]:
     """Asset specs of the kept and the dropped table, each given as ``(asset name, description)``."""
     return [
-        dg.AssetSpec(name, deps=deps, group_name=group, kinds={"parquet"}, description=description)
+        dg.AssetSpec(name, deps=deps, group_name=group, kinds={"parquet"}, description=description, automation_condition=automation_condition)
         for name, description in (kept, dropped)
     ]

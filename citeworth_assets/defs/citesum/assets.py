@@ -6,6 +6,7 @@ import dagster as dg
 import pyarrow as pa
 
 from citeworth_assets.defs.figures import figure_metadata
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
@@ -33,6 +34,7 @@ class CandidateConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[
         dg.AssetDep("s2orc_papers", partition_mapping=dg.AllPartitionMapping()),
         dg.AssetDep("s2orc_paragraphs", partition_mapping=dg.AllPartitionMapping()),
@@ -58,6 +60,7 @@ def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResul
             "it, REF-replaced text and whether the ROUGE filter keeps them.",
         ),
         dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
+        automation_condition=follows_shards(),
     ),
     partitions_def=s2orc_shards,
 )
@@ -100,6 +103,7 @@ class DatasetConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
     group_name="citesum",
     kinds={"parquet"},
@@ -136,6 +140,7 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citesum_dataset],
     group_name="citesum",
     kinds={"json", "parquet"},
@@ -150,6 +155,7 @@ def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citesum_dataset],
     group_name="citesum",
     kinds={"parquet"},

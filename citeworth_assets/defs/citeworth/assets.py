@@ -7,6 +7,7 @@ from collections import Counter
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
@@ -106,6 +107,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     partitions_def=mag_fields,
     deps=[dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping()), "s2orc_duplicate_papers"],
     group_name="citeworth",
@@ -127,6 +129,7 @@ class DatasetConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[dg.AssetDep(citeworth_field_paragraphs, partition_mapping=dg.AllPartitionMapping())],
     group_name="citeworth",
     kinds={"parquet"},
@@ -139,6 +142,7 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citeworth_dataset],
     group_name="citeworth",
     kinds={"parquet"},
@@ -159,6 +163,7 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citeworth_dataset],
     group_name="citeworth",
     kinds={"json", "parquet"},
@@ -175,6 +180,7 @@ class ComparisonConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
     group_name="citeworth",
     kinds={"parquet"},

@@ -3,6 +3,7 @@
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.dataset import read_dataset, sample_candidate_papers
@@ -30,6 +31,7 @@ class SampleConfig(dg.Config):
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citeworth_dataset, "s2orc_paragraphs"],
     group_name="citeworth",
     kinds={"parquet"},
@@ -62,6 +64,7 @@ def citeworth_manual_eval_sample(context: dg.AssetExecutionContext, config: Samp
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[citeworth_manual_eval_sample],
     group_name="citeworth",
     kinds={"parquet"},

@@ -74,7 +74,8 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         required_resource_keys={"citeworth", "training_device"} if neural else {"citeworth"},
         description=f"Train and evaluate the {name} cite-worthiness model; params, dataset version, per-epoch dev F1, "
         "test precision/recall/F1 and the model artifact go to MLflow"
-        + (" (with the training device, precision and library versions)." if neural else "."),
+        + (" (with the training device, precision and library versions)." if neural else ".")
+        + " Manual: no automation condition (training is expensive); `citeworth build --models` or Materialize.",
     )
     def train(context: dg.AssetExecutionContext, config: TrainingConfig) -> dg.MaterializeResult:
         import mlflow

@@ -5,7 +5,9 @@ import time
 
 import dagster as dg
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
+from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
@@ -58,7 +60,9 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     if log.total:
         context.log.warning(f"{shard.metadata}: {log.total} read issues {log.counts}")
     return dg.MaterializeResult(
+        data_version=dg.DataVersion(input_version(shard)),  # the record of what was built: see defs/s2orc/built.py
         metadata={
+            **input_metadata(shard),
             "papers": rows,
             "source_file": str(shard.metadata),
             "source_mb": round(shard.metadata.stat().st_size / 1e6, 2),
@@ -170,6 +174,7 @@ def s2orc_paragraphs(
 
 
 @dg.asset(
+    automation_condition=follows_shards(),
     deps=[dg.AssetDep(s2orc_papers, partition_mapping=dg.AllPartitionMapping())],
     group_name="s2orc",
     kinds={"parquet"},

@@ -5,6 +5,11 @@ import json
 
 import dagster as dg
 
+from citeworth_assets.defs.s2orc.built import (
+    built_shards,
+    input_version,
+    shards_in_progress,
+)
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
 from citeworth_assets.lib.settings import SettingError
@@ -26,22 +31,24 @@ INCOMPLETE = "_incomplete"  # cursor entry: half shards already logged, key -> p
 
 def _skip(dumps, halves) -> str:
     listed = "; ".join(map(str, halves))
-    return f"no new or changed shards under {dumps}" + (f" ({len(halves)} incomplete: {listed})" if halves else "")
+    return f"every settled shard under {dumps} is built or requested" + (f" ({len(halves)} incomplete: {listed})" if halves else "")
 
 
 @dg.sensor(
     job=s2orc_shard_job,
     minimum_interval_seconds=30,
     default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Every 30 s, lists the dump root: each S2ORC shard whose two files are present and settled becomes a "
-    "partition and one s2orc_shard_job run; a replaced file runs again, a half shard is logged and waits.",
+    description="Lists the dump root every 30 s; adds a partition and requests a run for each settled shard that the "
+    "instance has not built from these files, rule set and splitter (see defs/s2orc/built.py).",
 )
 def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
-    """Adds a partition and requests a run for every shard whose two files are present and settled.
+    """Adds a partition and requests a run for every shard whose two files are present, settled and not built.
 
-    The cursor maps partition keys to the size and modification time of both files, so a shard is
-    run once, and again only when its files are replaced. Release folders are rescanned on every
-    evaluation, so a new release is picked up like a new shard. Only directory listings and stats.
+    Whether a shard is built is read from the instance (:func:`built_shards`), the record ``citeworth build`` and
+    UI backfills write too, so a shard built by any of them is not run again, and a replaced file is. A shard with
+    a queued or running run is left alone. The cursor only remembers what this sensor requested (file identity,
+    rule set, splitter), so that a failed run is not retried every 30 s, and the half shards it has logged.
+    Only directory listings, stats and instance queries.
     """
     try:
         dumps = citeworth.settings.require_dumps()
@@ -49,7 +56,6 @@ def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthS
         return dg.SkipReason(str(error))
     seen: dict = json.loads(context.cursor) if context.cursor else {}
     known = set(context.instance.get_dynamic_partitions(s2orc_shards.name))
-    new_keys, run_requests = [], []
     # Half shards (a file missing or empty) are not run; each is logged, and again whenever its problem changes.
     halves = incomplete_shards(dumps, settle_seconds=citeworth.shard_settle_seconds)
     reported = seen.get(INCOMPLETE, {})
@@ -59,18 +65,18 @@ def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthS
     changed = {half.key: half.problem for half in halves} != reported
     seen[INCOMPLETE] = {half.key: half.problem for half in halves}
     half_keys = set(seen[INCOMPLETE])
-    for shard in discover_shards(dumps, settle_seconds=citeworth.shard_settle_seconds):
-        if shard.key in half_keys:
+    shards = [s for s in discover_shards(dumps, settle_seconds=citeworth.shard_settle_seconds) if s.key not in half_keys]
+    rules, splitter = citeworth.rule_set.name, citeworth.splitter
+    done = built_shards(context.instance, shards, rules, splitter) | shards_in_progress(context.instance, s2orc_shard_job.name)
+    new_keys, run_requests = [], []
+    for shard in shards:
+        wanted = f"{input_version(shard)}:{rules}:{splitter}"
+        if shard.key in done or seen.get(shard.key) == wanted:
             continue
-        signature = shard.signature()
-        if seen.get(shard.key) == signature:
-            continue
-        seen[shard.key] = signature
+        seen[shard.key] = wanted
         if shard.key not in known:
             new_keys.append(shard.key)
-        run_requests.append(
-            dg.RunRequest(partition_key=shard.key, run_key=f"{shard.key}:{':'.join(map(str, signature))}")
-        )
+        run_requests.append(dg.RunRequest(partition_key=shard.key, run_key=f"{shard.key}:{wanted}"))
     if not run_requests:
         if changed:  # keep the cursor, so that the same half shard is not logged every evaluation
             return dg.SensorResult(skip_reason=_skip(dumps, halves), cursor=json.dumps(seen, sort_keys=True))

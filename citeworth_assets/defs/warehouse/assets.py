@@ -14,6 +14,7 @@ from pathlib import Path
 import dagster as dg
 import pyarrow as pa
 
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.lib import warehouse
 from citeworth_assets.lib.arxiv import resolution as arxiv_resolution
 from citeworth_assets.lib.arxiv import schemas as arxiv_schemas
@@ -144,7 +145,7 @@ def build_sql_model_asset(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -
         group_name="warehouse",
         kinds={"duckdb", "sql"},
         pool=WAREHOUSE_POOL,
-        automation_condition=dg.AutomationCondition.eager(),
+        automation_condition=follows_shards(),
         description=description,
         metadata={"sql": dg.MetadataValue.md(f"```sql\n{model.sql}\n```"), "file": str(model.path)},
     )

@@ -1,0 +1,94 @@
+"""Downstream follows: after a burst of shard runs, the automation sensor's evaluation requests every asset computed
+from shards once (nothing while a shard run is still queued); running what it requests, tick after tick, leaves
+everything but the models materialized, and a further tick requests nothing."""
+
+from collections import defaultdict
+
+import dagster as dg
+import pytest
+
+from citeworth_assets.cli.app import QUIET_RUN
+from citeworth_assets.definitions import build_definitions
+from citeworth_assets.defs.automation import automation_sensor
+from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.samples.s2orc import generate_sample_dump
+
+pytestmark = pytest.mark.slow  # builds a small dump and its whole graph
+
+
+def requested(defs, result) -> dict[dg.AssetKey, set]:
+    keys = defs.resolve_asset_graph().get_all_asset_keys()
+    return {key: set(result.get_requested_partitions(key)) for key in keys if result.get_num_requested(key)}
+
+
+def run_requested(defs, instance, wanted: dict[dg.AssetKey, set]) -> None:
+    """Run one tick's requests as the automation sensor's backfill would: each partition's assets together, in
+    dependency order (unpartitioned ones last within the order of their levels)."""
+    graph = defs.resolve_asset_graph()
+    for level in graph.toposorted_asset_keys_by_level:
+        by_partition = defaultdict(list)
+        for key in level:
+            for partition in wanted.get(key, ()):
+                by_partition[partition].append(key)
+        for partition, keys in sorted(by_partition.items(), key=lambda item: str(item[0])):
+            job = defs.resolve_implicit_job_def_def_for_assets(keys)
+            result = job.execute_in_process(
+                instance=instance, asset_selection=keys, partition_key=partition, run_config=QUIET_RUN, raise_on_error=False
+            )
+            assert result.success, (keys, partition)
+
+
+def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
+    dumps, data = tmp_path / "dumps", tmp_path / "data"
+    data.mkdir()
+    generate_sample_dump(dumps, papers=60, shards=2, seed=11)
+    defs = build_definitions(CiteworthSettings(dumps=str(dumps), data=str(data)))
+    target = automation_sensor.asset_selection
+    with dg.instance_for_test() as instance:
+        idle = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target)
+        assert idle.total_requested == 0  # the daemon ticks before any shard exists
+        keys = ["20200705v1_0", "20200705v1_1"]
+        instance.add_dynamic_partitions("s2orc_shards", keys)
+        shard_job = defs.resolve_job_def("s2orc_shard_job")
+        assert shard_job.execute_in_process(partition_key=keys[0], instance=instance, run_config=QUIET_RUN).success
+        # The second shard has a run waiting to start: nothing that reads every shard may start yet (batching).
+        queued = instance.create_run_for_job(
+            shard_job, status=dg.DagsterRunStatus.NOT_STARTED, tags={"dagster/partition": keys[1]},
+            asset_selection=frozenset(shard_job.asset_layer.executable_asset_keys),
+        )
+        waiting = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target, cursor=idle.cursor)
+        assert not {"citeworth_field_paragraphs", "citeworth_dataset", "s2orc_duplicate_papers"} & {
+            key.to_user_string() for key in requested(defs, waiting)
+        }
+        instance.delete_run(queued.run_id)
+        assert shard_job.execute_in_process(partition_key=keys[1], instance=instance, run_config=QUIET_RUN).success
+
+        cursor, ticks, runs_per_asset = waiting.cursor, 0, defaultdict(int)
+        while True:
+            tick = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target, cursor=cursor)
+            cursor, wanted = tick.cursor, requested(defs, tick)
+            if not wanted:
+                break
+            ticks += 1
+            assert ticks < 12, wanted
+            for key, partitions in wanted.items():
+                runs_per_asset[key.to_user_string()] += len(partitions)
+            run_requested(defs, instance, wanted)
+
+        graph = defs.resolve_asset_graph()
+        models = graph.get_all_asset_keys() - target.resolve(graph)
+        assert {key.to_user_string() for key in models} >= {"model_transformer", "citeworth_tiny_encoder"}
+        unbuilt = {
+            key.to_user_string()
+            for key in target.resolve(graph)
+            if instance.get_latest_materialization_event(key) is None
+            and not any(parent in models for parent in graph.get(key).parent_keys)
+            and graph.get(key).parent_keys  # views of code and files (drop reasons, judgements): nothing to follow
+        }
+        assert unbuilt == set()
+        assert all(instance.get_latest_materialization_event(key) is None for key in models)
+        # One rebuild of each dataset after the burst; each field partition once; each shard's CiteSum candidates once.
+        assert runs_per_asset["citeworth_dataset"] == 1 and runs_per_asset["citesum_dataset"] == 1
+        assert runs_per_asset["citeworth_field_paragraphs"] == 19
+        assert runs_per_asset["citesum_candidates"] == 2
+        print(f"automation: {ticks} ticks, {sum(runs_per_asset.values())} asset partitions materialized")
