@@ -24,9 +24,17 @@ def contexts(papers: str, refs_db: str | None, sentences_before: int | None, sen
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
     from citeworth_assets.defs.arxiv.assets import paper_folder
     from citeworth_assets.lib.arxiv import unarxive2022
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022, write_contexts_csv
+    from citeworth_assets.lib.arxiv.context_export import (
+        contexts_2020,
+        contexts_2022,
+        write_contexts_csv,
+    )
     from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
-    from citeworth_assets.lib.arxiv.dump_files import JSON_LINES, UNARXIVE_2020, DumpFile
+    from citeworth_assets.lib.arxiv.dump_files import (
+        JSON_LINES,
+        UNARXIVE_2020,
+        DumpFile,
+    )
     from citeworth_assets.lib.jsonl import IssueLog
 
     if words is not None and (sentences_before is not None or sentences_after is not None):
@@ -57,9 +65,20 @@ def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, 
     """The arXiv, MAG, OpenAlex and arXiv-metadata sample dumps in the dump-root layout (docs/arxiv.md): an unarXive
     2020 folder with its damage cases, an unarXive 2022 file, every catalogue source. (One 2020 part only: the
     generator names papers by index, so two parts would hold the same arXiv ids.)"""
-    from citeworth_assets.lib.arxiv.dump_files import ARXIV_METADATA_DIR, MAG_DIR, OPENALEX_DIR, UNARXIVE_2020, UNARXIVE_2022
+    from citeworth_assets.lib.arxiv.dump_files import (
+        ARXIV_METADATA_DIR,
+        MAG_DIR,
+        OPENALEX_DIR,
+        UNARXIVE_2020,
+        UNARXIVE_2022,
+    )
     from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
-    from citeworth_assets.samples.mag import sample_works, write_arxiv_metadata, write_mag_dump, write_openalex_snapshot
+    from citeworth_assets.samples.mag import (
+        sample_works,
+        write_arxiv_metadata,
+        write_mag_dump,
+        write_openalex_snapshot,
+    )
 
     works = sample_works(seed, SAMPLE_WORKS)
     edges = [(a.mag_id, b.mag_id) for a, b in zip(works, works[1:]) if a.kind == "plain"][: SAMPLE_WORKS // 2]
@@ -94,13 +113,26 @@ def _metadata(result, key: str, field: str):
     return None
 
 
+def has_arxiv_sources(dumps) -> bool:
+    """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue."""
+    from citeworth_assets.lib.arxiv.dump_files import (
+        catalogue_files,
+        discover_dump_files,
+    )
+
+    return bool(catalogue_files(dumps) or discover_dump_files(dumps))
+
+
 def build_arxiv_sources(defs, instance, settings) -> list[str]:
     """Materialize every arXiv and catalogue source under the dump root in-process: the works catalogue first, then
     each unarXive dump file (partitions added), the field partitions that have papers and the context export. Returns what failed
     (empty: all built)."""
     from citeworth_assets.defs.arxiv.fields import fields_with_papers
     from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
-    from citeworth_assets.lib.arxiv.dump_files import catalogue_files, discover_dump_files
+    from citeworth_assets.lib.arxiv.dump_files import (
+        catalogue_files,
+        discover_dump_files,
+    )
 
     failed: list[str] = []
     dumps = settings.require_dumps()

@@ -140,16 +140,13 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
 
     A shard is skipped when the Dagster instance (the one `citeworth ui` shows) records it as built from the same
     files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Shards
-    run as queued runs of the instance, `--workers` at a time; the steps after them run in this process."""
-    import dagster as dg
-
+    run as queued runs of the instance, `--workers` at a time; the steps after them run in this process. The
+    arXiv/MAG sources under the same root (unarXive files, the MAG/OpenAlex catalogue) are built after them."""
+    from citeworth_assets.cli.arxiv import build_arxiv_sources, has_arxiv_sources
     from citeworth_assets.definitions import build_definitions
-    from citeworth_assets.defs.s2orc.built import built_shards
-    from citeworth_assets.defs.s2orc.partitions import s2orc_shards
     from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_assets.resources import CiteworthSettings
-    from citeworth_assets.run_queue import shard_queue
     from citeworth_models.registry import MODELS, NEURAL_MODELS
 
     _model_params(model_params)
@@ -164,17 +161,70 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         click.echo(f"incomplete shard {half} ({'skipped' if skip_incomplete else 'not built'})", err=True)
     half_keys = {half.key for half in incomplete}
     shards = [shard for shard in discover_shards(settings.dumps) if shard.key not in half_keys]
-    if not shards:
+    if not shards and not has_arxiv_sources(settings.dumps):
         raise click.ClickException(
-            f"no S2ORC shards under {settings.dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
-            "with a matching pdf_parses file; check --dumps / CITEWORTH_DUMPS)"
+            f"no S2ORC shards and no arXiv/MAG sources under {settings.dumps} (expected <release>/full/metadata/"
+            "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, openalex/; "
+            "check --dumps / CITEWORTH_DUMPS)"
         )
     instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
     defs = build_definitions(CiteworthSettings(**settings.values()))
+    failed = _build_s2orc(defs, instance, settings, shards, force) if shards else []
+    failed += build_arxiv_sources(defs, instance, settings)  # catalogue, dump files, fields, context export
+    if shards:  # ROUGE-SciQFS reads the S2ORC paragraphs and CiteSum's cited abstracts (and arXiv papers where built)
+        sciqfs = defs.resolve_job_def("sciqfs_dataset_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        click.echo(f"sciqfs: {_materialized(sciqfs, 'sciqfs_examples', 'examples')} examples" if sciqfs.success else "sciqfs: FAILED")
+        if not sciqfs.success:
+            failed.append("sciqfs")
+    from citeworth_assets.lib.warehouse import published_whole
+
+    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.
+    with published_whole(settings.warehouse) as whole:
+        result = defs.resolve_job_def("warehouse_job").execute_in_process(
+            instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
+        click.echo(
+            f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
+            f"release: {_materialized(result, 'citeworth_release', 'folder')}"
+        )
+        click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})")
+        if not result.success:
+            failed.append("warehouse")
+        whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
+        if models:
+            started = time.perf_counter()
+            neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
+            trained = defs.resolve_job_def("models_job").execute_in_process(
+                instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+            )
+            scores = {
+                key.removeprefix("model_"): _materialized(trained, key, "test_f1")
+                for key in (f"model_{name}" for name in MODELS)
+            }
+            click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
+            if not trained.success:
+                failed.append("models")
+    print_build_summary(settings, instance, models=models)
+    if incomplete and not skip_incomplete:
+        failed.append(f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)")
+    if failed:
+        raise click.ClickException(f"failed: {', '.join(failed)}")
+
+
+def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) -> list[str]:
+    """The S2ORC shards not built yet as queued runs, then the cross-shard steps (duplicates, CiteSum candidates,
+    field partitions). Returns what failed."""
+    import dagster as dg
+
+    from citeworth_assets.defs.s2orc.built import built_shards
+    from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+    from citeworth_assets.run_queue import shard_queue
+
     known = set(instance.get_dynamic_partitions(s2orc_shards.name))
     instance.add_dynamic_partitions(s2orc_shards.name, [s.key for s in shards if s.key not in known])
 
     failed = []
+    rules, splitter = settings.rules, settings.splitter
     built = set() if force else built_shards(instance, shards, rules, splitter)
     click.echo(f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
     position = {shard.key: f"[{number}/{len(shards)}] {shard.key}" for number, shard in enumerate(shards, 1)}
@@ -220,41 +270,7 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
         if not result.success:
             failed.append(field)
     click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
-    from citeworth_assets.cli.arxiv import build_arxiv_sources  # arXiv/MAG sources (issue 13): catalogue, dump files,
-    failed += build_arxiv_sources(defs, instance, settings)  # fields, context export; before the warehouse views
-    from citeworth_assets.lib.warehouse import published_whole
-
-    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.
-    with published_whole(settings.warehouse) as whole:
-        result = defs.resolve_job_def("warehouse_job").execute_in_process(
-            instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
-        click.echo(
-            f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
-            f"release: {_materialized(result, 'citeworth_release', 'folder')}"
-        )
-        click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})")
-        if not result.success:
-            failed.append("warehouse")
-        whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
-        if models:
-            started = time.perf_counter()
-            neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
-            trained = defs.resolve_job_def("models_job").execute_in_process(
-                instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
-            )
-            scores = {
-                key.removeprefix("model_"): _materialized(trained, key, "test_f1")
-                for key in (f"model_{name}" for name in MODELS)
-            }
-            click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
-            if not trained.success:
-                failed.append("models")
-    print_build_summary(settings, instance, models=models)
-    if incomplete and not skip_incomplete:
-        failed.append(f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)")
-    if failed:
-        raise click.ClickException(f"failed: {', '.join(failed)}")
+    return failed
 
 
 @main.command()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -56,17 +56,24 @@ def warehouse_rows(warehouse: Path) -> list[tuple[str, int | None]]:
     return rows
 
 
+READ_ISSUE_VIEWS = ("s2orc.read_issues", "arxiv.read_issues", "mag.read_issues")
+
+
 def read_issue_counts(warehouse: Path) -> dict[str, int]:
-    """Read issues by kind (``s2orc.read_issues``)."""
+    """Read issues by source and kind (``s2orc.read_issues``, ``arxiv.read_issues``, ``mag.read_issues``)."""
     import duckdb
 
     if not warehouse.exists():
         return {}
+    counts: dict[str, int] = {}
     with duckdb.connect(str(warehouse), read_only=True) as connection:
-        try:
-            return dict(connection.execute("SELECT kind, count(*) FROM s2orc.read_issues GROUP BY kind ORDER BY 2 DESC").fetchall())
-        except duckdb.Error:
-            return {}
+        for view in READ_ISSUE_VIEWS:
+            try:
+                rows = connection.execute(f"SELECT kind, count(*) FROM {view} GROUP BY kind ORDER BY 2 DESC").fetchall()
+            except duckdb.Error:  # a source this build did not have
+                continue
+            counts.update({f"{view.split('.')[0]} {kind}": n for kind, n in rows})
+    return counts
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,7 @@ def check_outcomes(instance, check_keys, since: float) -> list[CheckOutcome]:
     import dagster as dg
 
     evaluations: dict[str, list[tuple[bool, str]]] = {f"{key.asset_key.to_user_string()}/{key.name}": [] for key in check_keys}
-    created_after = datetime.fromtimestamp(since, tz=timezone.utc)
+    created_after = datetime.fromtimestamp(since, tz=UTC)
     for record in instance.get_run_records(dg.RunsFilter(created_after=created_after)):
         for entry in instance.all_logs(record.dagster_run.run_id, of_type=dg.DagsterEventType.ASSET_CHECK_EVALUATION):
             evaluation = entry.dagster_event.event_specific_data
@@ -132,7 +139,7 @@ def format_summary(settings: Settings, tables, checks: list[CheckOutcome], issue
         where = ", ".join(p for p in outcome.failed if p)
         lines.append(f"  FAILED {outcome.name}{f' [{where}]' if where else ''}")
     total = sum(issues.values())
-    lines.append(f"read issues: {total}" + (f" ({', '.join(f'{kind} {n}' for kind, n in issues.items())}; see s2orc.read_issues)" if total else ""))
+    lines.append(f"read issues: {total}" + (f" ({', '.join(f'{kind} {n}' for kind, n in issues.items())}; see <source>.read_issues)" if total else ""))
     lines += format_models(models)
     python = ".venv/bin/python" if Path(".venv/bin/python").exists() else "python"
     lines += [
