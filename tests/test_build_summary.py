@@ -82,6 +82,6 @@ def test_warehouse_rows_issues_and_positive_share(tmp_path: Path):
                    "('test', false, 'r'), ('train', true, 'r'), ('test', true, 'other')) t(split, cite_worthy, rule_set)")  # fmt: skip
         db.execute("CREATE VIEW lake.hidden AS SELECT 1")
     assert warehouse_rows(path) == [("citeworth.sentences", 5), ("s2orc.read_issues", 3)]
-    assert read_issue_counts(path) == {"invalid_json": 2, "bad_type": 1}
+    assert read_issue_counts(path) == {"s2orc invalid_json": 2, "s2orc bad_type": 1}
     assert abs(positive_share_of_test(path, "r") - 1 / 3) < 1e-9
     assert warehouse_rows(tmp_path / "missing.duckdb") == [] and positive_share_of_test(tmp_path / "missing.duckdb", "r") is None

@@ -22,7 +22,7 @@ def paragraphs(paper_id: str, line: int, empty_span: bool) -> list[dict]:
     context-only test raises IndexError."""
     spans = [{"start": TEXT.index(p), "end": TEXT.index(p) + 3, "text": p, "ref_id": None, "linked_paper_id": None} for p in ("[1]", "[2]", "[3]")]
     if empty_span:
-        at = TEXT.index("efficiently")
+        at = TEXT.index("every region.") + len("every region")  # at a sentence end: split, not dropped before
         spans.insert(1, {"start": at, "end": at, "text": "", "ref_id": None, "linked_paper_id": None})
     provenance = {"release": "20200705v1", "shard": SHARD, "source_file": "pdf_parses_0.jsonl.gz", "line": line, "byte_offset": 0}
     return [
