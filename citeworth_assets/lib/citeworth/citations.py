@@ -62,17 +62,21 @@ def merge_citation_spans(text: str, cite_spans: list[dict], token_starts: list[i
     """Join each span to the previous one when fewer than ``merge_below_tokens`` tokens lie between them."""
     merged: list[CitationSpan] = []
     for span in cite_spans:
-        if merged and token_index(token_starts, span["start"]) - token_index(token_starts, merged[-1].end) < merge_below_tokens:
-            last = merged[-1]
-            last.end = span["end"]
-            last.text = text[last.start : span["end"]]
-            last.ref_ids.append(span.get("ref_id"))
-            last.linked_paper_ids.append(span.get("linked_paper_id"))
-        else:
-            merged.append(
-                CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")])
-            )
+        join = bool(merged) and token_index(token_starts, span["start"]) - token_index(token_starts, merged[-1].end) < merge_below_tokens
+        add_span(merged, text, span, join)
     return merged
+
+
+def add_span(merged: list[CitationSpan], text: str, span: dict, join: bool) -> None:
+    """Add a cite span to the merged spans: joined to the last one (its text runs on to the span's end), or as a new one."""
+    if join:
+        last = merged[-1]
+        last.end = span["end"]
+        last.text = text[last.start : span["end"]]
+        last.ref_ids.append(span.get("ref_id"))
+        last.linked_paper_ids.append(span.get("linked_paper_id"))
+    else:
+        merged.append(CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")]))
 
 
 def sentences_with_citations(text: str, bounds: list[tuple[int, int]], spans: list[CitationSpan]) -> Iterator[Sentence]:

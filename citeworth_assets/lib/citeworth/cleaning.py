@@ -184,21 +184,21 @@ def clean_papers(
 
     ``timings``, if given, accumulates CPU seconds spent tokenizing, splitting and applying the rules.
     ``decide_before_splitting`` drops, unsplit, the paragraphs :func:`certain_drop` proves dropped (off:
-    everything is split, the straightforward path the parity tests compare with). A batch that raises is cleaned again one paper at a time, so that only the paper that raises is lost, as an
-    ``internal_error`` drop (:func:`failed_result`).
+    everything is split, the straightforward path the parity tests compare with). A batch that raises is cleaned
+    again one paper at a time, so that only the paper that raises is lost, as an ``internal_error`` drop
+    (:func:`failed_result`).
     """
     papers = iter(papers)
     while batch := list(islice(papers, batch_papers)):
         try:
-            results = list(_clean_batches(batch, rules, splitter, batch_papers, timings, decide_before_splitting))
+            yield from _clean_batch(batch, rules, splitter, timings, decide_before_splitting)
         except Exception:  # noqa: BLE001  any bug: retry paper by paper to find the paper that raises
-            results = [_clean_alone(paper, rules, splitter, timings, decide_before_splitting) for paper in batch]
-        yield from results
+            yield from (_clean_alone(paper, rules, splitter, timings, decide_before_splitting) for paper in batch)
 
 
 def _clean_alone(paper: PaperInput, rules: RuleSet, splitter: SentenceSplitter, timings, decide: bool) -> PaperResult:
     try:
-        (result,) = _clean_batches([paper], rules, splitter, 1, timings, decide)
+        (result,) = _clean_batch([paper], rules, splitter, timings, decide)
         return result
     except Exception as error:  # noqa: BLE001  a bug in cleaning this paper drops it, not the run
         return failed_result(paper, error)
@@ -212,42 +212,39 @@ def failed_result(paper: PaperInput, error: Exception) -> PaperResult:
     return PaperResult(paper, drops=[Decision("paper", paper.paper_id, INTERNAL_ERROR, detail=detail)], paper_reason=INTERNAL_ERROR)
 
 
-def _clean_batches(
-    papers: Iterable[PaperInput],
+def _clean_batch(
+    batch: list[PaperInput],
     rules: RuleSet,
     splitter: SentenceSplitter,
-    batch_papers: int = 64,
-    timings: dict[str, float] | None = None,
-    decide_before_splitting: bool = True,
-) -> Iterator[PaperResult]:
-    """:func:`clean_papers` without the guard: an exception ends the iteration."""
+    timings: dict[str, float] | None,
+    decide_before_splitting: bool,
+) -> list[PaperResult]:
+    """One batch of :func:`clean_papers` without the guard: an exception escapes."""
     clock = _Clock(timings)
-    papers = iter(papers)
-    while batch := list(islice(papers, batch_papers)):
-        clock.lap(None)
-        results, selected = [], []
-        for paper in batch:  # 1. select
-            selection = select_paragraphs(paper, rules)
-            result = PaperResult(paper, drops=selection.skipped, paper_reason=selection.paper_reason)
-            if selection.paper_reason:
-                result.drops.append(Decision("paper", paper.paper_id, selection.paper_reason))
-            results.append(result)
-            selected.extend((result, paragraph) for paragraph in selection.selected)
-        clock.lap("rules")
-        to_split = _before_splitting(selected, rules, splitter, decide_before_splitting, clock)  # 2-3.
-        texts = [paragraph.row["text"] for _, paragraph, _ in to_split]  # 4. split
-        bounds = splitter.sentence_bounds([doc for _, _, doc in to_split], texts)
-        clock.lap("split")
-        for (result, paragraph, _), text, sentences in zip(to_split, texts, bounds):  # 5. sentence rules
-            sentences = adjust_sentences(text, sentences, rules, splitter)
-            reason = first_failure(rules.split_paragraph_rules, sentences, rules)
-            verdict = ParagraphVerdict(reason=reason) if reason else judge_sentences(paragraph, sentences, rules)
-            _record(result, paragraph.row, verdict)
-        clock.lap("rules")
-        for result in results:
-            result.accepted.sort(key=lambda accepted: accepted.paragraph["paragraph_index"])
-            result.drops.sort(key=lambda drop: -1 if drop.paragraph_index is None else drop.paragraph_index)
-        yield from results
+    clock.lap(None)
+    results, selected = [], []
+    for paper in batch:  # 1. select
+        selection = select_paragraphs(paper, rules)
+        result = PaperResult(paper, drops=selection.skipped, paper_reason=selection.paper_reason)
+        if selection.paper_reason:
+            result.drops.append(Decision("paper", paper.paper_id, selection.paper_reason))
+        results.append(result)
+        selected.extend((result, paragraph) for paragraph in selection.selected)
+    clock.lap("rules")
+    to_split = _before_splitting(selected, rules, splitter, decide_before_splitting, clock)  # 2-3.
+    texts = [paragraph.row["text"] for _, paragraph, _ in to_split]  # 4. split
+    bounds = splitter.sentence_bounds([doc for _, _, doc in to_split], texts)
+    clock.lap("split")
+    for (result, paragraph, _), text, sentences in zip(to_split, texts, bounds):  # 5. sentence rules
+        sentences = adjust_sentences(text, sentences, rules, splitter)
+        reason = first_failure(rules.split_paragraph_rules, sentences, rules)
+        verdict = ParagraphVerdict(reason=reason) if reason else judge_sentences(paragraph, sentences, rules)
+        _record(result, paragraph.row, verdict)
+    clock.lap("rules")
+    for result in results:
+        result.accepted.sort(key=lambda accepted: accepted.paragraph["paragraph_index"])
+        result.drops.sort(key=lambda drop: -1 if drop.paragraph_index is None else drop.paragraph_index)
+    return results
 
 
 def _before_splitting(selected: list, rules: RuleSet, splitter: SentenceSplitter, decide: bool, clock: _Clock) -> list:

@@ -26,7 +26,7 @@ import unicodedata
 from functools import cache
 from itertools import pairwise
 
-from citeworth_assets.lib.citeworth.citations import CitationSpan
+from citeworth_assets.lib.citeworth.citations import CitationSpan, add_span
 
 ASCII_SITES = frozenset(".!?()'\"\n\r")
 TERMINALS = frozenset(".!?")
@@ -122,13 +122,6 @@ def merged_without_tokens(text: str, cite_spans: list[dict], merge_below_tokens:
             return None
         merges.append(False)
     merged: list[CitationSpan] = []
-    for span, merge in zip(cite_spans, [False, *merges]):
-        if merge:
-            last = merged[-1]
-            last.end = span["end"]
-            last.text = text[last.start : span["end"]]
-            last.ref_ids.append(span.get("ref_id"))
-            last.linked_paper_ids.append(span.get("linked_paper_id"))
-        else:
-            merged.append(CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")]))
+    for span, join in zip(cite_spans, [False, *merges]):
+        add_span(merged, text, span, join)
     return merged
