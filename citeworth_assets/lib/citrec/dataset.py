@@ -61,6 +61,15 @@ class EvalDataset:
     def candidate_texts(self) -> list[list[str]]:
         return [[c.text for c in self.train[work]] for work in self.candidates]
 
+    def add(self, context: CitationContext, train: bool) -> None:
+        """A training context of its cited candidate, or a test item (with its adjacent citations)."""
+        if train:
+            self.train[context.cited].append(context)
+            self.train_citing.add(context.citing)
+        else:
+            self.test.append(TestItem(context, context.cited, context.adjacent))
+            self.test_citing.add(context.citing)
+
 
 @dataclass(frozen=True)
 class DatasetStatistics:
@@ -138,12 +147,7 @@ def build_eval_dataset(
         year = citing_year(context, catalogue)
         if year is None or context.cited not in wanted:
             continue
-        if year <= settings.split_year:
-            dataset.train[context.cited].append(context)
-            dataset.train_citing.add(context.citing)
-        else:
-            dataset.test.append(TestItem(context, context.cited, context.adjacent))
-            dataset.test_citing.add(context.citing)
+        dataset.add(context, train=year <= settings.split_year)
     return dataset
 
 

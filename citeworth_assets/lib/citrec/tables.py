@@ -19,7 +19,6 @@ from citeworth_assets.lib.citrec.contexts import CitationContext, WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
     EvalDataset,
     EvalSettings,
-    TestItem,
     dataset_statistics,
 )
 from citeworth_assets.lib.jsonl import IssueLog
@@ -109,10 +108,5 @@ def dataset_from_tables(settings: EvalSettings, candidates: pa.Table, contexts: 
         for row in batch.to_pylist():
             context = CitationContext(row["cited"], tuple(row["adjacent"] or ()), row["citing"], row["citing_arxiv"],
                                       row["text"], row["source_file"] or "", row["line"] or 0)  # fmt: skip
-            if row["split"] == "train":
-                dataset.train[context.cited].append(context)
-                dataset.train_citing.add(context.citing)
-            else:
-                dataset.test.append(TestItem(context, context.cited, context.adjacent))
-                dataset.test_citing.add(context.citing)
+            dataset.add(context, train=row["split"] == "train")
     return dataset
