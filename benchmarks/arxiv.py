@@ -73,8 +73,9 @@ def run_step(name: str, folder: str) -> dict:
 
 
 def measure(name: str, folder: Path) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--step", name, "--folder", str(folder)],
-                         check=True, capture_output=True, text=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, __file__, "--step", name, "--folder", str(folder)], check=True, capture_output=True, text=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -102,7 +103,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         folder, references = write_unarxive_2020(
-            Path(tmp) / "dump", sample_works(13, 2000), args.papers, damaged=False, references_per_paper=(25, 45),
+            Path(tmp) / "dump",
+            sample_works(13, 2000),
+            args.papers,
+            damaged=False,
+            references_per_paper=(25, 45),
             filler=12,
         )
         print(f"generated {args.papers} papers, {len(references)} bibitems in {time.perf_counter() - started:.1f} s")

@@ -37,8 +37,13 @@ def main() -> None:
         generate_sample_dump(dump, papers=args.papers, shards=1, seed=13)
     (shard,) = discover_shards(dump)
     log = IssueLog()
-    abstracts = {row["paper_id"]: row["abstract"] for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)}
-    papers = list(papers_from_paragraph_rows(read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log), {}))
+    abstracts = {
+        row["paper_id"]: row["abstract"]
+        for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
+    }
+    papers = list(
+        papers_from_paragraph_rows(read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log), {})
+    )
     started = time.perf_counter()
     candidates, drops, counts = citesum.citation_candidates(papers, abstracts, splitter())
     extraction = time.perf_counter() - started

@@ -71,16 +71,37 @@ def real_dump(data: Path, out: Path) -> Path:
     full = out / "real_text" / "full"
     (full / "metadata").mkdir(parents=True, exist_ok=True)
     (full / "pdf_parses").mkdir(parents=True, exist_ok=True)
-    flags = ("has_inbound_citations", "has_pdf_parse", "has_pdf_parsed_abstract", "has_pdf_parsed_body_text",
-             "has_pdf_parsed_bib_entries", "has_pdf_parsed_ref_entries", "has_outbound_citations")  # fmt: skip
-    with gzip.open(full / "metadata" / "metadata_0.jsonl.gz", "wt") as metadata, gzip.open(full / "pdf_parses" / "pdf_parses_0.jsonl.gz", "wt") as pdfs:
+    flags = (
+        "has_inbound_citations",
+        "has_pdf_parse",
+        "has_pdf_parsed_abstract",
+        "has_pdf_parsed_body_text",
+        "has_pdf_parsed_bib_entries",
+        "has_pdf_parsed_ref_entries",
+        "has_outbound_citations",
+    )
+    with (
+        gzip.open(full / "metadata" / "metadata_0.jsonl.gz", "wt") as metadata,
+        gzip.open(full / "pdf_parses" / "pdf_parses_0.jsonl.gz", "wt") as pdfs,
+    ):
         for parse, field in parses:
             for paragraph in parse["body_text"]:
                 if (paragraph.get("section") or "").lower() not in PERMISSIBLE_SECTION_TITLES:
                     paragraph["section"] = REAL_SECTION
             paper_id = str(parse["paper_id"])
             pdfs.write(json.dumps({"paper_id": paper_id, **{k: v for k, v in parse.items() if k != "paper_id"}}) + "\n")
-            metadata.write(json.dumps({"paper_id": paper_id, "mag_field_of_study": field, "abstract": "real text", "journal": "real text", **dict.fromkeys(flags, True)}) + "\n")
+            metadata.write(
+                json.dumps(
+                    {
+                        "paper_id": paper_id,
+                        "mag_field_of_study": field,
+                        "abstract": "real text",
+                        "journal": "real text",
+                        **dict.fromkeys(flags, True),
+                    }
+                )
+                + "\n"
+            )
     return out
 
 
@@ -101,7 +122,9 @@ def unarxive_2020_records(folder: Path):
         cited = dict.fromkeys(m["ref_id"] for p in paper.paragraphs for m in p["markers"] if m["ref_id"] in raw)
         yield {
             "paper_id": paper.arxiv_id,
-            "body_text": [{"section": REAL_SECTION, "text": text} for p in paper.paragraphs for text in _cut(p["text"])],
+            "body_text": [
+                {"section": REAL_SECTION, "text": text} for p in paper.paragraphs for text in _cut(p["text"])
+            ],
             "bib_entries": {uuid: {"bib_entry_raw": raw[uuid]} for uuid in cited},
         }
 
@@ -160,11 +183,19 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
     results = list(clean_papers(papers, rules, sentence_splitter, timings=timings))
     cleaning = time.process_time() - started
     started = time.process_time()
-    lake.write_partition(workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name)
-    lake.write_partition(workdir, "r", REJECTION_SCHEMA, (row for r in results for row in rejection_rows(rules, r)), rules.name)
+    lake.write_partition(
+        workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name
+    )
+    lake.write_partition(
+        workdir, "r", REJECTION_SCHEMA, (row for r in results for row in rejection_rows(rules, r)), rules.name
+    )
     timings["write"] = time.process_time() - started
     timings["cleaning"] = cleaning
-    accepted = {(r.paper.paper_id, a.paragraph["paragraph_index"]): [(s.label, s.text) for s in a.verdict.samples] for r in results for a in r.accepted}
+    accepted = {
+        (r.paper.paper_id, a.paragraph["paragraph_index"]): [(s.label, s.text) for s in a.verdict.samples]
+        for r in results
+        for a in r.accepted
+    }
     return {"name": rules.name, "timings": timings, "accepted": accepted}
 
 
@@ -192,7 +223,12 @@ def run_published(path: Path, shard, fields: dict) -> tuple[dict, float]:
     with gzip.open(full / "filtered_metadata" / "metadata_0.jsonl.gz", "wt") as out:
         for paper_id, field in fields.items():
             if paper_id in offsets:
-                out.write(json.dumps({"paper_id": paper_id, "file_line_offset": offsets[paper_id], "mag_field_of_study": field}) + "\n")
+                out.write(
+                    json.dumps(
+                        {"paper_id": paper_id, "file_line_offset": offsets[paper_id], "mag_field_of_study": field}
+                    )
+                    + "\n"
+                )
 
     def blank_scispacy(_name, **_kwargs):
         nlp = spacy.blank("en")
@@ -225,10 +261,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--papers", type=int, default=2000)
     parser.add_argument("--workdir")
-    parser.add_argument("--published", type=Path, help="a local copy of copenlu/cite-worth dataset_creation/build_dataset.py")
+    parser.add_argument(
+        "--published", type=Path, help="a local copy of copenlu/cite-worth dataset_creation/build_dataset.py"
+    )
     parser.add_argument("--rules", default="citeworth_2021,citeworth_improved")
-    parser.add_argument("--real", type=Path, nargs="?", const=Path(__file__).resolve().parents[2] / "shared" / "data",
-                        help="measure on the real text of the shared sample data folder (default ../shared/data)")
+    parser.add_argument(
+        "--real",
+        type=Path,
+        nargs="?",
+        const=Path(__file__).resolve().parents[2] / "shared" / "data",
+        help="measure on the real text of the shared sample data folder (default ../shared/data)",
+    )
     args = parser.parse_args()
     from citeworth_assets.samples.s2orc import generate_sample_dump
 
@@ -245,8 +288,14 @@ def main() -> None:
     shard, fields, papers, read_seconds = load_papers(dump)
     paragraphs = sum(len(p.paragraphs) for p in papers)
     characters = sum(len(row["text"]) for p in papers for row in p.paragraphs)
-    report = {"text": "real (--real)" if args.real else "generated", "candidate_papers": len(papers), "paragraphs": paragraphs,
-              "mean_paragraph_chars": round(characters / max(1, paragraphs)), "read_and_parse_seconds": round(read_seconds, 2), "rule_sets": {}}
+    report = {
+        "text": "real (--real)" if args.real else "generated",
+        "candidate_papers": len(papers),
+        "paragraphs": paragraphs,
+        "mean_paragraph_chars": round(characters / max(1, paragraphs)),
+        "read_and_parse_seconds": round(read_seconds, 2),
+        "rule_sets": {},
+    }
     outputs = {}
     for name in args.rules.split(","):
         measured = clean(papers, name, workdir / "lake")

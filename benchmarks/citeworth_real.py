@@ -48,7 +48,11 @@ def rule_set_names() -> list[str]:
     """The faithful set, it with each registered improvement alone, and every versioned improved set."""
     from citeworth_assets.lib.citeworth.rules import RULE_SETS, Improvement
 
-    return ["citeworth_2021", *(f"citeworth_2021+{member.value}" for member in Improvement), *(n for n in RULE_SETS if n != "citeworth_2021")]
+    return [
+        "citeworth_2021",
+        *(f"citeworth_2021+{member.value}" for member in Improvement),
+        *(n for n in RULE_SETS if n != "citeworth_2021"),
+    ]
 
 
 def candidate_papers(path: Path, style: str) -> tuple[list, Counter]:
@@ -80,7 +84,13 @@ def measure(papers: list, name: str) -> dict:
             (result,) = clean_papers([paper], rules, sentence_splitter)
         except Exception as error:  # noqa: BLE001  (the yardstick must survive what a rule set does not)
             reasons["internal_error"] += 1
-            errors.append({"paper_id": paper.paper_id, "error": f"{type(error).__name__}: {error}", "where": traceback.format_exc(limit=-1).strip()})
+            errors.append(
+                {
+                    "paper_id": paper.paper_id,
+                    "error": f"{type(error).__name__}: {error}",
+                    "where": traceback.format_exc(limit=-1).strip(),
+                }
+            )
             continue
         reasons.update(f"{drop.level}:{drop.reason}" for drop in result.drops)
         papers_kept += bool(result.accepted)
@@ -107,11 +117,16 @@ def measure(papers: list, name: str) -> dict:
 
 def internal_errors(row: dict) -> int:
     """Papers whose cleaning raised here, and those the cleaning itself reports as ``internal_error``."""
-    return len(row["internal_errors"]) + sum(n for reason, n in row["drop_reasons"].items() if reason.endswith(":internal_error"))
+    return len(row["internal_errors"]) + sum(
+        n for reason, n in row["drop_reasons"].items() if reason.endswith(":internal_error")
+    )
 
 
 def markdown(report: dict) -> str:
-    lines = ["| style | rule set | papers | paragraphs | sentences | cite-worthy | leftover markers | format problems | internal errors |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| style | rule set | papers | paragraphs | sentences | cite-worthy | leftover markers | format problems | internal errors |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for style, block in report["styles"].items():
         for row in block["rule_sets"]:
             lines.append(
@@ -125,13 +140,17 @@ def markdown(report: dict) -> str:
         for reason in sorted(set(first["drop_reasons"]) | set(last["drop_reasons"])):
             lines.append(f"- {reason}: {first['drop_reasons'].get(reason, 0)} → {last['drop_reasons'].get(reason, 0)}")
         for name, examples in block["examples"].items():
-            lines += ["", f"Kept by {name}, not by citeworth_2021 ({style}):"] + [f"- {paper}: {text}" for paper, text in examples]
+            lines += ["", f"Kept by {name}, not by citeworth_2021 ({style}):"] + [
+                f"- {paper}: {text}" for paper, text in examples
+            ]
     return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--data", type=Path, default=ROOT.parents[1] / "shared" / "data", help="the shared sample data folder")
+    parser.add_argument(
+        "--data", type=Path, default=ROOT.parents[1] / "shared" / "data", help="the shared sample data folder"
+    )
     parser.add_argument("--rules", help="comma-separated rule sets (default: every registered one)")
     args = parser.parse_args()
     path = args.data / SAMPLE
@@ -150,7 +169,12 @@ def main() -> int:
             if new:
                 examples[row["rule_set"]] = new[:EXAMPLES]
         rows[0].pop("_kept")
-        report["styles"][style] = {"candidate_papers": len(papers), "filter_rejections": dict(rejected), "rule_sets": rows, "examples": examples}
+        report["styles"][style] = {
+            "candidate_papers": len(papers),
+            "filter_rejections": dict(rejected),
+            "rule_sets": rows,
+            "examples": examples,
+        }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "citeworth_real.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
     table = markdown(report)

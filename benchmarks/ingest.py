@@ -52,7 +52,11 @@ def step(name: str, dump: str, data: str) -> dict:
                     papers += path == shard.metadata
     elif name == "papers":
         papers = lake.write_partition(
-            lake_root, "s2orc_papers", PAPER_SCHEMA, read_metadata(ShardSource(shard.release, shard.key, shard.metadata), IssueLog()), shard.key
+            lake_root,
+            "s2orc_papers",
+            PAPER_SCHEMA,
+            read_metadata(ShardSource(shard.release, shard.key, shard.metadata), IssueLog()),
+            shard.key,
         )
     elif name == "filter":
         with lake.PartitionWriter(lake_root, "s2orc_candidate_papers", PAPER_SCHEMA, shard.key) as out:
@@ -60,19 +64,32 @@ def step(name: str, dump: str, data: str) -> dict:
                 papers += batch.num_rows
                 out.write_table(split_candidates(batch)[0])
     elif name == "paragraphs":
-        ids = set(lake.read_partition(lake_root, "s2orc_candidate_papers", shard.key, ["paper_id"]).column("paper_id").to_pylist())
+        ids = set(
+            lake.read_partition(lake_root, "s2orc_candidate_papers", shard.key, ["paper_id"])
+            .column("paper_id")
+            .to_pylist()
+        )
         source = ShardSource(shard.release, shard.key, shard.pdf_parses)
         papers = len(ids)
-        lake.write_partition(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, read_paragraphs(source, IssueLog(), ids), shard.key)
+        lake.write_partition(
+            lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, read_paragraphs(source, IssueLog(), ids), shard.key
+        )
     seconds = time.perf_counter() - started
-    return {"step": name, "seconds": seconds, "papers": papers, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {
+        "step": name,
+        "seconds": seconds,
+        "papers": papers,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def run_step(name: str, dump: Path, data: Path) -> dict:
     out = subprocess.run(
         [sys.executable, __file__, "--step", name, "--dump", str(dump), "--data", str(data)],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -114,13 +131,17 @@ def main() -> None:
     results = [measure(int(size), workdir) for size in args.sizes.split(",")]
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ingest.json").write_text(json.dumps(results, indent=2))
-    print(f"{'papers':>8} {'MB.gz':>7} {'baseline s':>10} {'ours s':>7} {'ratio':>6} {'MB/s':>6} {'papers/s/core':>13} {'peak RSS MB':>11}")
+    print(
+        f"{'papers':>8} {'MB.gz':>7} {'baseline s':>10} {'ours s':>7} {'ratio':>6} {'MB/s':>6} {'papers/s/core':>13} {'peak RSS MB':>11}"
+    )
     for r in results:
         print(
             f"{r['papers']:>8} {r['compressed_mb']:>7} {r['baseline_seconds']:>10} {r['read_and_filter_seconds']:>7} "
             f"{r['ratio_to_baseline']:>6} {r['mb_per_second']:>6} {r['papers_per_second_per_core']:>13} {r['peak_rss_mb']:>11}"
         )
-        print("         " + ", ".join(f"{n} {s['seconds']:.2f}s/{s['peak_rss_mb']:.0f}MB" for n, s in r["steps"].items()))
+        print(
+            "         " + ", ".join(f"{n} {s['seconds']:.2f}s/{s['peak_rss_mb']:.0f}MB" for n, s in r["steps"].items())
+        )
 
 
 if __name__ == "__main__":

@@ -13,7 +13,16 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 CUES = ["It has been shown that", "Previous studies reported that", "Earlier work found that"]
 PLAIN = ["Here we measure how", "We observed that", "Our results indicate that"]
-WORDS = ["the protein level", "the error rate", "the growth rate", "temperature", "pressure", "the dose", "depends on", "varies with"]
+WORDS = [
+    "the protein level",
+    "the error rate",
+    "the growth rate",
+    "temperature",
+    "pressure",
+    "the dose",
+    "depends on",
+    "varies with",
+]
 
 
 def sentences(n: int, seed: int = 0) -> list[tuple[str, int]]:

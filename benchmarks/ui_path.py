@@ -55,8 +55,13 @@ def _environment(dumps: Path, data: Path) -> dict:
     home.mkdir(parents=True, exist_ok=True)
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
     python_path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    return {**os.environ, "PYTHONPATH": python_path, "DAGSTER_HOME": str(home),
-            "CITEWORTH_DUMPS": str(dumps), "CITEWORTH_DATA": str(data)}  # fmt: skip
+    return {
+        **os.environ,
+        "PYTHONPATH": python_path,
+        "DAGSTER_HOME": str(home),
+        "CITEWORTH_DUMPS": str(dumps),
+        "CITEWORTH_DATA": str(data),
+    }
 
 
 def _python(code: str, env: dict) -> dict:
@@ -110,8 +115,14 @@ def run_worker(key: str, executor: str, env: dict) -> tuple[float, float, float]
     target = ["-m", "citeworth_assets.definitions", "-a", "defs", "-j", "s2orc_shard_job"]
     if executor != "job":
         target = ["-f", __file__, "-a", "bench_definitions", "-j", "bench_shard_job"]
-    command = [str(Path(sys.executable).parent / "dagster"), "job", "execute", *target,
-               "--tags", json.dumps({"dagster/partition": key})]  # fmt: skip
+    command = [
+        str(Path(sys.executable).parent / "dagster"),
+        "job",
+        "execute",
+        *target,
+        "--tags",
+        json.dumps({"dagster/partition": key}),
+    ]
     started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True, env={**env, EXECUTOR_ENV: executor})
     if done.returncode:
@@ -126,8 +137,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--papers", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the median is reported")
-    parser.add_argument("--executors", default="job,multiprocess,forkserver,in_process",
-                        help="'job' is the shard job's own executor; the others redefine it for comparison")  # fmt: skip
+    parser.add_argument(
+        "--executors",
+        default="job,multiprocess,forkserver,in_process",
+        help="'job' is the shard job's own executor; the others redefine it for comparison",
+    )
     parser.add_argument("--workdir", default=None)
     args = parser.parse_args()
 
@@ -167,13 +181,17 @@ def main() -> None:
     }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "ui_path.json").write_text(json.dumps(result, indent=2))
-    print(f"import definitions: {result['import_seconds']} s (dagster itself {result['import_dagster_seconds']} s), "
-          f"heavy modules loaded: {result['heavy_modules_after_import'] or 'none'}")  # fmt: skip
+    print(
+        f"import definitions: {result['import_seconds']} s (dagster itself {result['import_dagster_seconds']} s), "
+        f"heavy modules loaded: {result['heavy_modules_after_import'] or 'none'}"
+    )
     print(f"shard of {args.papers} papers, citeworth build (execute_in_process): {cli_seconds} s ({cli_cpu} s CPU)")
     for name, seconds in workers.items():
-        print(f"  run worker, {name} executor: {seconds} s ({result['ratio_to_cli'][name]}x the CLI), "
-              f"{worker_cpu[name]} s CPU ({result['cpu_ratio_to_cli'][name]}x); "
-              f"run duration in the UI {shown[name]} s ({result['ui_duration_ratio_to_cli'][name]}x)")  # fmt: skip
+        print(
+            f"  run worker, {name} executor: {seconds} s ({result['ratio_to_cli'][name]}x the CLI), "
+            f"{worker_cpu[name]} s CPU ({result['cpu_ratio_to_cli'][name]}x); "
+            f"run duration in the UI {shown[name]} s ({result['ui_duration_ratio_to_cli'][name]}x)"
+        )
 
 
 if __name__ == "__main__":

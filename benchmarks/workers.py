@@ -79,14 +79,34 @@ def median_phase(runs: list[dict]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--papers", type=int, default=8000, help="papers in the dump, split over the shards (shards big enough that their work, not the run processes' start-up, dominates)")
+    parser.add_argument(
+        "--papers",
+        type=int,
+        default=8000,
+        help="papers in the dump, split over the shards (shards big enough that their work, not the run processes' start-up, dominates)",
+    )
     parser.add_argument("--shards", type=int, default=4)
-    parser.add_argument("--repeat", type=int, default=2, help="builds per worker count, in the order 1 2 2 1 ... so that a change of load on a shared machine falls on both")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=2,
+        help="builds per worker count, in the order 1 2 2 1 ... so that a change of load on a shared machine falls on both",
+    )
     args = parser.parse_args()
     capacity = parallel_capacity()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        citeworth("generate-sample", "--out", str(root / "dumps"), "--papers", str(args.papers), "--shards", str(args.shards), "--seed", "0")
+        citeworth(
+            "generate-sample",
+            "--out",
+            str(root / "dumps"),
+            "--papers",
+            str(args.papers),
+            "--shards",
+            str(args.shards),
+            "--seed",
+            "0",
+        )
         order = [workers for attempt in range(args.repeat) for workers in ((1, 2) if attempt % 2 == 0 else (2, 1))]
         runs = [build(root / "dumps", root, workers, attempt // 2) for attempt, workers in enumerate(order)]
         lakes = [lake_rows(run.pop("data")) for run in runs]

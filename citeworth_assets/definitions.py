@@ -23,7 +23,10 @@ DOMAINS = (s2orc, citeworth, manual_eval, citesum, sciqfs, citrec, models, arxiv
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
     """The code location, with settings from the environment unless given (the CLI passes its flags)."""
-    resources = {"citeworth": settings or CiteworthSettings.from_environment(), "training_device": TrainingDevice.from_environment()}
+    resources = {
+        "citeworth": settings or CiteworthSettings.from_environment(),
+        "training_device": TrainingDevice.from_environment(),
+    }
     return dg.Definitions.merge(*(domain.defs for domain in DOMAINS), dg.Definitions(resources=resources))
 
 

@@ -77,5 +77,10 @@ def dagster_instance(settings: Settings, max_concurrent_runs: int | None = None)
     from dagster._core.instance.ref import InstanceRef
 
     concurrency = (yaml.safe_load((home / "dagster.yaml").read_text()) or {}).get("concurrency") or {}
-    overrides = {"concurrency": {**concurrency, "runs": {**concurrency.get("runs", {}), "max_concurrent_runs": max_concurrent_runs}}}
+    overrides = {
+        "concurrency": {
+            **concurrency,
+            "runs": {**concurrency.get("runs", {}), "max_concurrent_runs": max_concurrent_runs},
+        }
+    }
     return dg.DagsterInstance.from_ref(InstanceRef.from_dir(str(home), overrides=overrides))

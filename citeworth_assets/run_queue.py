@@ -66,7 +66,9 @@ class ShardQueue:
             QueuedRunCoordinatorDaemon,
         )
 
-        self._dequeuer = None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
+        self._dequeuer = (
+            None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
+        )
 
     def submit(self, partition_key: str, run_config: Mapping, tags: Mapping[str, str]) -> str:
         from dagster._cli.job import _create_run
@@ -114,7 +116,10 @@ def shard_queue(instance: dg.DagsterInstance, job_name: str, env: Mapping[str, s
     from dagster._core.workspace.context import WorkspaceProcessContext
     from dagster._core.workspace.load_target import WorkspaceFileTarget
 
-    with environment(env), WorkspaceProcessContext(instance, WorkspaceFileTarget(paths=[str(workspace_file())])) as context:
+    with (
+        environment(env),
+        WorkspaceProcessContext(instance, WorkspaceFileTarget(paths=[str(workspace_file())])) as context,
+    ):
         error = context.create_request_context().get_code_location_error(LOCATION)
         if error:
             raise RuntimeError(f"the code location {LOCATION!r} did not load: {error.message}")

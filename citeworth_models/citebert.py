@@ -82,8 +82,12 @@ class CiteBert(SentenceClassifier):
         def batch_loss(batch):
             texts, labels = zip(*batch)
             encoded = self.tokenizer(
-                list(texts), padding=True, truncation=True, max_length=self.params["max_length"],
-                return_tensors="pt", return_special_tokens_mask=True,
+                list(texts),
+                padding=True,
+                truncation=True,
+                max_length=self.params["max_length"],
+                return_tensors="pt",
+                return_special_tokens_mask=True,
             )
             ids, mask = encoded["input_ids"].to(self.device), encoded["attention_mask"].to(self.device)
             special = encoded["special_tokens_mask"].bool().to(self.device) | (mask == 0)
@@ -93,7 +97,15 @@ class CiteBert(SentenceClassifier):
             )
             return cite + self.network.mlm_loss(masked, mask, mlm_labels)
 
-        return train_with_params(self.network, list(train), batch_loss, self.params, self.device, (lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None, on_epoch)
+        return train_with_params(
+            self.network,
+            list(train),
+            batch_loss,
+            self.params,
+            self.device,
+            (lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None,
+            on_epoch,
+        )
 
     def save_encoder(self, directory) -> Path:
         """Only the language model + tokenizer, reloadable with AutoModel/AutoModelForMaskedLM."""
@@ -103,10 +115,12 @@ class CiteBert(SentenceClassifier):
         return directory
 
     def save(self, directory) -> Path:
-        return checkpoint.save_pretrained_parts(directory, self.network.mlm, self.tokenizer, self.network.head, self.params)
+        return checkpoint.save_pretrained_parts(
+            directory, self.network.mlm, self.tokenizer, self.network.head, self.params
+        )
 
     @classmethod
-    def load(cls, directory) -> "CiteBert":
+    def load(cls, directory) -> CiteBert:
         directory = Path(directory)
         model = cls(directory / checkpoint.ENCODER_DIR, checkpoint.load_params(directory)["params"])
         checkpoint.load_head(directory, model.network.head)

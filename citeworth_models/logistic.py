@@ -50,7 +50,7 @@ class LogisticModel:
         return directory
 
     @classmethod
-    def load(cls, directory) -> "LogisticModel":
+    def load(cls, directory) -> LogisticModel:
         saved = joblib.load(Path(directory) / ARTIFACT)
         model = cls(saved["params"])
         model.pipeline = saved["pipeline"]

@@ -130,7 +130,9 @@ class ParagraphContextModel(checkpoint.EncoderAndHead):
             predicted = self.predict([sentences for sentences, _ in dev])
             return cite_worthy_f1([y for _, ys in dev for y in ys], [y for ys in predicted for y in ys])
 
-        return train_with_params(self.network, examples, batch_loss, self.params, self.device, evaluate if dev else None, on_epoch)
+        return train_with_params(
+            self.network, examples, batch_loss, self.params, self.device, evaluate if dev else None, on_epoch
+        )
 
     @torch.no_grad()
     def predict_proba(self, paragraphs) -> list[list[float]]:

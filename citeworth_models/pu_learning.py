@@ -83,7 +83,7 @@ class PUSentenceClassifier:
         return directory
 
     @classmethod
-    def load(cls, directory) -> "PUSentenceClassifier":
+    def load(cls, directory) -> PUSentenceClassifier:
         directory = Path(directory)
         final = SentenceClassifier.load(directory)
         model = cls(None, final.params)

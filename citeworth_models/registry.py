@@ -45,7 +45,9 @@ MODELS: dict[str, ModelSpec] = {
     "logistic_regression": ModelSpec("citeworth_models.logistic:LogisticModel", needs_encoder=False, neural=False),
     "transformer": ModelSpec("citeworth_models.transformer_scratch:ScratchTransformerClassifier", needs_encoder=False),
     "bert": ModelSpec("citeworth_models.sentence_classifier:SentenceClassifier"),
-    "bert_unweighted": ModelSpec("citeworth_models.sentence_classifier:SentenceClassifier", {**SCIBERT_ROW, "weighted": False}),
+    "bert_unweighted": ModelSpec(
+        "citeworth_models.sentence_classifier:SentenceClassifier", {**SCIBERT_ROW, "weighted": False}
+    ),
     "bert_pu": ModelSpec("citeworth_models.pu_learning:PUSentenceClassifier", SCIBERT_ROW),
     "longformer_ctx": ModelSpec("citeworth_models.paragraph_context:ParagraphContextModel", paragraphs=True),
     "citebert": ModelSpec("citeworth_models.citebert:CiteBert"),
@@ -88,7 +90,9 @@ def train_and_evaluate(
         "predicted_positive_share": _predicted_positive_share(spec, model, test),
         "artifact_dir": str(artifact_dir),
     }
-    (out_dir / "result.json").write_text(json.dumps({**result, "model": name, "encoder_dir": str(encoder_dir)}, indent=2))
+    (out_dir / "result.json").write_text(
+        json.dumps({**result, "model": name, "encoder_dir": str(encoder_dir)}, indent=2)
+    )
     return result
 
 

@@ -99,7 +99,15 @@ class SentenceClassifier(checkpoint.EncoderAndHead):
                 torch.tensor(ws, dtype=torch.float),
             )
 
-        return train_with_params(self.network, examples, batch_loss, self.params, self.device, (lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None, on_epoch)
+        return train_with_params(
+            self.network,
+            examples,
+            batch_loss,
+            self.params,
+            self.device,
+            (lambda: cite_worthy_f1([y for _, y in dev], self.predict([x for x, _ in dev]))) if dev else None,
+            on_epoch,
+        )
 
     @torch.no_grad()
     def predict_proba(self, texts) -> list[float]:

@@ -27,7 +27,9 @@ def train_wordpiece(texts: Iterable[str], directory, vocab_size: int = 1000) -> 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     trainer = BertWordPieceTokenizer(lowercase=True)
-    trainer.train_from_iterator(list(texts), vocab_size=vocab_size, min_frequency=1, show_progress=False)  # its bar prints blank lines off a terminal
+    trainer.train_from_iterator(
+        list(texts), vocab_size=vocab_size, min_frequency=1, show_progress=False
+    )  # its bar prints blank lines off a terminal
     trainer.save(str(directory / "tokenizer.json"))
     tokenizer = BertTokenizerFast(tokenizer_file=str(directory / "tokenizer.json"), do_lower_case=True)
     tokenizer.save_pretrained(directory)

@@ -56,8 +56,9 @@ class TrainingSetup:
         return {"device": self.device, "precision": self.precision, "deterministic": self.deterministic}
 
 
-def resolve_setup(device: str = "auto", precision: str = "auto", deterministic: bool = False,
-                  memory_limit: float | None = None) -> TrainingSetup:  # fmt: skip
+def resolve_setup(
+    device: str = "auto", precision: str = "auto", deterministic: bool = False, memory_limit: float | None = None
+) -> TrainingSetup:
     """The setup for this machine. ``auto`` is the first GPU if CUDA is present, else the CPU (recorded in
     ``fallback``); an explicit ``cuda``/``cuda:N`` without that GPU is an error, never a silent CPU run.
     Precision ``auto`` is bf16 where the GPU supports it, fp16 on older GPUs, fp32 on CPU. ``memory_limit``
@@ -74,8 +75,10 @@ def resolve_setup(device: str = "auto", precision: str = "auto", deterministic: 
         if not text.startswith("cuda:") or not index.isdigit():
             raise DeviceError(f"training device {device!r}: use {DEVICE_CHOICES}")
         if not torch.cuda.is_available():
-            raise DeviceError(f"training device {device!r}: CUDA is not available on this machine (torch {torch.__version__}, "
-                              f"CUDA build {torch.version.cuda}); use 'auto' or 'cpu'")  # fmt: skip
+            raise DeviceError(
+                f"training device {device!r}: CUDA is not available on this machine (torch {torch.__version__}, "
+                f"CUDA build {torch.version.cuda}); use 'auto' or 'cpu'"
+            )
         if int(index) >= torch.cuda.device_count():
             raise DeviceError(f"training device {device!r}: this machine has {torch.cuda.device_count()} GPU(s)")
     on_gpu = text != "cpu"
@@ -85,9 +88,13 @@ def resolve_setup(device: str = "auto", precision: str = "auto", deterministic: 
     if chosen not in PRECISIONS:
         raise DeviceError(f"training precision {precision!r}: use 'auto', {', '.join(map(repr, PRECISIONS))}")
     if chosen == "fp16" and not on_gpu:
-        raise DeviceError("training precision 'fp16' needs a GPU (mixed precision on the CPU is bf16); use 'bf16' or 'fp32'")
+        raise DeviceError(
+            "training precision 'fp16' needs a GPU (mixed precision on the CPU is bf16); use 'bf16' or 'fp32'"
+        )
     if chosen == "bf16" and on_gpu and not torch.cuda.is_bf16_supported():
-        raise DeviceError(f"training precision 'bf16': {torch.cuda.get_device_name(torch.device(text))} does not support it; use 'fp16'")
+        raise DeviceError(
+            f"training precision 'bf16': {torch.cuda.get_device_name(torch.device(text))} does not support it; use 'fp16'"
+        )
     return TrainingSetup(text, chosen, deterministic, _memory_fraction(text, memory_limit), fallback)
 
 
@@ -127,8 +134,11 @@ def describe_setup(setup: TrainingSetup) -> dict[str, str]:
     else:
         device = torch.device(setup.device)
         major, minor = torch.cuda.get_device_capability(device)
-        description.update(device_name=torch.cuda.get_device_name(device), compute_capability=f"{major}.{minor}",
-                           cudnn_version=str(torch.backends.cudnn.version()))  # fmt: skip
+        description.update(
+            device_name=torch.cuda.get_device_name(device),
+            compute_capability=f"{major}.{minor}",
+            cudnn_version=str(torch.backends.cudnn.version()),
+        )
     if setup.memory_fraction is not None:
         description["memory_fraction"] = f"{setup.memory_fraction:.3f}"
     if setup.fallback:
@@ -143,8 +153,12 @@ def deterministic_algorithms(enabled: bool = True):
     if not enabled:
         yield
         return
-    previous = (torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled(),
-                torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)  # fmt: skip
+    previous = (
+        torch.are_deterministic_algorithms_enabled(),
+        torch.is_deterministic_algorithms_warn_only_enabled(),
+        torch.backends.cudnn.deterministic,
+        torch.backends.cudnn.benchmark,
+    )
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", CUBLAS_WORKSPACE)
     torch.use_deterministic_algorithms(True, warn_only=True)
     torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = True, False
@@ -246,7 +260,9 @@ def train_epochs(
     return dev_f1
 
 
-def train_with_params(network, examples: list, batch_loss, params: dict, device, evaluate=None, on_epoch=None) -> list[float]:
+def train_with_params(
+    network, examples: list, batch_loss, params: dict, device, evaluate=None, on_epoch=None
+) -> list[float]:
     """:func:`train_epochs` with a model's Appendix C hyperparameters (``batch_size``, ``epochs``, ``lr``,
     ``weight_decay``, ``warmup_steps``, ``seed``): the examples reshuffled every epoch, seeded; in the
     params' ``precision`` and, with ``deterministic``, with deterministic kernels."""

@@ -37,8 +37,17 @@ WEIGHTS_FILE = "model.pt"
 class ScratchEncoder(nn.Module):
     """Token + learned position embeddings into torch.nn.TransformerEncoder."""
 
-    def __init__(self, vocab_size: int, d_model: int, n_heads: int, n_layers: int, ff_dim: int, dropout: float,
-                 max_length: int, pad_id: int):
+    def __init__(
+        self,
+        vocab_size: int,
+        d_model: int,
+        n_heads: int,
+        n_layers: int,
+        ff_dim: int,
+        dropout: float,
+        max_length: int,
+        pad_id: int,
+    ):
         super().__init__()
         self.tokens = nn.Embedding(vocab_size, d_model, padding_idx=pad_id)
         self.positions = nn.Embedding(max_length, d_model)
@@ -63,8 +72,16 @@ class ScratchTransformerClassifier(SentenceClassifier):
         p = self.params
         seed_everything(p["seed"])
         self.tokenizer = tokenizer
-        encoder = ScratchEncoder(len(tokenizer), p["d_model"], p["n_heads"], p["n_layers"], p["ff_dim"],
-                                 p["dropout"], p["max_length"], tokenizer.pad_token_id)
+        encoder = ScratchEncoder(
+            len(tokenizer),
+            p["d_model"],
+            p["n_heads"],
+            p["n_layers"],
+            p["ff_dim"],
+            p["dropout"],
+            p["max_length"],
+            tokenizer.pad_token_id,
+        )
         self.network = ClsHeadNetwork(encoder, p["d_model"], p["dropout"])
 
     def _prepare(self, train) -> None:
@@ -82,7 +99,7 @@ class ScratchTransformerClassifier(SentenceClassifier):
         return directory
 
     @classmethod
-    def load(cls, directory) -> "ScratchTransformerClassifier":
+    def load(cls, directory) -> ScratchTransformerClassifier:
         directory = Path(directory)
         model = cls(params=checkpoint.load_params(directory)["params"])
         model._build(AutoTokenizer.from_pretrained(directory / TOKENIZER_DIR))

@@ -17,7 +17,10 @@ TEXTS = [SCRIPT, "Second sentence.", "Third sentence.", "Fourth sentence.", "Fif
 
 pytestmark = [
     # CI installs Chromium (make test); there a missing browser is a failure, not a skip.
-    pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and not os.environ.get("CI"),
+        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)",
+    ),
     pytest.mark.timeout(60),
     pytest.mark.slow,
 ]
@@ -26,7 +29,14 @@ pytestmark = [
 @pytest.fixture
 def served(tmp_path):
     rows = [
-        {"item_id": f"id{i}", "position": i, "text": text, "paragraph": f"Before. {text} After.", "method": "m", "label": "l"}
+        {
+            "item_id": f"id{i}",
+            "position": i,
+            "text": text,
+            "paragraph": f"Before. {text} After.",
+            "method": "m",
+            "label": "l",
+        }
         for i, text in enumerate(TEXTS)
     ]
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "part-0.parquet")
@@ -44,9 +54,15 @@ def page():
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
-        )  # fmt: skip
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         try:
             page = browser.new_page()
             page.set_default_timeout(5000)

@@ -37,8 +37,12 @@ def test_checks_are_counted_over_every_run_and_partition():
     for key in ("a", "b"):
         dg.materialize([shard], partition_key=key, instance=instance, raise_on_error=False)
     dg.materialize([whole], instance=instance, selection=[whole], raise_on_error=False)
-    keys = [dg.AssetCheckKey(dg.AssetKey("shard"), "rows_add_up"), dg.AssetCheckKey(dg.AssetKey("whole"), "balanced"),
-            dg.AssetCheckKey(dg.AssetKey("whole"), "never_run"), dg.AssetCheckKey(dg.AssetKey("whole"), "other")]  # fmt: skip
+    keys = [
+        dg.AssetCheckKey(dg.AssetKey("shard"), "rows_add_up"),
+        dg.AssetCheckKey(dg.AssetKey("whole"), "balanced"),
+        dg.AssetCheckKey(dg.AssetKey("whole"), "never_run"),
+        dg.AssetCheckKey(dg.AssetKey("whole"), "other"),
+    ]
     outcomes = {o.name: o for o in check_outcomes(instance, keys, since)}
     assert outcomes["shard/rows_add_up"] == CheckOutcome("shard/rows_add_up", 2, ("b",))
     assert outcomes["whole/balanced"].status == "passed"
@@ -48,8 +52,14 @@ def test_checks_are_counted_over_every_run_and_partition():
 
 def test_summary_counts_every_check_and_names_the_failed(tmp_path):
     settings = Settings.resolve(dumps=str(tmp_path), data=str(tmp_path / "data"))
-    checks = [CheckOutcome("a/x", 4, ()), CheckOutcome("b/y", 1, ("s_1",)), CheckOutcome("c/z", 0, ()),
-              CheckOutcome("d/w", 1, ()), CheckOutcome("e/v", 1, ()), CheckOutcome("f/u", 1, ())]  # fmt: skip
+    checks = [
+        CheckOutcome("a/x", 4, ()),
+        CheckOutcome("b/y", 1, ("s_1",)),
+        CheckOutcome("c/z", 0, ()),
+        CheckOutcome("d/w", 1, ()),
+        CheckOutcome("e/v", 1, ()),
+        CheckOutcome("f/u", 1, ()),
+    ]
     text = format_summary(settings, [("s2orc.papers", 10), ("citeworth.dataset", 3)], checks, {"invalid_json": 2}, [])
     assert "checks: 4 passed, 1 failed, 1 not run (of 6, 8 evaluations)" in text
     assert "FAILED b/y [s_1]" in text
@@ -59,8 +69,15 @@ def test_summary_counts_every_check_and_names_the_failed(tmp_path):
 
 
 def test_degenerate_models_are_flagged_with_a_reason():
-    tiny = {"model": "bert", "precision": 0.43, "recall": 1.0, "f1": 0.6, "predicted_positive_share": 1.0,
-            "encoder": "/d/models/tiny_bert", "encoder_is_tiny": True}  # fmt: skip
+    tiny = {
+        "model": "bert",
+        "precision": 0.43,
+        "recall": 1.0,
+        "f1": 0.6,
+        "predicted_positive_share": 1.0,
+        "encoder": "/d/models/tiny_bert",
+        "encoder_is_tiny": True,
+    }
     assert "every sentence cite-worthy" in degenerate_reason(tiny) and "tiny random encoder" in degenerate_reason(tiny)
     fine = {**tiny, "predicted_positive_share": 0.45, "encoder_is_tiny": False}
     assert degenerate_reason(fine) is None
@@ -77,11 +94,18 @@ def test_warehouse_rows_issues_and_positive_share(tmp_path: Path):
     path = tmp_path / "warehouse.duckdb"
     with duckdb.connect(str(path)) as db:
         db.execute("CREATE SCHEMA s2orc; CREATE SCHEMA citeworth; CREATE SCHEMA lake")
-        db.execute("CREATE TABLE s2orc.read_issues AS SELECT * FROM (VALUES ('invalid_json'), ('invalid_json'), ('bad_type')) t(kind)")
-        db.execute("CREATE TABLE citeworth.sentences AS SELECT * FROM (VALUES ('test', true, 'r'), ('test', false, 'r'), "
-                   "('test', false, 'r'), ('train', true, 'r'), ('test', true, 'other')) t(split, cite_worthy, rule_set)")  # fmt: skip
+        db.execute(
+            "CREATE TABLE s2orc.read_issues AS SELECT * FROM (VALUES ('invalid_json'), ('invalid_json'), ('bad_type')) t(kind)"
+        )
+        db.execute(
+            "CREATE TABLE citeworth.sentences AS SELECT * FROM (VALUES ('test', true, 'r'), ('test', false, 'r'), "
+            "('test', false, 'r'), ('train', true, 'r'), ('test', true, 'other')) t(split, cite_worthy, rule_set)"
+        )
         db.execute("CREATE VIEW lake.hidden AS SELECT 1")
     assert warehouse_rows(path) == [("citeworth.sentences", 5), ("s2orc.read_issues", 3)]
     assert read_issue_counts(path) == {"s2orc invalid_json": 2, "s2orc bad_type": 1}
     assert abs(positive_share_of_test(path, "r") - 1 / 3) < 1e-9
-    assert warehouse_rows(tmp_path / "missing.duckdb") == [] and positive_share_of_test(tmp_path / "missing.duckdb", "r") is None
+    assert (
+        warehouse_rows(tmp_path / "missing.duckdb") == []
+        and positive_share_of_test(tmp_path / "missing.duckdb", "r") is None
+    )

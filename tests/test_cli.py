@@ -36,8 +36,14 @@ def test_unknown_rule_set_fails_fast(tmp_path):
 
 def test_citesum_baselines_scores_a_tldr_file(tmp_path):
     records = [
-        {"source": ["We study cats.", "In this paper we propose a new cat model.", "It works well."], "target": ["We propose a new cat model."]},
-        {"source": ["Dogs are loyal.", "We introduce dog data."], "target": ["Dog data are introduced.", "Dogs are loyal."]},
+        {
+            "source": ["We study cats.", "In this paper we propose a new cat model.", "It works well."],
+            "target": ["We propose a new cat model."],
+        },
+        {
+            "source": ["Dogs are loyal.", "We introduce dog data."],
+            "target": ["Dog data are introduced.", "Dogs are loyal."],
+        },
     ]
     path = tmp_path / "tldr.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))

@@ -20,7 +20,16 @@ from citeworth_assets.samples.s2orc import generate_sample_dump
 def test_bad_model_params_fail_before_anything_is_built(tmp_path, monkeypatch, params, message):
     generate_sample_dump(tmp_path / "dumps", papers=20, shards=1, seed=1)
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
-    args = ["build", "--dumps", str(tmp_path / "dumps"), "--data", str(tmp_path / "data"), "--models", "--model-params", params]
+    args = [
+        "build",
+        "--dumps",
+        str(tmp_path / "dumps"),
+        "--data",
+        str(tmp_path / "data"),
+        "--models",
+        "--model-params",
+        params,
+    ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and message in result.output and "--model-params" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)

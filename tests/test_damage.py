@@ -13,9 +13,9 @@ import gzip
 import json
 import random
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from gzip_oracle import decodable_prefix
@@ -164,7 +164,9 @@ def out_of_range_year(dump: Path) -> Expected:
 
 
 def wrong_types(dump: Path) -> Expected:
-    edit_record(dump, "metadata_0.jsonl.gz", 6, lambda r: r.update(authors=[{"first": 123}], has_inbound_citations="false"))
+    edit_record(
+        dump, "metadata_0.jsonl.gz", 6, lambda r: r.update(authors=[{"first": 123}], has_inbound_citations="false")
+    )
     return Expected("bad_type", "metadata_0.jsonl.gz", 7)
 
 
@@ -246,10 +248,13 @@ def ingest(dump: Path, lake_root: Path) -> Ingested:
         lake.write_partition(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
         issues += log.issues
     rows = {
-        table: [row for key in {s.key for s in discover_shards(dump)} - half
-                for row in lake.read_partition(lake_root, table, key).to_pylist()]
+        table: [
+            row
+            for key in {s.key for s in discover_shards(dump)} - half
+            for row in lake.read_partition(lake_root, table, key).to_pylist()
+        ]
         for table in ("s2orc_papers", "s2orc_paragraphs")
-    }  # fmt: skip
+    }
     return Ingested(
         papers={(row["source_file"], row["paper_id"]) for row in rows["s2orc_papers"]},
         parses={(row["source_file"], row["paper_id"]) for row in rows["s2orc_paragraphs"]},
@@ -288,15 +293,20 @@ def test_damage_loses_only_the_damaged_records_and_is_reported(case, clean, tmp_
             assert all(line is not None for _, _, line in matching)
         else:
             assert (expected.kind, expected.file, expected.line) in matching, problems
-    lost_papers = {(file, paper) for file, papers in expected.lost.items() if file.startswith("metadata") for paper in papers}
-    lost_parses = {(file, paper) for file, papers in expected.lost.items() if file.startswith("pdf_parses") for paper in papers}
+    lost_papers = {
+        (file, paper) for file, papers in expected.lost.items() if file.startswith("metadata") for paper in papers
+    }
+    lost_parses = {
+        (file, paper) for file, papers in expected.lost.items() if file.startswith("pdf_parses") for paper in papers
+    }
     assert after.papers == before.papers - lost_papers
     lost_paper_ids = {paper for _, paper in lost_parses}
     assert after.parses == {(f, p) for f, p in before.parses if (f, p) not in lost_parses}
     assert after.paragraphs == {
-        (paper, index) for paper, index in before.paragraphs
+        (paper, index)
+        for paper, index in before.paragraphs
         if paper not in lost_paper_ids and (paper, index) not in expected.lost_paragraphs
-    }  # fmt: skip
+    }
 
 
 def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp_path):
@@ -309,5 +319,6 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
     assert write_duplicate_papers(tmp_path / "lake") == 2
     rows = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
     assert [(row["paper_id"], row["shard"], row["kept"]) for row in rows] == [
-        (paper_id(repeated), f"{RELEASE}_0", True), (paper_id(repeated), f"{RELEASE}_1", False),
-    ]  # fmt: skip
+        (paper_id(repeated), f"{RELEASE}_0", True),
+        (paper_id(repeated), f"{RELEASE}_1", False),
+    ]

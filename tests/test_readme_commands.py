@@ -35,7 +35,9 @@ def _make_targets() -> set[str]:
 
 def _make_variables() -> set[str]:
     text = MAKEFILE.read_text()
-    return set(re.findall(r"^(?:[\w.-]+:\s*)?([A-Z_]+)\s*[?:]?=", text, flags=re.M)) | set(re.findall(r"\$\(([A-Z_]+)\)", text))
+    return set(re.findall(r"^(?:[\w.-]+:\s*)?([A-Z_]+)\s*[?:]?=", text, flags=re.M)) | set(
+        re.findall(r"\$\(([A-Z_]+)\)", text)
+    )
 
 
 def test_readme_names_make_targets_and_variables_that_exist():
@@ -81,7 +83,9 @@ def test_ports_and_annotator_reach_the_commands(snippet):
     import subprocess
 
     words = snippet.split()[1:]
-    shown = subprocess.run(["make", "-n", "-W", "pyproject.toml", *words], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    shown = subprocess.run(
+        ["make", "-n", "-W", "pyproject.toml", *words], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     served = next(line for line in shown.splitlines() if "citeworth " in line)
     for word in words[1:]:
         name, value = word.split("=")

@@ -13,13 +13,39 @@ SAMPLE_WORKS = 200
 
 
 @main.command("contexts")
-@click.option("--papers", required=True, type=click.Path(exists=True), help="unarXive 2020 folder (or tarball) of <arxiv id>.txt files, or an unarXive 2022 .jsonl[.gz] file.")
-@click.option("--refs-db", type=click.Path(exists=True, dir_okay=False), help="refs.db (default: the one beside or inside --papers).")
-@click.option("--sentences-before", type=click.IntRange(min=0), help="Sentences before the citing sentence (default 1, as published).")
-@click.option("--sentences-after", type=click.IntRange(min=0), help="Sentences after the citing sentence (default 1, as published).")
+@click.option(
+    "--papers",
+    required=True,
+    type=click.Path(exists=True),
+    help="unarXive 2020 folder (or tarball) of <arxiv id>.txt files, or an unarXive 2022 .jsonl[.gz] file.",
+)
+@click.option(
+    "--refs-db",
+    type=click.Path(exists=True, dir_okay=False),
+    help="refs.db (default: the one beside or inside --papers).",
+)
+@click.option(
+    "--sentences-before",
+    type=click.IntRange(min=0),
+    help="Sentences before the citing sentence (default 1, as published).",
+)
+@click.option(
+    "--sentences-after",
+    type=click.IntRange(min=0),
+    help="Sentences after the citing sentence (default 1, as published).",
+)
 @click.option("--words", type=click.IntRange(min=0), help="A window of N words on each side instead of sentences.")
-@click.option("--out", required=True, type=click.Path(dir_okay=False), help="CSV file to write (unarXive's context format).")
-def contexts(papers: str, refs_db: str | None, sentences_before: int | None, sentences_after: int | None, words: int | None, out: str) -> None:
+@click.option(
+    "--out", required=True, type=click.Path(dir_okay=False), help="CSV file to write (unarXive's context format)."
+)
+def contexts(
+    papers: str,
+    refs_db: str | None,
+    sentences_before: int | None,
+    sentences_after: int | None,
+    words: int | None,
+    out: str,
+) -> None:
     """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
     from citeworth_assets.defs.arxiv.assets import paper_folder
@@ -87,8 +113,14 @@ def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, 
     write_mag_dump(out / MAG_DIR, works, edges)
     write_openalex_snapshot(out / OPENALEX_DIR, works, edges)
     write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", works)
-    return {"works": len(works), "edges": len(edges), "references_2020": len(refs_2020),
-            "references_2022": len(refs_2022), "papers_2020": papers_2020, "papers_2022": papers_2022}  # fmt: skip
+    return {
+        "works": len(works),
+        "edges": len(edges),
+        "references_2020": len(refs_2020),
+        "references_2022": len(refs_2022),
+        "papers_2020": papers_2020,
+        "papers_2022": papers_2022,
+    }
 
 
 @main.command("generate-sample-arxiv")
@@ -137,11 +169,15 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
     failed: list[str] = []
     dumps = settings.require_dumps()
     if catalogue_files(dumps):
-        result = defs.resolve_job_def("catalogue_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        result = defs.resolve_job_def("catalogue_job").execute_in_process(
+            instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
         if not result.success:
             failed.append("works")
-        click.echo(f"catalogue: {'FAILED' if not result.success else ''}{_metadata(result, 'works', 'works')} works, "
-                   f"{_metadata(result, 'work_references', 'edges')} edges, {_metadata(result, 'works', 'read_issues')} read issues")  # fmt: skip
+        click.echo(
+            f"catalogue: {'FAILED' if not result.success else ''}{_metadata(result, 'works', 'works')} works, "
+            f"{_metadata(result, 'work_references', 'edges')} edges, {_metadata(result, 'works', 'read_issues')} read issues"
+        )
     files = discover_dump_files(dumps)
     if not files:
         return failed
@@ -150,7 +186,9 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
     job = defs.resolve_job_def("arxiv_file_job")
     for number, dump in enumerate(files, 1):
         started = time.perf_counter()
-        result = job.execute_in_process(partition_key=dump.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        result = job.execute_in_process(
+            partition_key=dump.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
         if not result.success:
             failed.append(dump.key)
             click.echo(f"[{number}/{len(files)}] {dump.key}: FAILED (run {result.run_id})", err=True)
@@ -165,11 +203,17 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
         )
     fields = defs.resolve_job_def("arxiv_field_job")
     for field in fields_with_papers(settings.lake):
-        if not fields.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False).success:
+        if not fields.execute_in_process(
+            partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        ).success:
             failed.append(f"arxiv_field_papers[{field}]")
-    export = defs.resolve_job_def("arxiv_export_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+    export = defs.resolve_job_def("arxiv_export_job").execute_in_process(
+        instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
     if not export.success:
         failed.append("arxiv_context_export")
-    click.echo(f"arXiv contexts export: {_metadata(export, 'arxiv_context_export', 'contexts')} contexts "
-               f"-> {_metadata(export, 'arxiv_context_export', 'contexts_csv')}")  # fmt: skip
+    click.echo(
+        f"arXiv contexts export: {_metadata(export, 'arxiv_context_export', 'contexts')} contexts "
+        f"-> {_metadata(export, 'arxiv_context_export', 'contexts_csv')}"
+    )
     return failed

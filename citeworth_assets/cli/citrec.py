@@ -27,33 +27,71 @@ def _model_names(values: tuple[str, ...]) -> list[str]:
 
 
 MODELS_OPTION = click.option(
-    "--models", multiple=True,
+    "--models",
+    multiple=True,
     help="Models, comma-separated or repeated (default bow, bm25, fos, bow+fosboost; `all` adds the parser models "
     "np, npmarker, claim, claim+bow).",
-)  # fmt: skip
-MIN_CONTEXTS_OPTION = click.option("--min-contexts", default=5, show_default=True, type=click.IntRange(min=1), help="A candidate needs this many training contexts ...")
-MIN_CITING_OPTION = click.option("--min-citing-papers", default=5, show_default=True, type=click.IntRange(min=1), help="... from this many citing papers.")
-SPLIT_YEAR_OPTION = click.option("--split-year", default=2016, show_default=True, type=int, help="Training contexts are those of citing papers up to this year, test items those after.")
+)
+MIN_CONTEXTS_OPTION = click.option(
+    "--min-contexts",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="A candidate needs this many training contexts ...",
+)
+MIN_CITING_OPTION = click.option(
+    "--min-citing-papers",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="... from this many citing papers.",
+)
+SPLIT_YEAR_OPTION = click.option(
+    "--split-year",
+    default=2016,
+    show_default=True,
+    type=int,
+    help="Training contexts are those of citing papers up to this year, test items those after.",
+)
 
 
 def _summary_rows(results) -> list[dict]:
     values = {(r["model"], r["metric"], r["k"]): r["value"] for r in results.to_pylist()}
     items = {r["model"]: r["items"] for r in results.to_pylist()}
     return [
-        {"model": model, **{f"{metric}@{k}": values[(model, metric, k)] for k, metric in CUTOFFS}, "items": items[model]}
+        {
+            "model": model,
+            **{f"{metric}@{k}": values[(model, metric, k)] for k, metric in CUTOFFS},
+            "items": items[model],
+        }
         for model in dict.fromkeys(r["model"] for r in results.to_pylist())
     ]
 
 
 @main.command("citrec-eval")
-@click.option("--contexts", "contexts", required=True, multiple=True, type=click.Path(exists=True, dir_okay=False), help="A context CSV in unarXive's format (repeat for several files).")
-@click.option("--catalogue", type=click.Path(exists=True, dir_okay=False), help="JSON lines {id, year, title, fields_of_study}: citing years, titles, field names for fos (default: years from arXiv ids).")
+@click.option(
+    "--contexts",
+    "contexts",
+    required=True,
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A context CSV in unarXive's format (repeat for several files).",
+)
+@click.option(
+    "--catalogue",
+    type=click.Path(exists=True, dir_okay=False),
+    help="JSON lines {id, year, title, fields_of_study}: citing years, titles, field names for fos (default: years from arXiv ids).",
+)
 @MIN_CONTEXTS_OPTION
 @MIN_CITING_OPTION
 @SPLIT_YEAR_OPTION
 @MODELS_OPTION
 @click.option("--name", help="Data set name in the results and plot (default: the first CSV's file name).")
-@click.option("--out", type=click.Path(file_okay=False), help="Write results.csv (long format), statistics.json and metrics_against_k.png here.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    help="Write results.csv (long format), statistics.json and metrics_against_k.png here.",
+)
 def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year, models, name, out) -> None:
     """Evaluate citation recommenders on any context CSV (seeds/004 §6.2), without the graph."""
     import json
@@ -72,10 +110,14 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
     plot = out_dir / "metrics_against_k.png" if out_dir else None
     report = evaluate_csv(list(contexts), settings, works, names, plot)
     s = report.statistics
-    click.echo(f"data set {s.dataset}: split {s.split}, {s.candidates} candidates, {s.tested} tested, {s.test_items} test items, "
-               f"{s.mean_contexts_per_candidate:.1f} ± {s.sd_contexts_per_candidate:.1f} training contexts per candidate")  # fmt: skip
+    click.echo(
+        f"data set {s.dataset}: split {s.split}, {s.candidates} candidates, {s.tested} tested, {s.test_items} test items, "
+        f"{s.mean_contexts_per_candidate:.1f} ± {s.sd_contexts_per_candidate:.1f} training contexts per candidate"
+    )
     if report.issues.total:
-        click.echo(f"unusable lines: {report.issues.total} {report.issues.counts} (first: {report.issues.issues[0]})", err=True)
+        click.echo(
+            f"unusable lines: {report.issues.total} {report.issues.counts} (first: {report.issues.issues[0]})", err=True
+        )
     for model, why in report.skipped.items():
         click.echo(f"skipped {model}: {why}", err=True)
     rows = _summary_rows(report.results)
@@ -87,12 +129,16 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
         pacsv.write_csv(report.results, out_dir / "results.csv")
-        (out_dir / "statistics.json").write_text(json.dumps({**asdict(s), "read_issues": report.issues.counts, "skipped": report.skipped}, indent=2))
+        (out_dir / "statistics.json").write_text(
+            json.dumps({**asdict(s), "read_issues": report.issues.counts, "skipped": report.skipped}, indent=2)
+        )
         click.echo(f"wrote {out_dir / 'results.csv'}{', ' + str(report.plot) if report.plot else ''}")
 
 
 @main.command("citrec-train")
-@click.option("--data", help="Data root whose exports/arxiv/ holds contexts.csv and catalogue.jsonl (overrides CITEWORTH_DATA).")
+@click.option(
+    "--data", help="Data root whose exports/arxiv/ holds contexts.csv and catalogue.jsonl (overrides CITEWORTH_DATA)."
+)
 @click.option("--name", default="arxiv", show_default=True, help="Data set name (lower-case letters, digits, _).")
 @MIN_CONTEXTS_OPTION
 @MIN_CITING_OPTION
@@ -114,19 +160,33 @@ def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models
     settings = _settings(None, data, need_dumps=False)
     contexts = settings.export_dir("arxiv") / "contexts.csv"
     if not contexts.is_file():
-        raise click.ClickException(f"{contexts} does not exist: export the arXiv citation contexts first (asset arxiv_context_export)")
-    citrec = {"name": name, "min_contexts": min_contexts, "min_citing_papers": min_citing_papers, "split_year": split_year, "models": names}
+        raise click.ClickException(
+            f"{contexts} does not exist: export the arXiv citation contexts first (asset arxiv_context_export)"
+        )
+    citrec = {
+        "name": name,
+        "min_contexts": min_contexts,
+        "min_citing_papers": min_citing_papers,
+        "split_year": split_year,
+        "models": names,
+    }
     defs = build_definitions(CiteworthSettings(**settings.values()))
     result = defs.resolve_job_def("citrec_job").execute_in_process(
-        instance=dagster_instance(settings), run_config={**QUIET_RUN, "resources": {"citrec": {"config": citrec}}}, raise_on_error=False
+        instance=dagster_instance(settings),
+        run_config={**QUIET_RUN, "resources": {"citrec": {"config": citrec}}},
+        raise_on_error=False,
     )
     if not result.success:
         raise click.ClickException(f"citrec job failed (run {result.run_id}; see it in `citeworth ui`)")
-    click.echo(f"trained {', '.join(names)} on {name}; index under {settings.model_dir('citrec') / name}; results in citrec.results of {settings.warehouse}")
+    click.echo(
+        f"trained {', '.join(names)} on {name}; index under {settings.model_dir('citrec') / name}; results in citrec.results of {settings.warehouse}"
+    )
 
 
 @main.command("recommend")
-@click.option("--context", required=True, help="The citation context; MAINCIT marks where the citation goes (default: its end).")
+@click.option(
+    "--context", required=True, help="The citation context; MAINCIT marks where the citation goes (default: its end)."
+)
 @click.option("--model", default="bow", show_default=True, help="A trained model of the index.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--dataset", help="The data set whose index to use (default: the latest trained).")
@@ -142,9 +202,13 @@ def recommend(context, model, top, dataset, data) -> None:
     try:
         index = latest_index(settings.model_dir("citrec"), dataset)
     except NoTrainedIndex as error:
-        raise click.ClickException(f"{error}: train one with `{TRAIN_HINT}` (or materialize citrec_models in `citeworth ui`)") from error
+        raise click.ClickException(
+            f"{error}: train one with `{TRAIN_HINT}` (or materialize citrec_models in `citeworth ui`)"
+        ) from error
     if not index.candidates:
-        raise click.ClickException(f"the index {index.folder} has no candidates (its data set kept none): retrain with lower thresholds")
+        raise click.ClickException(
+            f"the index {index.folder} has no candidates (its data set kept none): retrain with lower thresholds"
+        )
     try:
         recommender = index.load(model)
     except KeyError as error:

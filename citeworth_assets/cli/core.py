@@ -18,7 +18,11 @@ from citeworth_assets.lib.settings import Settings
 @click.option("--papers", default=1000, show_default=True, type=click.IntRange(min=1))
 @click.option("--shards", default=2, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--verbose", is_flag=True, help="Also print the full summary (every count per shard, reason and artefact kind, the files).")
+@click.option(
+    "--verbose",
+    is_flag=True,
+    help="Also print the full summary (every count per shard, reason and artefact kind, the files).",
+)
 def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool) -> None:
     """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed), and its full summary as
     sample_summary.json in the output folder."""
@@ -27,7 +31,9 @@ def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool
 
     started = time.perf_counter()
     summary = generate_sample_dump(Path(out), papers=papers, shards=shards, seed=seed)
-    click.echo(f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
+    click.echo(
+        f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)"
+    )
     click.echo("\n".join(summary_lines(summary)))
     path = write_summary(Path(out), summary)
     click.echo(json.dumps(summary, indent=2) if verbose else f"  full summary: {path.resolve()} (or --verbose)")
@@ -36,7 +42,9 @@ def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool
 def _materialized(result, key: str, field: str):
     """A metadata value of a run's materialization of ``key``; ``result`` is an in-process result or a list of
     materialization events (of a run from the queue)."""
-    events = result.get_asset_materialization_events() if hasattr(result, "get_asset_materialization_events") else result
+    events = (
+        result.get_asset_materialization_events() if hasattr(result, "get_asset_materialization_events") else result
+    )
     for event in events:
         materialization = event.step_materialization_data.materialization
         if materialization.asset_key.to_user_string() == key and field in materialization.metadata:
@@ -55,7 +63,9 @@ def _citesum_candidates(defs, instance, keys: list[str]) -> list[str]:
     failed = []
     job = defs.resolve_job_def("citesum_candidates_job")
     for key in keys:
-        result = job.execute_in_process(partition_key=key, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        result = job.execute_in_process(
+            partition_key=key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
         if not result.success:
             failed.append(f"citesum_candidates[{key}]")
     click.echo(
@@ -75,7 +85,10 @@ def _model_params(text: str) -> dict:
     except ValueError as error:
         raise click.BadParameter(f"not JSON: {error}", param_hint="--model-params") from error
     if not isinstance(params, dict):
-        raise click.BadParameter(f"expected a JSON object such as '{{\"epochs\": 1}}', got a {type(params).__name__}", param_hint="--model-params")
+        raise click.BadParameter(
+            f"expected a JSON object such as '{{\"epochs\": 1}}', got a {type(params).__name__}",
+            param_hint="--model-params",
+        )
     defaults: dict[str, list] = {}
     for name, spec in MODELS.items():
         if name != "logistic_regression":
@@ -83,11 +96,15 @@ def _model_params(text: str) -> dict:
                 defaults.setdefault(key, []).append(value)
     unknown = sorted(set(params) - set(defaults))
     if unknown:
-        raise click.BadParameter(f"unknown keys {unknown}; the neural models take {sorted(defaults)}", param_hint="--model-params")
+        raise click.BadParameter(
+            f"unknown keys {unknown}; the neural models take {sorted(defaults)}", param_hint="--model-params"
+        )
     for key, value in params.items():
         if not any(_same_kind(value, default) for default in defaults[key]):
             kinds = sorted({type(default).__name__ for default in defaults[key]})
-            raise click.BadParameter(f"{key!r} is {value!r}; expected {' or '.join(kinds)}", param_hint="--model-params")
+            raise click.BadParameter(
+                f"{key!r} is {value!r}; expected {' or '.join(kinds)}", param_hint="--model-params"
+            )
     return params
 
 
@@ -116,12 +133,19 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
     except ValueError as error:
         raise click.UsageError(str(error)) from error
     if settings.splitter not in SPLITTERS:
-        raise click.UsageError(f"unknown sentence splitter {settings.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}")
+        raise click.UsageError(
+            f"unknown sentence splitter {settings.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}"
+        )
     return rules, settings.splitter
 
 
-RULES_OPTION = click.option("--rules", help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. citeworth_improved_v2), optionally +<improvement> (overrides CITEWORTH_RULES).")
-SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_pysbd (default) or en_core_sci_sm (overrides CITEWORTH_SPLITTER).")
+RULES_OPTION = click.option(
+    "--rules",
+    help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. citeworth_improved_v2), optionally +<improvement> (overrides CITEWORTH_RULES).",
+)
+SPLITTER_OPTION = click.option(
+    "--splitter", help="Sentence splitter: scispacy_pysbd (default) or en_core_sci_sm (overrides CITEWORTH_SPLITTER)."
+)
 
 
 @main.command()
@@ -129,13 +153,45 @@ SPLITTER_OPTION = click.option("--splitter", help="Sentence splitter: scispacy_p
 @click.option("--data", help="Data root for lake, warehouse and MLflow store (overrides CITEWORTH_DATA).")
 @RULES_OPTION
 @SPLITTER_OPTION
-@click.option("--models/--no-models", default=False, show_default=True, help="Also train, track and compare the cite-worthiness models.")
-@click.option("--model-params", default="{}", show_default=True, help='Hyperparameter overrides for the neural models, as JSON (e.g. \'{"epochs": 1}\').')
-@click.option("--skip-incomplete", is_flag=True, help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).")
-@click.option("--workers", type=click.IntRange(min=1), help="Shard runs at a time, through the instance's run queue (default: the number of cores; a running `citeworth ui` daemon applies the instance's own limit).")
-@click.option("--force", is_flag=True, help="Rebuild every shard, also those the instance records as built from the same files, rule set and splitter.")
+@click.option(
+    "--models/--no-models",
+    default=False,
+    show_default=True,
+    help="Also train, track and compare the cite-worthiness models.",
+)
+@click.option(
+    "--model-params",
+    default="{}",
+    show_default=True,
+    help="Hyperparameter overrides for the neural models, as JSON (e.g. '{\"epochs\": 1}').",
+)
+@click.option(
+    "--skip-incomplete",
+    is_flag=True,
+    help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="Shard runs at a time, through the instance's run queue (default: the number of cores; a running `citeworth ui` daemon applies the instance's own limit).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Rebuild every shard, also those the instance records as built from the same files, rule set and splitter.",
+)
 @VERBOSE_OPTION
-def build(dumps: str | None, data: str | None, rules: str | None, splitter: str | None, models: bool, model_params: str, skip_incomplete: bool, workers: int | None, force: bool) -> None:
+def build(
+    dumps: str | None,
+    data: str | None,
+    rules: str | None,
+    splitter: str | None,
+    models: bool,
+    model_params: str,
+    skip_incomplete: bool,
+    workers: int | None,
+    force: bool,
+) -> None:
     """Discover the shards under the dump root, build those not built yet, then everything downstream.
 
     A shard is skipped when the Dagster instance (the one `citeworth ui` shows) records it as built from the same
@@ -172,8 +228,14 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
     failed = _build_s2orc(defs, instance, settings, shards, force) if shards else []
     failed += build_arxiv_sources(defs, instance, settings)  # catalogue, dump files, fields, context export
     if shards:  # ROUGE-SciQFS reads the S2ORC paragraphs and CiteSum's cited abstracts (and arXiv papers where built)
-        sciqfs = defs.resolve_job_def("sciqfs_dataset_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
-        click.echo(f"sciqfs: {_materialized(sciqfs, 'sciqfs_examples', 'examples')} examples" if sciqfs.success else "sciqfs: FAILED")
+        sciqfs = defs.resolve_job_def("sciqfs_dataset_job").execute_in_process(
+            instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
+        click.echo(
+            f"sciqfs: {_materialized(sciqfs, 'sciqfs_examples', 'examples')} examples"
+            if sciqfs.success
+            else "sciqfs: FAILED"
+        )
         if not sciqfs.success:
             failed.append("sciqfs")
     from citeworth_assets.lib.warehouse import published_whole
@@ -187,7 +249,9 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
             f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
             f"release: {_materialized(result, 'citeworth_release', 'folder')}"
         )
-        click.echo(f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})")
+        click.echo(
+            f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})"
+        )
         if not result.success:
             failed.append("warehouse")
         whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
@@ -201,12 +265,16 @@ def build(dumps: str | None, data: str | None, rules: str | None, splitter: str 
                 key.removeprefix("model_"): _materialized(trained, key, "test_f1")
                 for key in (f"model_{name}" for name in MODELS)
             }
-            click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}")
+            click.echo(
+                f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}"
+            )
             if not trained.success:
                 failed.append("models")
     print_build_summary(settings, instance, models=models)
     if incomplete and not skip_incomplete:
-        failed.append(f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)")
+        failed.append(
+            f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)"
+        )
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
 
@@ -226,7 +294,9 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
     failed = []
     rules, splitter = settings.rules, settings.splitter
     built = set() if force else built_shards(instance, shards, rules, splitter)
-    click.echo(f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}")
+    click.echo(
+        f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}"
+    )
     position = {shard.key: f"[{number}/{len(shards)}] {shard.key}" for number, shard in enumerate(shards, 1)}
     for key in sorted(built, key=list(position).index):
         click.echo(f"{position[key]}: built from these files already (--force rebuilds)")
@@ -257,16 +327,23 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
                 )
         limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
         click.echo(f"shards: {len(queue.runs)} runs in {time.perf_counter() - queued:.1f} s, at most {limit} at a time")
-    checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+    checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(
+        instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
     duplicates = _materialized(checked, "s2orc_duplicate_papers", "duplicate_rows")
     if not checked.success:
         failed.append("s2orc_duplicate_papers")
     elif duplicates:
-        click.echo(f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; see s2orc_duplicate_papers)", err=True)
+        click.echo(
+            f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; see s2orc_duplicate_papers)",
+            err=True,
+        )
     failed += _citesum_candidates(defs, instance, [shard.key for shard in shards if shard.key not in failed])
     field_job = defs.resolve_job_def("citeworth_field_job")
     for field in field_job.partitions_def.get_partition_keys():
-        result = field_job.execute_in_process(partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False)
+        result = field_job.execute_in_process(
+            partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
         if not result.success:
             failed.append(field)
     click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
@@ -277,7 +354,12 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
 @click.option("--dumps", help="Dump root the sensor watches (overrides CITEWORTH_DUMPS).")
 @click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
 @click.option("--port", default=3000, show_default=True, type=int)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; 0.0.0.0 to reach the UI from other machines.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; 0.0.0.0 to reach the UI from other machines.",
+)
 def ui(dumps: str | None, data: str | None, port: int, host: str) -> None:
     """Open the Dagster UI on this data root (its instance holds the runs of `citeworth build`)."""
     import os
@@ -336,23 +418,36 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
             click.echo(json.dumps(release_record(paragraph_row(rules, result, accepted)), ensure_ascii=False))
         if result.paper_reason == INTERNAL_ERROR:
             (error,) = result.drops
-            problems.append(f"{result.paper.provenance.get('source_file')}: {INTERNAL_ERROR} in paper {error.paper_id}: {error.detail}")
+            problems.append(
+                f"{result.paper.provenance.get('source_file')}: {INTERNAL_ERROR} in paper {error.paper_id}: {error.detail}"
+            )
         elif explain:
             for drop in result.drops:
                 click.echo(f"drop {drop}", err=True)
             for accepted in result.accepted:
                 labels = ", ".join(sample.label for sample in accepted.verdict.samples)
-                click.echo(f"keep {result.paper.paper_id} paragraph {accepted.paragraph['paragraph_index']}: {labels}", err=True)
+                click.echo(
+                    f"keep {result.paper.paper_id} paragraph {accepted.paragraph['paragraph_index']}: {labels}",
+                    err=True,
+                )
     for problem in problems:
         click.echo(f"problem {problem}", err=True)
     if not read:
-        raise click.ClickException(f"no paper read from {', '.join(paths)} (expected .json pdf_parses records or CORD-19 documents)")
+        raise click.ClickException(
+            f"no paper read from {', '.join(paths)} (expected .json pdf_parses records or CORD-19 documents)"
+        )
     if problems:
         raise SystemExit(1)
 
 
 @main.command("citesum-baselines")
-@click.option("--input", "path", required=True, type=click.Path(exists=True, dir_okay=False), help="JSON lines with source (sentences) and target (summaries).")
+@click.option(
+    "--input",
+    "path",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="JSON lines with source (sentences) and target (summaries).",
+)
 def citesum_baselines(path: str) -> None:
     """Score EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (seeds/002 §3.1) on a TLDR dataset: mean ROUGE-1/2/L F1 x100,
     each the maximum over the record's reference summaries."""
@@ -374,7 +469,12 @@ def citesum_baselines(path: str) -> None:
 @click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
 @RULES_OPTION
 @click.option("--annotator", help="Your name; the page asks for it when not given.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; keep the default unless you mean to share the page.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; keep the default unless you mean to share the page.",
+)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
     """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
@@ -401,4 +501,6 @@ def annotate(data: str | None, rules: str | None, annotator: str | None, host: s
     try:
         serve(sample, settings.judgements_dir(rules), host=host, port=port)
     except OSError as error:  # a busy port, an address not on this machine
-        raise click.ClickException(f"cannot serve on {host}:{port}: {error.strerror or error} (choose another --port / --host)") from None
+        raise click.ClickException(
+            f"cannot serve on {host}:{port}: {error.strerror or error} (choose another --port / --host)"
+        ) from None

@@ -58,7 +58,9 @@ def _print_baselines(out: Path) -> None:
         return
     train, test = parts["train"] or everything, parts["test"]
     if not test:
-        click.echo("baselines: the test split is empty (too few papers); scoring every example instead (the rankers are not trained)")
+        click.echo(
+            "baselines: the test split is empty (too few papers); scoring every example instead (the rankers are not trained)"
+        )
         test = everything
     rows = run_baselines(train, test, BaselineSettings(embeddings=CHEAP_EMBEDDINGS, classifiers=("cosine",)))
     click.echo(f"\nbaselines on {len(test)} examples (Table 3; mean ± standard deviation over examples):")
@@ -66,16 +68,57 @@ def _print_baselines(out: Path) -> None:
 
 
 @main.command("sciqfs")
-@click.option("--science-parse", "folder", required=True, type=click.Path(exists=True, file_okay=False), help="Folder of Science-Parse JSON files (one paper per *.json).")
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for the tables, the release (JSONL + Parquet per split) and the statistics; replaced as a whole.")
-@click.option("--abstracts", type=click.Path(exists=True, dir_okay=False), help="JSON lines with title and abstract (e.g. the arXiv metadata snapshot): the queries of references matched by normalised title.")
-@click.option("--seed", default=13, show_default=True, type=int, help="Seed of the train/validation/test split by citing paper.")
-@click.option("--rouge-n", default=2, show_default=True, type=click.IntRange(1, 9), help="N of the ROUGE-N F1 the greedy augmentation maximises.")
-@click.option("--max-sentences", type=click.IntRange(min=1), help="Skip (and count) papers longer than this; no limit by default.")
-@click.option("--augment/--no-augment", default=True, show_default=True, help="Run the greedy ROUGE augmentation (§3.5).")
-@click.option("--baselines", is_flag=True, help="Also print the cosine-similarity baselines on TF-IDF words and character trigrams.")
+@click.option(
+    "--science-parse",
+    "folder",
+    required=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Folder of Science-Parse JSON files (one paper per *.json).",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the tables, the release (JSONL + Parquet per split) and the statistics; replaced as a whole.",
+)
+@click.option(
+    "--abstracts",
+    type=click.Path(exists=True, dir_okay=False),
+    help="JSON lines with title and abstract (e.g. the arXiv metadata snapshot): the queries of references matched by normalised title.",
+)
+@click.option(
+    "--seed", default=13, show_default=True, type=int, help="Seed of the train/validation/test split by citing paper."
+)
+@click.option(
+    "--rouge-n",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 9),
+    help="N of the ROUGE-N F1 the greedy augmentation maximises.",
+)
+@click.option(
+    "--max-sentences", type=click.IntRange(min=1), help="Skip (and count) papers longer than this; no limit by default."
+)
+@click.option(
+    "--augment/--no-augment", default=True, show_default=True, help="Run the greedy ROUGE augmentation (§3.5)."
+)
+@click.option(
+    "--baselines",
+    is_flag=True,
+    help="Also print the cosine-similarity baselines on TF-IDF words and character trigrams.",
+)
 @SPLITTER_OPTION
-def sciqfs(folder: str, out: str, abstracts: str | None, seed: int, rouge_n: int, max_sentences: int | None, augment: bool, baselines: bool, splitter: str | None) -> None:
+def sciqfs(
+    folder: str,
+    out: str,
+    abstracts: str | None,
+    seed: int,
+    rouge_n: int,
+    max_sentences: int | None,
+    augment: bool,
+    baselines: bool,
+    splitter: str | None,
+) -> None:
     """Build ROUGE-SciQFS examples from Science-Parse JSON: Papers / References / Citations tables, one example per
     (paper, reference) with a label per sentence, greedy ROUGE augmentation, splits by citing paper, the release and
     Table 1. Files that cannot be read are counted and reported; the others are still built."""
@@ -95,7 +138,9 @@ def sciqfs(folder: str, out: str, abstracts: str | None, seed: int, rouge_n: int
 
     name = Settings.resolve(splitter=splitter).splitter
     if name not in SPLITTERS:
-        raise click.UsageError(f"unknown sentence splitter {name!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}")
+        raise click.UsageError(
+            f"unknown sentence splitter {name!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}"
+        )
     settings = DatasetSettings(
         examples=ExampleSettings(max_sentences=max_sentences),
         augmentation=AugmentationSettings(rouge_type=f"rouge{rouge_n}"),
@@ -114,10 +159,18 @@ def sciqfs(folder: str, out: str, abstracts: str | None, seed: int, rouge_n: int
         f"{report['examples']} examples {report['rows_per_split']} in {out_dir.resolve()}"
     )
     skipped = ", ".join(f"{reason} {count}" for reason, count in sorted(report["skipped_pairs"].items()))
-    click.echo(f"skipped (paper, reference) pairs: {skipped or 'none'}; unmatched citing sentences: {report['unmatched_citing_sentences']}")
+    click.echo(
+        f"skipped (paper, reference) pairs: {skipped or 'none'}; unmatched citing sentences: {report['unmatched_citing_sentences']}"
+    )
     click.echo("\nTable 1 (positives before / after the ROUGE augmentation):")
     statistics = pq.read_table(out_dir / "statistics.parquet").to_pylist()
-    click.echo(markdown_table(pa.Table.from_pylist([{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in statistics])))
+    click.echo(
+        markdown_table(
+            pa.Table.from_pylist(
+                [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in statistics]
+            )
+        )
+    )
     if log.total:
         counts = ", ".join(f"{kind} {count}" for kind, count in sorted(log.counts.items()))
         click.echo(f"\nread issues: {log.total} ({counts})", err=True)

@@ -32,7 +32,9 @@ def _louder(ctx, param, verbose: bool) -> bool:
     return verbose
 
 
-VERBOSE_OPTION = click.option("--verbose", is_flag=True, is_eager=True, expose_value=False, callback=_louder, help=VERBOSE_HELP)
+VERBOSE_OPTION = click.option(
+    "--verbose", is_flag=True, is_eager=True, expose_value=False, callback=_louder, help=VERBOSE_HELP
+)
 
 
 # --- the parts --------------------------------------------------------------------------------------------------
@@ -50,7 +52,12 @@ def warehouse_rows(warehouse: Path) -> list[tuple[str, int | None]]:
         ).fetchall()
         for schema, name in names:
             try:
-                rows.append((f"{schema}.{name}", connection.execute(f'SELECT count(*) FROM "{schema}"."{name}"').fetchall()[0][0]))
+                rows.append(
+                    (
+                        f"{schema}.{name}",
+                        connection.execute(f'SELECT count(*) FROM "{schema}"."{name}"').fetchall()[0][0],
+                    )
+                )
             except duckdb.Error:
                 rows.append((f"{schema}.{name}", None))
     return rows
@@ -91,7 +98,9 @@ def check_outcomes(instance, check_keys, since: float) -> list[CheckOutcome]:
     """Every defined check with its evaluations in the runs created since ``since`` (a POSIX time)."""
     import dagster as dg
 
-    evaluations: dict[str, list[tuple[bool, str]]] = {f"{key.asset_key.to_user_string()}/{key.name}": [] for key in check_keys}
+    evaluations: dict[str, list[tuple[bool, str]]] = {
+        f"{key.asset_key.to_user_string()}/{key.name}": [] for key in check_keys
+    }
     created_after = datetime.fromtimestamp(since, tz=UTC)
     for record in instance.get_run_records(dg.RunsFilter(created_after=created_after)):
         for entry in instance.all_logs(record.dagster_run.run_id, of_type=dg.DagsterEventType.ASSET_CHECK_EVALUATION):
@@ -116,19 +125,25 @@ def format_models(rows: list[dict]) -> list[str]:
     lines = ["models (test, cite-worthy class)", f"  {'model':<20} {'P':>6} {'R':>6} {'F1':>6}  note"]
     for row in rows:
         note = f"DEGENERATE: {row['degenerate']}" if row["degenerate"] else ""
-        lines.append(f"  {row['model']:<20} {_number(row['precision']):>6} {_number(row['recall']):>6} {_number(row['f1']):>6}  {note}".rstrip())
+        lines.append(
+            f"  {row['model']:<20} {_number(row['precision']):>6} {_number(row['recall']):>6} {_number(row['f1']):>6}  {note}".rstrip()
+        )
     encoders = sorted({Path(row["encoder"]).name for row in rows if row.get("encoder") not in (None, "none")})
     if encoders:
         lines.append(f"  encoder of the BERT-style models: {', '.join(encoders)}")
     return lines
 
 
-def format_summary(settings: Settings, tables, checks: list[CheckOutcome], issues: dict[str, int], models: list[dict]) -> str:
+def format_summary(
+    settings: Settings, tables, checks: list[CheckOutcome], issues: dict[str, int], models: list[dict]
+) -> str:
     lines = ["", "summary"]
     if tables:
         lines.append(f"warehouse rows ({len(tables)} relations)")
         for schema in sorted({name.split(".")[0] for name, _ in tables}):
-            shown = [f"{name.split('.', 1)[1]} {_number(rows)}" for name, rows in tables if name.startswith(f"{schema}.")]
+            shown = [
+                f"{name.split('.', 1)[1]} {_number(rows)}" for name, rows in tables if name.startswith(f"{schema}.")
+            ]
             lines.append(f"  {schema}: " + ", ".join(shown))
     counted = {status: [c for c in checks if c.status == status] for status in ("passed", "failed", "not run")}
     text = f"checks: {len(counted['passed'])} passed, {len(counted['failed'])} failed"
@@ -139,7 +154,10 @@ def format_summary(settings: Settings, tables, checks: list[CheckOutcome], issue
         where = ", ".join(p for p in outcome.failed if p)
         lines.append(f"  FAILED {outcome.name}{f' [{where}]' if where else ''}")
     total = sum(issues.values())
-    lines.append(f"read issues: {total}" + (f" ({', '.join(f'{kind} {n}' for kind, n in issues.items())}; see <source>.read_issues)" if total else ""))
+    lines.append(
+        f"read issues: {total}"
+        + (f" ({', '.join(f'{kind} {n}' for kind, n in issues.items())}; see <source>.read_issues)" if total else "")
+    )
     lines += format_models(models)
     python = ".venv/bin/python" if Path(".venv/bin/python").exists() else "python"
     lines += [
@@ -176,6 +194,8 @@ def print_build_summary(settings: Settings, instance, models: bool = False, sinc
             warehouse_rows(settings.warehouse),
             check_outcomes(instance, check_keys, since if since is not None else _process_started()),
             read_issue_counts(settings.warehouse),
-            model_rows(settings.tracking_uri, positive_share_of_test(settings.warehouse, settings.rules)) if models else [],
+            model_rows(settings.tracking_uri, positive_share_of_test(settings.warehouse, settings.rules))
+            if models
+            else [],
         )
     )

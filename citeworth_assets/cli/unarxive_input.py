@@ -9,10 +9,19 @@ from citeworth_assets.cli.app import main
 
 @main.command("unarxive-to-s2orc")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", "dumps", required=True, type=click.Path(file_okay=False), help="Dump root to write (as --dumps of build).")
-@click.option("--release", default="unarxive2022", show_default=True, help="Release folder name (lower case, digits, _).")
-@click.option("--style", type=click.Choice(["numeric", "author_year"]), default="numeric", show_default=True,
-              help="How citations are rendered in the text: [12] or (Smith et al., 2019).")  # fmt: skip
+@click.option(
+    "--out", "dumps", required=True, type=click.Path(file_okay=False), help="Dump root to write (as --dumps of build)."
+)
+@click.option(
+    "--release", default="unarxive2022", show_default=True, help="Release folder name (lower case, digits, _)."
+)
+@click.option(
+    "--style",
+    type=click.Choice(["numeric", "author_year"]),
+    default="numeric",
+    show_default=True,
+    help="How citations are rendered in the text: [12] or (Smith et al., 2019).",
+)
 def unarxive_to_s2orc(paths: tuple[str, ...], dumps: str, release: str, style: str) -> None:
     """Convert unarXive 2022 JSON-lines files (plain or .gz) to S2ORC metadata and pdf_parses shards, one per file,
     with citations rendered in a citation style and cut into GROBID-style spans; problems go to standard error."""

@@ -5,10 +5,21 @@ import dagster as dg
 
 
 def kept_and_dropped_specs(
-    group: str, deps: list, kept: tuple[str, str], dropped: tuple[str, str], automation_condition: dg.AutomationCondition | None = None
+    group: str,
+    deps: list,
+    kept: tuple[str, str],
+    dropped: tuple[str, str],
+    automation_condition: dg.AutomationCondition | None = None,
 ) -> list[dg.AssetSpec]:
     """Asset specs of the kept and the dropped table, each given as ``(asset name, description)``."""
     return [
-        dg.AssetSpec(name, deps=deps, group_name=group, kinds={"parquet"}, description=description, automation_condition=automation_condition)
+        dg.AssetSpec(
+            name,
+            deps=deps,
+            group_name=group,
+            kinds={"parquet"},
+            description=description,
+            automation_condition=automation_condition,
+        )
         for name, description in (kept, dropped)
     ]

@@ -12,13 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-CITEWORTH_PAPER = "CiteWorth: Cite-Worthiness Detection for Improved Scientific Document Understanding (Wright and Augenstein, 2021)"
+CITEWORTH_PAPER = (
+    "CiteWorth: Cite-Worthiness Detection for Improved Scientific Document Understanding (Wright and Augenstein, 2021)"
+)
 CITESUM_PAPER = "CiteSum: Citation Text-guided Scientific Extreme Summarization and Domain Adaptation with Limited Supervision (Mao et al., 2022)"
 SCIQFS_PAPER = "ROUGE-SciQFS: A ROUGE-based Method to Automatically Create Datasets for Scientific Query-Focused Summarization (Ramirez-Orta and Milios)"
 S2ORC_LICENCE = "S2ORC (the Semantic Scholar Open Research Corpus) is released for non-commercial use under ODC-By 1.0; these derived files inherit its terms."
@@ -95,8 +97,13 @@ def _markdown(rows: Sequence[Mapping]) -> str:
         return ""
     columns = list(rows[0])
     cell = lambda v: "" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)  # noqa: E731
-    return "\n".join(["| " + " | ".join(columns) + " |", "| " + " | ".join("---" for _ in columns) + " |",
-                      *("| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows)])  # fmt: skip
+    return "\n".join(
+        [
+            "| " + " | ".join(columns) + " |",
+            "| " + " | ".join("---" for _ in columns) + " |",
+            *("| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows),
+        ]
+    )
 
 
 def platform_version() -> str:
@@ -106,15 +113,26 @@ def platform_version() -> str:
         return "unknown"
 
 
-def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, int], samples: Mapping[str, list[dict]],
-                 table: pa.Table, figures: Sequence[str] = (), sizes: Mapping[str, int] | None = None,
-                 schema: pa.Schema | None = None) -> str:  # fmt: skip
+def dataset_card(
+    spec: CardSpec,
+    name: str,
+    version: str,
+    counts: Mapping[str, int],
+    samples: Mapping[str, list[dict]],
+    table: pa.Table,
+    figures: Sequence[str] = (),
+    sizes: Mapping[str, int] | None = None,
+    schema: pa.Schema | None = None,
+) -> str:
     """The README.md of a release folder: ``counts`` per split, ``samples`` of records per split (for the features,
     unless the records' ``schema`` is given: a writer with a fixed schema knows better than a sample), ``sizes`` the
     bytes of each split's file."""
     sizes = sizes or {}
-    features = feature(pa.struct(list(schema)))["struct"] if schema is not None else features_of(
-        [record for records in samples.values() for record in records])  # fmt: skip
+    features = (
+        feature(pa.struct(list(schema)))["struct"]
+        if schema is not None
+        else features_of([record for records in samples.values() for record in records])
+    )
     splits = list(counts)
     header = {
         "pretty_name": spec.pretty_name,
@@ -122,14 +140,20 @@ def dataset_card(spec: CardSpec, name: str, version: str, counts: Mapping[str, i
         "license": spec.licence_id,
         **({"license_name": spec.licence_name} if spec.licence_id == "other" else {}),
         "task_categories": list(spec.task_categories),
-        "configs": [{"config_name": "default", "data_files": [{"split": split, "path": f"{split}.jsonl"} for split in splits]}],
+        "configs": [
+            {"config_name": "default", "data_files": [{"split": split, "path": f"{split}.jsonl"} for split in splits]}
+        ],
         "dataset_info": {
             "config_name": "default",
             "features": features,
-            "splits": [{"name": split, "num_bytes": sizes.get(split, 0), "num_examples": counts[split]} for split in splits],
+            "splits": [
+                {"name": split, "num_bytes": sizes.get(split, 0), "num_examples": counts[split]} for split in splits
+            ],
         },
     }
-    statistics = spec.statistics(table) if spec.statistics else [{"split": split, "records": counts[split]} for split in splits]
+    statistics = (
+        spec.statistics(table) if spec.statistics else [{"split": split, "records": counts[split]} for split in splits]
+    )
     pictures = "\n".join(f"![{figure}]({figure}.png)" for figure in figures)
     files = spec.files or "and the whole table with provenance columns as Parquet."
     provenance = spec.provenance or (
@@ -164,7 +188,7 @@ release = datasets.load_dataset("json", data_dir="path/to/this/folder")
 {spec.construction}
 
 Construction version: `{version}`, written by citeworth {platform_version()} on
-{datetime.now(timezone.utc).strftime("%Y-%m-%d")}.
+{datetime.now(UTC).strftime("%Y-%m-%d")}.
 
 ## Provenance
 
@@ -182,11 +206,22 @@ def citeworth_statistics(table: pa.Table) -> list[dict]:
     """Per split: paragraphs, sentences, cite-worthy sentences and their share (the CiteWorth paper's Table 2)."""
     rows = []
     for split in ("train", "dev", "test"):
-        samples = [s for row in table.filter(pc.equal(table.column("split"), split)).column("samples").to_pylist() for s in row or []]
+        samples = [
+            s
+            for row in table.filter(pc.equal(table.column("split"), split)).column("samples").to_pylist()
+            for s in row or []
+        ]
         positive = sum(sample["label"] == "check-worthy" for sample in samples)
         paragraphs = table.filter(pc.equal(table.column("split"), split)).num_rows
-        rows.append({"split": split, "paragraphs": paragraphs, "sentences": len(samples), "cite_worthy": positive,
-                     "cite_worthy_share": round(positive / len(samples), 4) if samples else None})  # fmt: skip
+        rows.append(
+            {
+                "split": split,
+                "paragraphs": paragraphs,
+                "sentences": len(samples),
+                "cite_worthy": positive,
+                "cite_worthy_share": round(positive / len(samples), 4) if samples else None,
+            }
+        )
     return rows
 
 
@@ -201,7 +236,9 @@ def citeworth_figures(table: pa.Table) -> dict[str, bytes]:
     for row in per_field.values():
         total = row["cite_worthy"] + row["non_cite_worthy"]
         row["cite_worthy_share"] = row["cite_worthy"] / total if total else 0
-    return {"table_2": plots.field_statistics(sorted(per_field.values(), key=lambda r: r["field"]), "sentences per field")}
+    return {
+        "table_2": plots.field_statistics(sorted(per_field.values(), key=lambda r: r["field"]), "sentences per field")
+    }
 
 
 def citesum_statistics(table: pa.Table) -> list[dict]:
@@ -209,8 +246,14 @@ def citesum_statistics(table: pa.Table) -> list[dict]:
     for split in ("train", "validation", "test"):
         part = table.filter(pc.equal(table.column("split"), split))
         unknown = sum(value is None for value in part.column("discipline").to_pylist())
-        rows.append({"split": split, "examples": part.num_rows, "cited_papers": len(set(part.column("cited_paper_id").to_pylist())),
-                     "unknown_discipline": unknown})  # fmt: skip
+        rows.append(
+            {
+                "split": split,
+                "examples": part.num_rows,
+                "cited_papers": len(set(part.column("cited_paper_id").to_pylist())),
+                "unknown_discipline": unknown,
+            }
+        )
     return rows
 
 
@@ -219,7 +262,11 @@ def citesum_figures(table: pa.Table) -> dict[str, bytes]:
 
     columns = list(plots.CITESUM_THRESHOLDS)
     rows = table.select(columns).to_pylist()
-    return {"rouge_distribution": plots.rouge_distribution(rows, title="kept examples: ROUGE recall against the cited abstract")}
+    return {
+        "rouge_distribution": plots.rouge_distribution(
+            rows, title="kept examples: ROUGE recall against the cited abstract"
+        )
+    }
 
 
 def sciqfs_statistics(table: pa.Table) -> list[dict]:

@@ -3,16 +3,40 @@
 import re
 
 MAG_FIELDS: tuple[str, ...] = (
-    "Art", "Biology", "Business", "Chemistry", "Computer Science", "Economics", "Engineering",
-    "Environmental Science", "Geography", "Geology", "History", "Materials Science", "Mathematics", "Medicine",
-    "Philosophy", "Physics", "Political Science", "Psychology", "Sociology",
-)  # fmt: skip
+    "Art",
+    "Biology",
+    "Business",
+    "Chemistry",
+    "Computer Science",
+    "Economics",
+    "Engineering",
+    "Environmental Science",
+    "Geography",
+    "Geology",
+    "History",
+    "Materials Science",
+    "Mathematics",
+    "Medicine",
+    "Philosophy",
+    "Physics",
+    "Political Science",
+    "Psychology",
+    "Sociology",
+)
 
 # The ten fields CiteWorth samples evenly from (seeds/001 §3.2).
 CITEWORTH_FIELDS: tuple[str, ...] = (
-    "Biology", "Medicine", "Engineering", "Chemistry", "Psychology", "Computer Science", "Materials Science",
-    "Economics", "Mathematics", "Physics",
-)  # fmt: skip
+    "Biology",
+    "Medicine",
+    "Engineering",
+    "Chemistry",
+    "Psychology",
+    "Computer Science",
+    "Materials Science",
+    "Economics",
+    "Mathematics",
+    "Physics",
+)
 
 
 def field_key(field: str) -> str:

@@ -13,8 +13,12 @@ import duckdb
 from citeworth_assets.lib import lake, plots
 
 # Bars of the drop funnel, in the order a paper meets them, with the level name of the rejections they count.
-FUNNEL_LEVELS = (("S2ORC papers → candidates", None), ("candidates → papers", "paper"),
-                 ("paragraphs of kept papers", "paragraph"), ("sentences", "sentence"))  # fmt: skip
+FUNNEL_LEVELS = (
+    ("S2ORC papers → candidates", None),
+    ("candidates → papers", "paper"),
+    ("paragraphs of kept papers", "paragraph"),
+    ("sentences", "sentence"),
+)
 
 
 def figure_markdown(png: bytes, table_markdown: str = "") -> str:
@@ -57,7 +61,11 @@ def funnel_counts(lake_root: Path, rules: str) -> tuple[list[tuple[str, int]], d
     if lake.has_data(lake_root, "s2orc_candidate_papers"):
         candidates = _query(f"SELECT count(*) FROM read_parquet('{glob('s2orc_candidate_papers')}')")[0][0]
     if lake.has_data(lake_root, "s2orc_paper_rejections"):
-        drops[first] = dict(_query(f"SELECT failed_criterion, count(*) FROM read_parquet('{glob('s2orc_paper_rejections')}') GROUP BY 1"))
+        drops[first] = dict(
+            _query(
+                f"SELECT failed_criterion, count(*) FROM read_parquet('{glob('s2orc_paper_rejections')}') GROUP BY 1"
+            )
+        )
     if lake.has_data(lake_root, "citeworth_rejections"):
         for level, reason, count in _query(
             f"SELECT level, reason, count(*) FROM read_parquet('{glob('citeworth_rejections')}') WHERE rule_set = ? GROUP BY 1, 2",
@@ -71,7 +79,12 @@ def funnel_counts(lake_root: Path, rules: str) -> tuple[list[tuple[str, int]], d
             [rules],
         )[0]
     kept_papers = candidates - sum(drops[papers_level].values())
-    stages = [(first, candidates), (papers_level, kept_papers), (paragraphs_level, accepted), (sentences_level, sentences)]
+    stages = [
+        (first, candidates),
+        (papers_level, kept_papers),
+        (paragraphs_level, accepted),
+        (sentences_level, sentences),
+    ]
     return stages, drops
 
 
@@ -81,8 +94,11 @@ def citeworth_statistics_figures(lake_root: Path, rules: str, statistics: Sequen
     funnel = plots.drop_funnel(stages, drops, f"CiteWorth {rules}: kept and dropped per level")
     table2 = plots.field_statistics(statistics, f"CiteWorth {rules}: Table 2 per field")
     funnel_rows = [{"level": level, "reason": "kept", "count": kept} for level, kept in stages]
-    funnel_rows += [{"level": level, "reason": reason, "count": count}
-                    for level, _ in stages for reason, count in sorted(drops[level].items(), key=lambda item: -item[1])]  # fmt: skip
+    funnel_rows += [
+        {"level": level, "reason": reason, "count": count}
+        for level, _ in stages
+        for reason, count in sorted(drops[level].items(), key=lambda item: -item[1])
+    ]
     return {
         "drop_funnel": figure_markdown(funnel, markdown_rows(funnel_rows, ["level", "reason", "count"])),
         "drop_funnel_png": str(save_figure(funnel, folder, f"citeworth_{rules}_drop_funnel")),
@@ -96,13 +112,26 @@ def citesum_rouge_figure(lake_root: Path, folder: Path) -> dict:
     if not lake.has_data(lake_root, "citesum_candidates"):
         return {}
     columns = list(plots.CITESUM_THRESHOLDS)
-    rows = [dict(zip(columns, values)) for values in
-            _query(f"SELECT {', '.join(columns)} FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}')")]  # fmt: skip
+    rows = [
+        dict(zip(columns, values))
+        for values in _query(
+            f"SELECT {', '.join(columns)} FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}')"
+        )
+    ]
     png = plots.rouge_distribution(rows)
-    summary = [{"metric": metric, "threshold": threshold, "below": sum(row[metric] < threshold for row in rows if row[metric] is not None),
-                "candidates": len(rows)} for metric, threshold in plots.CITESUM_THRESHOLDS.items()]  # fmt: skip
+    summary = [
+        {
+            "metric": metric,
+            "threshold": threshold,
+            "below": sum(row[metric] < threshold for row in rows if row[metric] is not None),
+            "candidates": len(rows),
+        }
+        for metric, threshold in plots.CITESUM_THRESHOLDS.items()
+    ]
     return {
-        "rouge_distribution": figure_markdown(png, markdown_rows(summary, ["metric", "threshold", "below", "candidates"])),
+        "rouge_distribution": figure_markdown(
+            png, markdown_rows(summary, ["metric", "threshold", "below", "candidates"])
+        ),
         "rouge_distribution_png": str(save_figure(png, folder, "citesum_rouge_distribution")),
     }
 

@@ -16,9 +16,9 @@ decompressed stream.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 import orjson
 from isal import isal_zlib as zlib  # ISA-L inflate: zlib's interface, about 2.5x faster

@@ -14,9 +14,9 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import duckdb
 import pyarrow as pa
@@ -64,7 +64,7 @@ class PartitionWriter:
         self._batch: list[dict] = []
         self._writer: pq.ParquetWriter | None = None
 
-    def __enter__(self) -> "PartitionWriter":
+    def __enter__(self) -> PartitionWriter:
         self.staging.mkdir(parents=True)
         self._writer = pq.ParquetWriter(self.staging / "part-0.parquet", self.schema, compression="zstd")
         return self
@@ -256,7 +256,11 @@ def read_partition(
 
 
 def iter_partition_batches(
-    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = "shard",
+    lake: Path,
+    table: str,
+    key: str | None = None,
+    columns: list[str] | None = None,
+    dimension: str = "shard",
     batch_size: int = 20_000,
 ) -> Iterator[pa.RecordBatch]:
     """Record batches of a partition, so that a whole shard is never held in memory."""

@@ -36,7 +36,11 @@ def degenerate_reason(row: dict, positive_share: float | None = None) -> str | N
     """
     share = row.get("predicted_positive_share")
     if share is None:
-        if row.get("recall") == 1.0 and positive_share is not None and abs((row.get("precision") or 0) - positive_share) < 1e-6:
+        if (
+            row.get("recall") == 1.0
+            and positive_share is not None
+            and abs((row.get("precision") or 0) - positive_share) < 1e-6
+        ):
             share = 1.0
         elif row.get("f1") == 0.0:
             share = 0.0
@@ -65,7 +69,11 @@ def model_rows(tracking_uri: str, positive_share: float | None = None) -> list[d
     if experiment is None:
         return []
     latest: dict[str, dict] = {}
-    runs = client.search_runs([experiment.experiment_id], filter_string="attributes.status = 'FINISHED'", order_by=["attributes.start_time DESC"])
+    runs = client.search_runs(
+        [experiment.experiment_id],
+        filter_string="attributes.status = 'FINISHED'",
+        order_by=["attributes.start_time DESC"],
+    )
     for run in runs:
         model = run.data.tags.get("model")
         if not model or model in latest:

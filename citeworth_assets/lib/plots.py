@@ -41,7 +41,9 @@ def drop_funnel(stages: Sequence[tuple[str, int]], drops: Mapping[str, Mapping[s
     colours = [palette[i % len(palette)] for i in range(len(reasons))]
     for row, (level, kept) in enumerate(stages):
         axis.barh(row, kept, color="#333333")
-        axis.text(0, row - 0.45, f"{kept:,} kept, {sum(drops.get(level, {}).values()):,} dropped", va="bottom", fontsize=8)
+        axis.text(
+            0, row - 0.45, f"{kept:,} kept, {sum(drops.get(level, {}).values()):,} dropped", va="bottom", fontsize=8
+        )
         left = kept
         for reason, colour in zip(reasons, colours):
             count = drops.get(level, {}).get(reason, 0)
@@ -72,7 +74,9 @@ def field_statistics(rows: Sequence[Mapping], title: str) -> bytes:
     axis.set_xlabel("sentences")
     axis.invert_yaxis()
     share = axis.twiny()
-    share.plot([row.get("cite_worthy_share") or 0 for row in rows], fields, "ko", markersize=4, label="cite-worthy share")
+    share.plot(
+        [row.get("cite_worthy_share") or 0 for row in rows], fields, "ko", markersize=4, label="cite-worthy share"
+    )
     share.set_xlim(0, 1)
     share.set_xlabel("cite-worthy share")
     axis.legend(fontsize=8, loc="lower right")
@@ -88,8 +92,13 @@ def model_comparison(rows: Sequence[Mapping], title: str = "cite-worthiness mode
     figure, axis = plt.subplots(figsize=(8, 1 + 0.5 * max(len(rows), 1)))
     height = 0.27
     for offset, (metric, colour) in enumerate((("precision", "#1b9e77"), ("recall", "#7570b3"), ("f1", "#d95f02"))):
-        axis.barh([i + (offset - 1) * height for i in range(len(rows))], [row.get(metric) or 0 for row in rows],
-                  height=height, color=colour, label=metric)  # fmt: skip
+        axis.barh(
+            [i + (offset - 1) * height for i in range(len(rows))],
+            [row.get(metric) or 0 for row in rows],
+            height=height,
+            color=colour,
+            label=metric,
+        )
     axis.set_yticks(range(len(rows)), names)
     axis.set_xlim(0, 1)
     axis.legend(fontsize=8, loc="lower right")
@@ -99,7 +108,9 @@ def model_comparison(rows: Sequence[Mapping], title: str = "cite-worthiness mode
     return _png(figure)
 
 
-def rouge_distribution(rows: Sequence[Mapping], thresholds: Mapping[str, float] = CITESUM_THRESHOLDS, title: str = "CiteSum candidates") -> bytes:
+def rouge_distribution(
+    rows: Sequence[Mapping], thresholds: Mapping[str, float] = CITESUM_THRESHOLDS, title: str = "CiteSum candidates"
+) -> bytes:
     """A histogram per ROUGE recall (x100) with its keep threshold; the count on each side is in the legend."""
     plt = _pyplot()
     figure, axes = plt.subplots(1, len(thresholds), figsize=(4 * len(thresholds), 3), sharey=True)
@@ -107,7 +118,12 @@ def rouge_distribution(rows: Sequence[Mapping], thresholds: Mapping[str, float] 
         values = [row[metric] for row in rows if row.get(metric) is not None]
         axis.hist(values, bins=[i * 5 for i in range(21)], color="#7570b3")
         below = sum(value < threshold for value in values)
-        axis.axvline(threshold, color="#d95f02", linestyle="--", label=f"{threshold:g}: {below:,} below, {len(values) - below:,} at or above")
+        axis.axvline(
+            threshold,
+            color="#d95f02",
+            linestyle="--",
+            label=f"{threshold:g}: {below:,} below, {len(values) - below:,} at or above",
+        )
         axis.set_xlabel(metric.replace("_", " ") + " x100")
         axis.legend(fontsize=7)
     axes[0].set_ylabel("candidate sentences")

@@ -37,7 +37,12 @@ QUIET_ENVIRONMENT = {
     "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false",
     "MLFLOW_LOGGING_LEVEL": "WARNING",  # mlflow sets its loggers' level from this when imported
 }
-VERBOSE_ENVIRONMENT = {"TRANSFORMERS_VERBOSITY": "info", "HF_HUB_DISABLE_PROGRESS_BARS": "0", "TQDM_DISABLE": "0", "MLFLOW_LOGGING_LEVEL": "INFO"}
+VERBOSE_ENVIRONMENT = {
+    "TRANSFORMERS_VERBOSITY": "info",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "0",
+    "TQDM_DISABLE": "0",
+    "MLFLOW_LOGGING_LEVEL": "INFO",
+}
 
 
 _SET_BY_US: dict[str, str] = {}
@@ -94,9 +99,15 @@ class Steps:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TextColumn("{task.fields[note]}"),
-                                 console=Console(file=self.stream), transient=True)  # fmt: skip
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("{task.fields[note]}"),
+                console=Console(file=self.stream),
+                transient=True,
+            )
             self._task = self._bar.add_task(self.label, total=self.total, note="")
             self._bar.start()
 
@@ -121,7 +132,9 @@ class Steps:
         self.close()
 
 
-def track(items: Iterable[T], label: str, total: int | None = None, note: Callable[[T], str] | None = None) -> Iterator[T]:
+def track(
+    items: Iterable[T], label: str, total: int | None = None, note: Callable[[T], str] | None = None
+) -> Iterator[T]:
     """Each item of ``items``, reported as a step once the caller is done with it."""
     items = list(items) if total is None else items
     with Steps(label, total if total is not None else len(items)) as steps:
@@ -130,7 +143,9 @@ def track(items: Iterable[T], label: str, total: int | None = None, note: Callab
             steps.advance(note(item) if note else str(item))
 
 
-def epoch_reporter(model: str, epochs: int, then: Callable[[int, float], None] | None = None) -> Callable[[int, float], None]:
+def epoch_reporter(
+    model: str, epochs: int, then: Callable[[int, float], None] | None = None
+) -> Callable[[int, float], None]:
     """An ``on_epoch(epoch, dev_f1)`` callback for the training loop that reports the epoch, then calls ``then``."""
     steps = Steps(f"{model} epochs", epochs)
 

@@ -4,8 +4,8 @@ Parquet, replacing the release folder atomically (a reader never sees half a rel
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -42,6 +42,8 @@ def write_release(
             for name, png in figures.items():
                 (staging / f"{name}.png").write_bytes(png)
             sizes = {split: (staging / f"{split}.jsonl").stat().st_size for split in splits}
-            text = dataset_card(card, Path(parquet_name).stem, folder.name, counts, samples, table, list(figures), sizes)
+            text = dataset_card(
+                card, Path(parquet_name).stem, folder.name, counts, samples, table, list(figures), sizes
+            )
             (staging / "README.md").write_text(text, encoding="utf-8")
     return counts

@@ -6,7 +6,9 @@ across lines (DOTALL) and is anchored at the very end of the title, not before a
 
 import re
 
-NUMBERED_TITLE = re.compile(r"^\s*(?:(?:\d+(?:\.\d+)*|[ivxlcdm]+|[a-z])[.)]?\s+)?(.*?)[\s.:]*\Z", re.IGNORECASE | re.DOTALL)
+NUMBERED_TITLE = re.compile(
+    r"^\s*(?:(?:\d+(?:\.\d+)*|[ivxlcdm]+|[a-z])[.)]?\s+)?(.*?)[\s.:]*\Z", re.IGNORECASE | re.DOTALL
+)
 
 
 def normalize_section_title(title: str) -> str:

@@ -54,7 +54,9 @@ class SentenceSplitter:
 
     def __init__(self, name: str = "scispacy_pysbd"):
         if name not in SPLITTERS:
-            raise SettingError(f"unknown sentence splitter {name!r} (CITEWORTH_SPLITTER / --splitter): use one of {SPLITTERS}")
+            raise SettingError(
+                f"unknown sentence splitter {name!r} (CITEWORTH_SPLITTER / --splitter): use one of {SPLITTERS}"
+            )
         self.name = name
         self.nlp = _pipeline(name)
         self._components = [component for _, component in self.nlp.pipeline]
@@ -70,13 +72,19 @@ class SentenceSplitter:
         """
         if self.name != "scispacy_pysbd":
             for component in self._components:  # a model's components work in batches
-                docs = list(component.pipe(docs, batch_size=64)) if hasattr(component, "pipe") else list(map(component, docs))
+                docs = (
+                    list(component.pipe(docs, batch_size=64))
+                    if hasattr(component, "pipe")
+                    else list(map(component, docs))
+                )
             return [[(sentence.start_char, sentence.end_char) for sentence in doc.sents] for doc in docs]
         bounds = []
         for doc, text in zip(docs, texts):
             starts, lengths = doc.to_array("IDX").tolist(), doc.to_array("LENGTH").tolist()
             first = pysbd_sentence_starts(text, starts, lengths)
-            bounds.append([(starts[a], starts[b - 1] + lengths[b - 1]) for a, b in zip(first, first[1:] + [len(starts)])])
+            bounds.append(
+                [(starts[a], starts[b - 1] + lengths[b - 1]) for a, b in zip(first, first[1:] + [len(starts)])]
+            )
         return bounds
 
     def split(self, text: str) -> list[tuple[int, int]]:
@@ -188,7 +196,9 @@ def _abbreviation_replacer_class():
                     continue
                 # pysbd's "next word" expression looks behind for the literal text "{abbr} ".
                 marker = "{" + stripped + "} "
-                next_chars = _compiled(r"(?<={" + re.escape(stripped) + "} ).{1}").findall(text) if marker in text else []
+                next_chars = (
+                    _compiled(r"(?<={" + re.escape(stripped) + "} ).{1}").findall(text) if marker in text else []
+                )
                 if not next_chars:  # every occurrence is rewritten: once per way it is written
                     firsts = {}
                     for index, match in enumerate(matches):
@@ -234,7 +244,9 @@ def _speed_up_list_items() -> None:
         return
     ORIGINAL_LIST_ITEMS.update({name: getattr(ListItemReplacer, name) for name in [*FAST_LIST_PATTERNS, "scan_lists"]})
     scan_lists = ListItemReplacer.scan_lists
-    preconditions = {getattr(ListItemReplacer, name): re.compile(pattern) for name, pattern in LIST_PRECONDITIONS.items()}
+    preconditions = {
+        getattr(ListItemReplacer, name): re.compile(pattern) for name, pattern in LIST_PRECONDITIONS.items()
+    }
 
     def scan_lists_if_any(self, regex1, regex2, replacement, strip=False):
         precondition = preconditions.get(regex1)
@@ -338,7 +350,9 @@ def pysbd_sentence_starts(text: str, starts: list[int], lengths: list[int]) -> l
             from_pysbd.add(token_at[start])
     after_newlines = set()
     if "\n" in text:
-        after_newlines = {i + 1 for i in range(1, len(starts) - 1) if text.count("\n", starts[i], starts[i] + lengths[i]) >= 2}
+        after_newlines = {
+            i + 1 for i in range(1, len(starts) - 1) if text.count("\n", starts[i], starts[i] + lengths[i]) >= 2
+        }
     sentence_starts = [0]
     for i in sorted((from_pysbd | after_newlines) - {0}):
         if i in from_pysbd:

@@ -67,10 +67,12 @@ class Settings:
     rules: str = SETTINGS["rules"][2]
     splitter: str = SETTINGS["splitter"][2]
     mlflow_uri: str | None = None  # default: SQLite under the data root
-    encoder: str | None = None  # a local checkpoint folder or "tiny"; default: the pretrained extra, else the tiny encoder
+    encoder: str | None = (
+        None  # a local checkpoint folder or "tiny"; default: the pretrained extra, else the tiny encoder
+    )
 
     @classmethod
-    def resolve(cls, **explicit) -> "Settings":
+    def resolve(cls, **explicit) -> Settings:
         """Settings from explicit values (None: not given), else the environment, else the defaults.
 
         Paths are made absolute once, here.

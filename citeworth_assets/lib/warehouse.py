@@ -16,9 +16,9 @@ import fcntl
 import os
 import shutil
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import duckdb
 import pyarrow as pa
@@ -94,7 +94,9 @@ def remove_stale_drafts(warehouse: Path, keep: Path | None = None) -> list[Path]
 
     Call it only while holding the warehouse lock, as :func:`writing` does.
     """
-    stale = sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft")) + sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft.wal"))
+    stale = sorted(warehouse.parent.glob(f".{warehouse.name}.*.draft")) + sorted(
+        warehouse.parent.glob(f".{warehouse.name}.*.draft.wal")
+    )
     if keep is not None:
         stale = [path for path in stale if path not in (keep, keep.with_name(keep.name + ".wal"))]
     for path in stale:
@@ -152,7 +154,11 @@ def create_lake_view(
 
 
 def create_relation(
-    connection: duckdb.DuckDBPyConnection, name: str, sql: str, materialized: str = "view", description: str | None = None
+    connection: duckdb.DuckDBPyConnection,
+    name: str,
+    sql: str,
+    materialized: str = "view",
+    description: str | None = None,
 ) -> int | None:
     """Create (or replace) ``name`` from a SELECT, with its description as the relation's comment (what
     ``duckdb_views()`` and ``duckdb_tables()`` show an analyst); returns the row count of a table."""

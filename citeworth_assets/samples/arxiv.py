@@ -26,8 +26,20 @@ from pathlib import Path
 
 from citeworth_assets.samples.mag import NOISE_MAG_ID, WORDS, Work
 
-STYLES = ("title", "quoted", "arxiv_old", "arxiv_new", "doi", "no_title", "formula", "longer", "noise",
-          "non_publication", "title", "quoted")  # fmt: skip
+STYLES = (
+    "title",
+    "quoted",
+    "arxiv_old",
+    "arxiv_new",
+    "doi",
+    "no_title",
+    "formula",
+    "longer",
+    "noise",
+    "non_publication",
+    "title",
+    "quoted",
+)
 SEPARATORS = ("", ", ", " and ", "; see also ")  # the last is more than 5 characters: not adjacent
 ABBREVIATED = ("as shown by Miller et al. in Fig. 2", "e.g. in Eq. (3)", "cf. the discussion in Sec. REF")
 
@@ -84,7 +96,7 @@ def reference_string(work: Work | None, style: str, rng: random.Random) -> str:
     if style == "no_title":
         return f"{names}, {venue}."
     if style == "formula":
-        return f"{names}, \"Search for the $B^0_{{(s)}} \\rightarrow \\eta^{{\\prime}} \\pi^0$ decay\" JHEP 2017.5 (2017): 158."
+        return f'{names}, "Search for the $B^0_{{(s)}} \\rightarrow \\eta^{{\\prime}} \\pi^0$ decay" JHEP 2017.5 (2017): 158.'
     return f"{names}. {work.title}. {venue}."  # title, longer
 
 
@@ -97,8 +109,15 @@ def _references(works: list[Work], rng: random.Random, count: int) -> list[Sampl
         work = rng.choice(pool) if style != "non_publication" else None
         ship = style == "noise" or (work is not None and rng.random() < 0.7)
         shipped = str(NOISE_MAG_ID) if style == "noise" else (str(work.mag_id) if ship and work else None)
-        references.append(SampleReference(str(uuid_module.UUID(int=rng.getrandbits(128), version=4)), work, style,
-                                          reference_string(work, style, rng), shipped))  # fmt: skip
+        references.append(
+            SampleReference(
+                str(uuid_module.UUID(int=rng.getrandbits(128), version=4)),
+                work,
+                style,
+                reference_string(work, style, rng),
+                shipped,
+            )
+        )
     return references
 
 
@@ -152,9 +171,16 @@ def _paper_id(index: int) -> str:
     return f"17{1 + index % 12:02d}.{index:05d}"
 
 
-def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30, seed: int = 13,
-                        damaged: bool = True, tarball: bool = False, references_per_paper: tuple[int, int] = (6, 14),
-                        filler: int = 0) -> tuple[Path, list[SampleReference]]:  # fmt: skip
+def write_unarxive_2020(
+    target: str | Path,
+    works: list[Work],
+    papers: int = 30,
+    seed: int = 13,
+    damaged: bool = True,
+    tarball: bool = False,
+    references_per_paper: tuple[int, int] = (6, 14),
+    filler: int = 0,
+) -> tuple[Path, list[SampleReference]]:
     """A folder ``target`` (or tarball ``target``) of papers with ``refs.db``; returns it and the references.
 
     ``references_per_paper`` and ``filler`` set the size: (25, 45) and 12 give papers about as long as the
@@ -165,9 +191,11 @@ def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30,
     folder = target.parent / (target.name + ".parts") if tarball else target
     folder.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(folder / "refs.db")
-    db.execute("create table bibitem (uuid varchar(36) not null, citing_mag_id varchar(36), cited_mag_id "
-               "varchar(36), citing_arxiv_id varchar(36), cited_arxiv_id varchar(36), bibitem_string text, "
-               "primary key (uuid))")  # fmt: skip
+    db.execute(
+        "create table bibitem (uuid varchar(36) not null, citing_mag_id varchar(36), cited_mag_id "
+        "varchar(36), citing_arxiv_id varchar(36), cited_arxiv_id varchar(36), bibitem_string text, "
+        "primary key (uuid))"
+    )
     archive = tarfile.open(target, "w:gz") if tarball else None
     every: list[SampleReference] = []
     try:
@@ -178,14 +206,26 @@ def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30,
             every.extend(references)
             db.executemany(
                 "insert into bibitem values (?, ?, ?, ?, ?, ?)",
-                [(r.uuid, citing_mag, r.shipped_mag_id, paper_id,
-                  (r.work.arxiv_id.replace("/", "") if r.work and r.work.arxiv_id and r.shipped_mag_id else None), r.raw)
-                 for r in references],
-            )  # fmt: skip
+                [
+                    (
+                        r.uuid,
+                        citing_mag,
+                        r.shipped_mag_id,
+                        paper_id,
+                        (r.work.arxiv_id.replace("/", "") if r.work and r.work.arxiv_id and r.shipped_mag_id else None),
+                        r.raw,
+                    )
+                    for r in references
+                ],
+            )
             markers = ["{{cite:" + r.uuid + "}}" for r in references]
             if damaged and index == 1:
                 markers.append("{{cite:" + str(uuid_module.UUID(int=rng.getrandbits(128), version=4)) + "}}")
-            body = paper_body(markers, rng, filler) if not (damaged and index == 2) else ["A paper whose citations were lost."]
+            body = (
+                paper_body(markers, rng, filler)
+                if not (damaged and index == 2)
+                else ["A paper whose citations were lost."]
+            )
             text = f"{_sentence(rng)}\nA. Author\n" + "\n\n".join(_wrap(p) for p in body) + "\n"
             data = text.encode("utf-8")
             if damaged and index == 4:
@@ -197,8 +237,10 @@ def write_unarxive_2020(target: str | Path, works: list[Work], papers: int = 30,
             else:
                 (folder / f"{paper_id}.txt").write_bytes(data)
         if damaged:
-            db.execute("insert into bibitem values (?, ?, ?, ?, ?, ?)",
-                       ("ffffffff-ffff-4fff-bfff-ffffffffffff", None, None, _paper_id(0), b"hep-th\xff99", "x"))  # fmt: skip
+            db.execute(
+                "insert into bibitem values (?, ?, ?, ?, ?, ?)",
+                ("ffffffff-ffff-4fff-bfff-ffffffffffff", None, None, _paper_id(0), b"hep-th\xff99", "x"),
+            )
         db.commit()
     finally:
         db.close()
@@ -214,8 +256,9 @@ def _hash(value: str) -> str:
     return hashlib.sha1(value.encode()).hexdigest()
 
 
-def write_unarxive_2022(path: str | Path, works: list[Work], papers: int = 20, seed: int = 13,
-                        gzipped: bool = True) -> tuple[Path, list[SampleReference]]:  # fmt: skip
+def write_unarxive_2022(
+    path: str | Path, works: list[Work], papers: int = 20, seed: int = 13, gzipped: bool = True
+) -> tuple[Path, list[SampleReference]]:
     """unarXive 2022 JSON lines (gzipped by default) with ``ids`` links for most references."""
     rng = random.Random(seed)
     path = Path(path)
@@ -229,35 +272,72 @@ def write_unarxive_2022(path: str | Path, works: list[Work], papers: int = 20, s
             every.extend(references)
             hashes = {r.uuid: _hash(r.uuid) for r in references}
             body = []
-            for number, paragraph in enumerate(paper_body(["{{cite:" + hashes[r.uuid] + "}}" for r in references], rng)):
+            for number, paragraph in enumerate(
+                paper_body(["{{cite:" + hashes[r.uuid] + "}}" for r in references], rng)
+            ):
                 spans, start = [], paragraph.find("{{cite:")
                 while start >= 0:
                     end = paragraph.index("}}", start) + 2
-                    spans.append({"start": start, "end": end, "text": paragraph[start:end], "ref_id": paragraph[start + 7 : end - 2]})
+                    spans.append(
+                        {
+                            "start": start,
+                            "end": end,
+                            "text": paragraph[start:end],
+                            "ref_id": paragraph[start + 7 : end - 2],
+                        }
+                    )
                     start = paragraph.find("{{cite:", end)
-                body.append({"section": "Introduction" if number < 2 else "", "sec_number": "1", "sec_type": "section",
-                             "content_type": "paragraph", "text": paragraph, "cite_spans": spans, "ref_spans": []})  # fmt: skip
+                body.append(
+                    {
+                        "section": "Introduction" if number < 2 else "",
+                        "sec_number": "1",
+                        "sec_type": "section",
+                        "content_type": "paragraph",
+                        "text": paragraph,
+                        "cite_spans": spans,
+                        "ref_spans": [],
+                    }
+                )
             bib = {}
             for r in references:
                 aid = r.work.arxiv_id if r.work and r.style.startswith("arxiv") else None
-                contained = [{"id": aid, "text": aid, "start": r.raw.find(aid), "end": r.raw.find(aid) + len(aid)}] if aid and aid in r.raw else []
+                contained = (
+                    [{"id": aid, "text": aid, "start": r.raw.find(aid), "end": r.raw.find(aid) + len(aid)}]
+                    if aid and aid in r.raw
+                    else []
+                )
                 linked = r.shipped_mag_id
                 bib[hashes[r.uuid]] = {
                     "bib_entry_raw": r.raw,
                     "contained_arXiv_ids": contained,
                     "contained_links": [],
                     "discipline": "Physics",
-                    "ids": {"open_alex_id": f"https://openalex.org/W{linked}" if linked else "",
-                            "sem_open_alex_id": "", "pubmed_id": "", "pmc_id": "",
-                            "doi": (r.work.doi or "") if linked and r.work else "",
-                            "arxiv_id": (r.work.arxiv_id or "") if linked and r.work else ""},
-                }  # fmt: skip
+                    "ids": {
+                        "open_alex_id": f"https://openalex.org/W{linked}" if linked else "",
+                        "sem_open_alex_id": "",
+                        "pubmed_id": "",
+                        "pmc_id": "",
+                        "doi": (r.work.doi or "") if linked and r.work else "",
+                        "arxiv_id": (r.work.arxiv_id or "") if linked and r.work else "",
+                    },
+                }
             record = {
-                "paper_id": paper_id, "_pdf_hash": None, "_source_hash": _hash(paper_id), "_source_name": f"{paper_id}.gz",
-                "metadata": {"id": paper_id, "title": _sentence(rng), "authors": "A. Author, B. Author",
-                             "categories": "hep-th math-ph", "authors_parsed": [["Author", "A.", ""], ["Author", "B.", ""]]},
-                "discipline": "Physics", "abstract": {"section": "Abstract", "text": _sentence(rng)},
-                "body_text": body, "bib_entries": bib, "ref_entries": {},
-            }  # fmt: skip
+                "paper_id": paper_id,
+                "_pdf_hash": None,
+                "_source_hash": _hash(paper_id),
+                "_source_name": f"{paper_id}.gz",
+                "metadata": {
+                    "id": paper_id,
+                    "title": _sentence(rng),
+                    "authors": "A. Author, B. Author",
+                    "categories": "hep-th math-ph",
+                    "authors_parsed": [["Author", "A.", ""], ["Author", "B.", ""]],
+                },
+                "discipline": "Physics",
+                "abstract": {"section": "Abstract", "text": _sentence(rng)},
+                "body_text": body,
+                "bib_entries": bib,
+                "ref_entries": {},
+            }
             out.write(json.dumps(record) + "\n")
     return path, every

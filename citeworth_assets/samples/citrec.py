@@ -38,13 +38,31 @@ ADJECTIVES = (
 HEADS = "estimator model network algorithm benchmark corpus solver scheme framework method dataset protocol".split()
 VERBS = "outperform improve stabilize accelerate generalize reduce approximate reconstruct detect predict".split()
 FINE_FIELDS = (
-    "Information retrieval", "Machine learning", "Computer vision", "Natural language processing",
-    "Quantum field theory", "Graph theory", "Signal processing", "Statistical physics", "Number theory",
-    "Condensed matter physics", "Astrophysics", "Econometrics", "Genetics", "Neuroscience",
-)  # fmt: skip
+    "Information retrieval",
+    "Machine learning",
+    "Computer vision",
+    "Natural language processing",
+    "Quantum field theory",
+    "Graph theory",
+    "Signal processing",
+    "Statistical physics",
+    "Number theory",
+    "Condensed matter physics",
+    "Astrophysics",
+    "Econometrics",
+    "Genetics",
+    "Neuroscience",
+)
 LEVEL0 = (
-    "Computer Science", "Physics", "Mathematics", "Biology", "Economics", "Engineering", "Chemistry", "Medicine",
-)  # fmt: skip
+    "Computer Science",
+    "Physics",
+    "Mathematics",
+    "Biology",
+    "Economics",
+    "Engineering",
+    "Chemistry",
+    "Medicine",
+)
 NOISE = (
     "results section figure table approach setting case analysis value order number term effect "
     "problem data time work paper study example point form"

@@ -19,12 +19,56 @@ from citeworth_assets.lib.fields import MAG_FIELDS
 from citeworth_assets.lib.mag.titles import normalise_title
 
 WORDS = (
-    "quantum", "lattice", "gauge", "neural", "sparse", "random", "graph", "inflation", "entropy", "dynamics",
-    "scattering", "topological", "bayesian", "spectral", "stochastic", "boundary", "holographic", "kernel",
-    "convex", "learning", "networks", "models", "states", "fields", "estimation", "symmetry", "transport",
-)  # fmt: skip
-SURNAMES = ("Miller", "Fellbaum", "Eddy", "Zhu", "Rosset", "Hastie", "Tibshirani", "Limmer", "Chandler", "Senoguz",
-            "Shafi", "Kondo", "Heinzl", "Aaij", "Sauli", "Nakamura", "Okafor", "Lindqvist", "Moreau", "Petrov")  # fmt: skip
+    "quantum",
+    "lattice",
+    "gauge",
+    "neural",
+    "sparse",
+    "random",
+    "graph",
+    "inflation",
+    "entropy",
+    "dynamics",
+    "scattering",
+    "topological",
+    "bayesian",
+    "spectral",
+    "stochastic",
+    "boundary",
+    "holographic",
+    "kernel",
+    "convex",
+    "learning",
+    "networks",
+    "models",
+    "states",
+    "fields",
+    "estimation",
+    "symmetry",
+    "transport",
+)
+SURNAMES = (
+    "Miller",
+    "Fellbaum",
+    "Eddy",
+    "Zhu",
+    "Rosset",
+    "Hastie",
+    "Tibshirani",
+    "Limmer",
+    "Chandler",
+    "Senoguz",
+    "Shafi",
+    "Kondo",
+    "Heinzl",
+    "Aaij",
+    "Sauli",
+    "Nakamura",
+    "Okafor",
+    "Lindqvist",
+    "Moreau",
+    "Petrov",
+)
 FIRST = ("George", "Christiane", "John", "Ji", "Saharon", "Trevor", "Robert", "David", "Vedat", "Qaisar", "Ana", "Li")
 FIELDS_OF_STUDY = {field: 90000 + index for index, field in enumerate(MAG_FIELDS)}
 NOISE_MAG_ID = 2811252340
@@ -69,46 +113,83 @@ def sample_works(seed: int = 13, count: int = 200) -> list[Work]:
         elif index % 5 == 1:
             arxiv = f"{rng.randint(10, 19)}{rng.randint(1, 12):02d}.{rng.randint(1, 9999):05d}"
         doi = f"10.1103/physrevd.{rng.randint(10, 99)}.{rng.randint(100000, 999999)}" if index % 4 == 2 else None
-        works.append(Work(next_id, title, _authors(rng), rng.randint(1990, 2017), rng.randint(0, 500), doi, arxiv,
-                          sorted(rng.sample(MAG_FIELDS[:5] + ("Physics", "Mathematics"), 1))))  # fmt: skip
+        works.append(
+            Work(
+                next_id,
+                title,
+                _authors(rng),
+                rng.randint(1990, 2017),
+                rng.randint(0, 500),
+                doi,
+                arxiv,
+                sorted(rng.sample(MAG_FIELDS[:5] + ("Physics", "Mathematics"), 1)),
+            )
+        )
         next_id += 1
     # near-duplicates: the shorter title is contained in the longer one, same authors (§4.3 errors 1 and 2)
     for index in range(max(4, count // 25)):
         base = _title(rng)
         authors = _authors(rng)
         works.append(Work(next_id, base, authors, 1976 + index, 900, kind="shorter", fields=["Physics"]))
-        works.append(Work(next_id + 1, f"{base}: a reappraisal", authors, 1983 + index, 40, kind="longer",
-                          fields=["Physics"]))  # fmt: skip
+        works.append(
+            Work(next_id + 1, f"{base}: a reappraisal", authors, 1983 + index, 40, kind="longer", fields=["Physics"])
+        )
         next_id += 2
     # an almost-duplicate record with few citations beside a well-cited one
     original = works[3]
     works.append(Work(next_id, original.title, list(original.authors), original.year, 1, kind="duplicate"))
     next_id += 1
-    works.append(Work(next_id, "Search for the B0(s)→η′π0 decay", ["Roel Aaij"], 2017, 12, kind="formula",
-                      fields=["Physics"]))  # fmt: skip
+    works.append(
+        Work(next_id, "Search for the B0(s)→η′π0 decay", ["Roel Aaij"], 2017, 12, kind="formula", fields=["Physics"])
+    )
     works.append(Work(NOISE_MAG_ID, "hep-th", ["He"], 2000, 0, kind="noise", fields=["Physics"]))
     return works
 
 
 def _paper_line(work: Work, old_layout: bool) -> str:
     cells = [
-        str(work.mag_id), "12000", work.doi or "", "Journal", normalise_title(work.title), work.title, "",
-        str(work.year), f"{work.year}-01-01", "", "Publisher", "", "", "", "1", "2", "10", "20", "5",
-        str(work.citations), str(work.citations), "Phys. Rev. D", str(work.mag_id), str(work.mag_id), "",
+        str(work.mag_id),
+        "12000",
+        work.doi or "",
+        "Journal",
+        normalise_title(work.title),
+        work.title,
+        "",
+        str(work.year),
+        f"{work.year}-01-01",
+        "",
+        "Publisher",
+        "",
+        "",
+        "",
+        "1",
+        "2",
+        "10",
+        "20",
+        "5",
+        str(work.citations),
+        str(work.citations),
+        "Phys. Rev. D",
+        str(work.mag_id),
+        str(work.mag_id),
+        "",
         "2016-06-24",
-    ]  # fmt: skip
+    ]
     return "\t".join(cells[:20] if old_layout else cells)
 
 
-def write_mag_dump(folder: str | Path, works: list[Work], references: list[tuple[int, int]] = (),
-                   damaged: bool = True) -> Path:  # fmt: skip
+def write_mag_dump(
+    folder: str | Path, works: list[Work], references: list[tuple[int, int]] = (), damaged: bool = True
+) -> Path:
     """The six MAG files for ``works``; ``references``: (citing, cited) MAG id pairs."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     author_ids: dict[str, int] = {}
-    with open(folder / "Papers.txt", "w", encoding="utf-8", newline="\n") as papers, open(
-        folder / "PaperAuthorAffiliations.txt", "w", encoding="utf-8", newline="\n"
-    ) as paa, open(folder / "PaperFieldsOfStudy.txt", "w", encoding="utf-8", newline="\n") as pfos:
+    with (
+        open(folder / "Papers.txt", "w", encoding="utf-8", newline="\n") as papers,
+        open(folder / "PaperAuthorAffiliations.txt", "w", encoding="utf-8", newline="\n") as paa,
+        open(folder / "PaperFieldsOfStudy.txt", "w", encoding="utf-8", newline="\n") as pfos,
+    ):
         for index, work in enumerate(works):
             papers.write(_paper_line(work, old_layout=index % 3 == 1) + "\n")
             for sequence, name in enumerate(work.authors, start=1):
@@ -149,8 +230,9 @@ def openalex_record(work: Work, references: list[int] = ()) -> dict:
     }
 
 
-def write_openalex_snapshot(folder: str | Path, works: list[Work], references: list[tuple[int, int]] = (),
-                            per_part: int = 100) -> Path:  # fmt: skip
+def write_openalex_snapshot(
+    folder: str | Path, works: list[Work], references: list[tuple[int, int]] = (), per_part: int = 100
+) -> Path:
     """``works/updated_date=*/part_*.gz`` files, ``per_part`` works each, streaming."""
     folder = Path(folder)
     cited_by: dict[int, list[int]] = {}

@@ -18,9 +18,15 @@ from citeworth_models.citrec.base import Recommender
 from citeworth_models.citrec.metrics import MAX_K, METRICS, item_metrics, mean_metrics
 
 RESULT_SCHEMA = pa.schema(
-    [("model", pa.string()), ("dataset", pa.string()), ("metric", pa.string()), ("k", pa.int32()),
-     ("value", pa.float64()), ("items", pa.int64())]
-)  # fmt: skip
+    [
+        ("model", pa.string()),
+        ("dataset", pa.string()),
+        ("metric", pa.string()),
+        ("k", pa.int32()),
+        ("value", pa.float64()),
+        ("items", pa.int64()),
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -57,11 +63,17 @@ def evaluate_model(
         ]
     means = mean_metrics(per_item, settings.max_k)
     return [
-        {"model": model.name, "dataset": dataset.settings.name, "metric": metric, "k": k + 1,
-         "value": float(means[metric][k]), "items": len(per_item)}
+        {
+            "model": model.name,
+            "dataset": dataset.settings.name,
+            "metric": metric,
+            "k": k + 1,
+            "value": float(means[metric][k]),
+            "items": len(per_item),
+        }
         for metric in METRICS
         for k in range(settings.max_k)
-    ]  # fmt: skip
+    ]
 
 
 def evaluate_models(

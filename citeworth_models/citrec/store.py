@@ -87,7 +87,9 @@ class TrainedIndex:
         import joblib
 
         if name not in self.manifest["models"]:
-            raise KeyError(f"model {name!r} is not in the index {self.folder}; trained: {', '.join(self.models) or 'none'}")
+            raise KeyError(
+                f"model {name!r} is not in the index {self.folder}; trained: {', '.join(self.models) or 'none'}"
+            )
         return joblib.load(_model_file(self.folder, name))
 
 

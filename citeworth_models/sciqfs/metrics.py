@@ -48,7 +48,11 @@ def summarise(rows: list[dict]) -> dict:
         "examples": len(rows),
         "evaluated": len(scored),
         "single_class": len(rows) - len(scored),
-        "average_precision_mean": ap[0], "average_precision_std": ap[1], "average_precision_sem": ap[2],
-        "roc_auc_mean": auc[0], "roc_auc_std": auc[1], "roc_auc_sem": auc[2],
+        "average_precision_mean": ap[0],
+        "average_precision_std": ap[1],
+        "average_precision_sem": ap[2],
+        "roc_auc_mean": auc[0],
+        "roc_auc_std": auc[1],
+        "roc_auc_sem": auc[2],
         "prevalence": statistics.fmean(r["positives"] / r["sentences"] for r in scored) if scored else None,
-    }  # fmt: skip
+    }

@@ -12,7 +12,12 @@ from citeworth_assets.lib.arxiv.dump_files import catalogue_files, discover_dump
 # sha256 of unarXive's published extract_contexts.py output on the real 2020 sample (as in tests/lib/arxiv)
 PUBLISHED = {
     (): "35eb3da35e461548118b5941f637148e931f3dc393e13821074007b18ef62175",  # its defaults: 1 sentence each side
-    ("--sentences-before", "0", "--sentences-after", "0"): "a48bc146ca0e715688e060f33b63647576c3bb0077a6a32d6faa8be114e074d3",
+    (
+        "--sentences-before",
+        "0",
+        "--sentences-after",
+        "0",
+    ): "a48bc146ca0e715688e060f33b63647576c3bb0077a6a32d6faa8be114e074d3",
     ("--words", "50"): "e00413179650198bfba6b2f574ee13cc44303dc01c78a1b2f7462b55fced892c",
 }
 
@@ -49,12 +54,27 @@ def test_contexts_of_a_2022_file_and_a_tarball(tmp_path):
 
 def test_contexts_rejects_two_kinds_of_window(shared_data, tmp_path):
     papers = shared_data / "unarxive-2020" / "papers"
-    result = CliRunner().invoke(main, ["contexts", "--papers", str(papers), "--words", "5", "--sentences-before", "1", "--out", str(tmp_path / "x.csv")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "contexts",
+            "--papers",
+            str(papers),
+            "--words",
+            "5",
+            "--sentences-before",
+            "1",
+            "--out",
+            str(tmp_path / "x.csv"),
+        ],
+    )
     assert result.exit_code == 2 and "either --words or" in result.output
 
 
 def test_generate_sample_arxiv_writes_the_dump_root_layout(tmp_path):
-    result = CliRunner().invoke(main, ["generate-sample-arxiv", "--out", str(tmp_path), "--papers", "6", "--papers-2022", "2"])
+    result = CliRunner().invoke(
+        main, ["generate-sample-arxiv", "--out", str(tmp_path), "--papers", "6", "--papers-2022", "2"]
+    )
     assert result.exit_code == 0, result.output
     assert [d.key for d in discover_dump_files(tmp_path)] == ["unarxive_2020_papers", "unarxive_2022_arxiv_src_sample"]
     names = {path.name for path in catalogue_files(tmp_path)}

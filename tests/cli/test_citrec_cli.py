@@ -27,8 +27,19 @@ def _bow_at_10(output: str) -> float:
 
 def test_citrec_eval_prints_table_6_and_scores_and_writes_results(sample, tmp_path):
     out = tmp_path / "out"
-    args = ["citrec-eval", "--contexts", str(sample.contexts_path), "--catalogue", str(sample.catalogue_path),
-            "--min-citing-papers", "3", "--models", "bow,fos", "--out", str(out)]  # fmt: skip
+    args = [
+        "citrec-eval",
+        "--contexts",
+        str(sample.contexts_path),
+        "--catalogue",
+        str(sample.catalogue_path),
+        "--min-citing-papers",
+        "3",
+        "--models",
+        "bow,fos",
+        "--out",
+        str(out),
+    ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "data set contexts: split <=2016 / >=2017" in result.output
@@ -42,7 +53,9 @@ def test_citrec_eval_prints_table_6_and_scores_and_writes_results(sample, tmp_pa
 
 
 def test_citrec_eval_rejects_an_unknown_model_before_any_work(sample):
-    result = CliRunner().invoke(main, ["citrec-eval", "--contexts", str(sample.contexts_path), "--models", "bow,tfidf2"])
+    result = CliRunner().invoke(
+        main, ["citrec-eval", "--contexts", str(sample.contexts_path), "--models", "bow,tfidf2"]
+    )
     assert result.exit_code == 2 and "unknown ['tfidf2']" in result.output
 
 
@@ -53,9 +66,13 @@ def test_recommend_without_an_index_names_the_command_that_trains_one(tmp_path):
 
 
 def test_recommend_prints_titles_and_scores_from_the_latest_index(sample, tmp_path):
-    dataset = dataset_from_csv([sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path))
+    dataset = dataset_from_csv(
+        [sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
+    )
     titles = {w.id: w.title for w in sample.works}
-    with IndexWriter(tmp_path / "models" / "citrec", "generated", dataset.candidates, [titles[w] for w in dataset.candidates]) as index:
+    with IndexWriter(
+        tmp_path / "models" / "citrec", "generated", dataset.candidates, [titles[w] for w in dataset.candidates]
+    ) as index:
         index.add(create_model("bow").fit(dataset.candidate_texts()))
     work = next(w for w in sample.works if w.id in dataset.candidates)
     context = f"We use the {work.phrase} MAINCIT to study {work.topic[0]} ."
@@ -77,10 +94,14 @@ def test_citrec_train_builds_the_index_that_recommend_reads(sample, tmp_path, mo
     for path in (sample.contexts_path, sample.catalogue_path):
         (export / path.name).write_bytes(path.read_bytes())
     data = str(tmp_path / "data")
-    trained = CliRunner().invoke(main, ["citrec-train", "--data", data, "--name", "generated", "--min-citing-papers", "3", "--models", "bow"])
+    trained = CliRunner().invoke(
+        main, ["citrec-train", "--data", data, "--name", "generated", "--min-citing-papers", "3", "--models", "bow"]
+    )
     assert trained.exit_code == 0, trained.output
     work = sample.works[0]
-    result = CliRunner().invoke(main, ["recommend", "--context", f"the {work.phrase} MAINCIT", "--top", "1", "--data", data])
+    result = CliRunner().invoke(
+        main, ["recommend", "--context", f"the {work.phrase} MAINCIT", "--top", "1", "--data", data]
+    )
     assert result.exit_code == 0 and work.id in result.output, result.output
 
 
@@ -95,12 +116,16 @@ def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
 
     papers = shared_data / "unarxive-2020" / "papers"
     csv_path = tmp_path / "unarxive2020.csv"
-    assert write_contexts_csv(contexts_2020(papers, papers / "refs.db", PUBLISHED_SETTINGS, IssueLog()), csv_path) > 2000
+    assert (
+        write_contexts_csv(contexts_2020(papers, papers / "refs.db", PUBLISHED_SETTINGS, IssueLog()), csv_path) > 2000
+    )
     # The thesis's thresholds: 100 random papers cite no work from 5 papers, so there is no candidate.
     strict = CliRunner().invoke(main, ["citrec-eval", "--contexts", str(csv_path)])
     assert strict.exit_code == 0, strict.output
     assert "0 candidates, 0 tested, 0 test items" in strict.output and _bow_at_10(strict.output) == 0.0
-    loose = CliRunner().invoke(main, ["citrec-eval", "--contexts", str(csv_path), "--min-contexts", "1", "--min-citing-papers", "1"])
+    loose = CliRunner().invoke(
+        main, ["citrec-eval", "--contexts", str(csv_path), "--min-contexts", "1", "--min-citing-papers", "1"]
+    )
     assert loose.exit_code == 0, loose.output
     header = loose.output.splitlines()[0]
     candidates, test_items = int(header.split(", ")[1].split()[0]), int(header.split(", ")[3].split()[0])

@@ -12,7 +12,10 @@ from citeworth_assets.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "lib" / "sciqfs" / "science_parse"
 ABSTRACTS = [
-    {"title": "Ranking Sentences by Query Overlap", "abstract": "We rank sentences by their word overlap with a query."},
+    {
+        "title": "Ranking Sentences by Query Overlap",
+        "abstract": "We rank sentences by their word overlap with a query.",
+    },
     {"title": "Graph Neural Networks", "abstract": "Graph neural networks learn representations of graph nodes."},
 ]
 

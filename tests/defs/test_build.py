@@ -43,8 +43,14 @@ def test_every_view_is_filled_and_the_filter_accounts_for_every_paper(built):
     assert query(data, "SELECT count(*) FROM s2orc.read_issues") == [(0,)]
     paragraphs = query(data, "SELECT count(*), count(DISTINCT paper_id) FROM s2orc.paragraphs")[0]
     assert paragraphs[0] > paragraphs[1] > 0
-    assert query(data, "SELECT count(*) FROM s2orc.paragraphs WHERE paper_id NOT IN (SELECT paper_id FROM s2orc.candidate_papers)") == [(0,)]
-    linked = query(data, "SELECT count(*) FROM s2orc.paragraphs, unnest(cite_spans) AS s(span) WHERE span.linked_paper_id IS NOT NULL")
+    assert query(
+        data,
+        "SELECT count(*) FROM s2orc.paragraphs WHERE paper_id NOT IN (SELECT paper_id FROM s2orc.candidate_papers)",
+    ) == [(0,)]
+    linked = query(
+        data,
+        "SELECT count(*) FROM s2orc.paragraphs, unnest(cite_spans) AS s(span) WHERE span.linked_paper_id IS NOT NULL",
+    )
     assert linked[0][0] > 0
 
 
@@ -63,7 +69,9 @@ def test_the_citeworth_dataset_is_built_checked_and_released(built):
     assert accepted > 0
     dropped = dict(query(data, "SELECT level, count(DISTINCT paper_id) FROM citeworth.rejections GROUP BY 1"))
     assert dropped["paper"] > 0 and dropped["paragraph"] > 0
-    unexplained = query(data, "SELECT DISTINCT reason FROM citeworth.rejections ANTI JOIN citeworth.drop_reasons USING (reason)")
+    unexplained = query(
+        data, "SELECT DISTINCT reason FROM citeworth.rejections ANTI JOIN citeworth.drop_reasons USING (reason)"
+    )
     assert unexplained == []  # an analyst can look up every recorded reason
     fields = query(data, "SELECT field, count(*) FROM citeworth.dataset GROUP BY 1")
     assert len({count for _, count in fields}) == 1  # balanced
@@ -74,15 +82,23 @@ def test_the_citeworth_dataset_is_built_checked_and_released(built):
     rule_sets = dict(query(data, "SELECT rule_set, sentences_per_1000 FROM citeworth.rule_comparison"))
     assert rule_sets["citeworth_improved_v1"] > rule_sets["citeworth_2021"] > 0
     release = data / "exports" / "citeworth" / "citeworth_2021"
-    assert sum(1 for split in ("train", "dev", "test") for _ in (release / f"{split}.jsonl").open()) == sum(c for _, c in fields)
+    assert sum(1 for split in ("train", "dev", "test") for _ in (release / f"{split}.jsonl").open()) == sum(
+        c for _, c in fields
+    )
 
 
 def test_the_citesum_dataset_is_split_without_leakage_and_released(built):
     _, data, _, _, _ = built
     report = query(data, "SELECT candidates, kept FROM citesum.threshold_report")[0]
     assert report[0] > report[1] > 0
-    assert query(data, "SELECT count(*) FROM citesum.candidates WHERE kept AND (rouge1_recall < 50 OR rouge2_recall < 20 OR rougeL_recall < 40)") == [(0,)]
-    leaked = query(data, "SELECT count(*) FROM (SELECT cited_paper_id FROM citesum.examples GROUP BY 1 HAVING count(DISTINCT split) > 1)")
+    assert query(
+        data,
+        "SELECT count(*) FROM citesum.candidates WHERE kept AND (rouge1_recall < 50 OR rouge2_recall < 20 OR rougeL_recall < 40)",
+    ) == [(0,)]
+    leaked = query(
+        data,
+        "SELECT count(*) FROM (SELECT cited_paper_id FROM citesum.examples GROUP BY 1 HAVING count(DISTINCT split) > 1)",
+    )
     assert leaked == [(0,)]
     assert query(data, "SELECT count(*) FROM citesum.examples WHERE target LIKE '%REF%'")[0][0] == report[1]
     splits = dict(query(data, "SELECT split, examples FROM citesum.statistics"))
@@ -114,7 +130,9 @@ def test_manual_evaluation_sample_judgements_and_table_3(built):
     views = [a for a in build_sql_model_assets() if a.key.path[-1] in ("manual_eval_judgements", "manual_eval_results")]
     assert dg.materialize([citeworth_manual_eval_results, *views], resources=resources).success
     assert query(data, "SELECT count(*) FROM citeworth.manual_eval_judgements WHERE annotator = 'alice'") == [(5,)]
-    rows = query(data, "SELECT method, judged, yes FROM citeworth.manual_eval_results WHERE question = 'extracted_correctly'")
+    rows = query(
+        data, "SELECT method, judged, yes FROM citeworth.manual_eval_results WHERE question = 'extracted_correctly'"
+    )
     judged = {method: count for method, _, count in rows}
     assert sum(judged.values()) == 5 and {method for _, method in items[:5]} == {m for m, n in judged.items() if n}
 
@@ -141,7 +159,9 @@ def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
     try:
         result = CliRunner().invoke(main, ["build", "--dumps", str(dumps), "--data", str(data)])
         assert result.exit_code == 0, result.output
-        issues = dict(query(data, "SELECT kind, count(*) FROM s2orc.read_issues WHERE shard = '20200705v1_7' GROUP BY 1"))
+        issues = dict(
+            query(data, "SELECT kind, count(*) FROM s2orc.read_issues WHERE shard = '20200705v1_7' GROUP BY 1")
+        )
         assert issues == {"null_list": 1, "invalid_json": 1, "truncated_line": 1, "truncated_gzip": 1}
         lines = query(data, "SELECT file, line FROM s2orc.read_issues WHERE kind = 'invalid_json'")
         assert lines == [("metadata_7.jsonl.gz", 2)]

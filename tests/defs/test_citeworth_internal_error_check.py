@@ -20,16 +20,33 @@ TEXT = (
 def paragraphs(paper_id: str, line: int, empty_span: bool) -> list[dict]:
     """Two Introduction paragraphs; ``empty_span`` adds a zero-length span with empty text, on which the published
     context-only test raises IndexError."""
-    spans = [{"start": TEXT.index(p), "end": TEXT.index(p) + 3, "text": p, "ref_id": None, "linked_paper_id": None} for p in ("[1]", "[2]", "[3]")]
+    spans = [
+        {"start": TEXT.index(p), "end": TEXT.index(p) + 3, "text": p, "ref_id": None, "linked_paper_id": None}
+        for p in ("[1]", "[2]", "[3]")
+    ]
     if empty_span:
         at = TEXT.index("every region.") + len("every region")  # at a sentence end: split, not dropped before
         spans.insert(1, {"start": at, "end": at, "text": "", "ref_id": None, "linked_paper_id": None})
-    provenance = {"release": "20200705v1", "shard": SHARD, "source_file": "pdf_parses_0.jsonl.gz", "line": line, "byte_offset": 0}
+    provenance = {
+        "release": "20200705v1",
+        "shard": SHARD,
+        "source_file": "pdf_parses_0.jsonl.gz",
+        "line": line,
+        "byte_offset": 0,
+    }
     return [
-        {"paper_id": paper_id, "paragraph_index": index, "section": "Introduction", "text": TEXT, "cite_spans": spans,
-         "ref_spans": [], "invalid_span_count": 0, **provenance}
+        {
+            "paper_id": paper_id,
+            "paragraph_index": index,
+            "section": "Introduction",
+            "text": TEXT,
+            "cite_spans": spans,
+            "ref_spans": [],
+            "invalid_span_count": 0,
+            **provenance,
+        }
         for index in (0, 1)
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.slow  # a Dagster run and the sentence splitter: about 15 s
@@ -43,7 +60,9 @@ def test_a_paper_that_raises_fails_the_check_and_loses_no_other_paper(tmp_path):
     lake.write_partition(settings.lake, "s2orc_candidate_papers", PAPER_SCHEMA, candidates, SHARD)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("s2orc_shards", [SHARD])
-    result = dg.materialize([citeworth_cleaning], partition_key=SHARD, resources={"citeworth": resource}, instance=instance)
+    result = dg.materialize(
+        [citeworth_cleaning], partition_key=SHARD, resources={"citeworth": resource}, instance=instance
+    )
     assert result.success  # the shard is written: the error is reported, not raised
     (check,) = result.get_asset_check_evaluations()
     assert check.check_name == "no_internal_errors" and not check.passed
@@ -54,6 +73,10 @@ def test_a_paper_that_raises_fails_the_check_and_loses_no_other_paper(tmp_path):
     assert sorted(set(kept.column("paper_id").to_pylist())) == ["p1", "p3"]
     dropped = lake.read_partition(settings.lake, "citeworth_rejections", f"{rules}.{SHARD}")
     errors = dropped.filter(pc.equal(dropped.column("reason"), "internal_error")).to_pylist()
-    assert [(row["paper_id"], row["line"], row["source_file"]) for row in errors] == [("p2", 2, "pdf_parses_0.jsonl.gz")]
-    materialized = {event.asset_key.path[-1]: event.materialization.metadata for event in result.get_asset_materialization_events()}
+    assert [(row["paper_id"], row["line"], row["source_file"]) for row in errors] == [
+        ("p2", 2, "pdf_parses_0.jsonl.gz")
+    ]
+    materialized = {
+        event.asset_key.path[-1]: event.materialization.metadata for event in result.get_asset_materialization_events()
+    }
     assert materialized["citeworth_rejections"]["internal_errors"].value == 1

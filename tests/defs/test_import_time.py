@@ -9,8 +9,22 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("spacy", "thinc", "torch", "transformers", "mlflow", "sklearn", "scipy", "matplotlib", "nltk", "rouge_score",
-         "scispacy", "pysbd", "pandas", "bm25s")
+HEAVY = (
+    "spacy",
+    "thinc",
+    "torch",
+    "transformers",
+    "mlflow",
+    "sklearn",
+    "scipy",
+    "matplotlib",
+    "nltk",
+    "rouge_score",
+    "scispacy",
+    "pysbd",
+    "pandas",
+    "bm25s",
+)
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -24,9 +24,13 @@ def everything(data) -> dict[str, object]:
         if path.is_file() and ".staging" not in path.parts:
             out[str(path.relative_to(data))] = path.read_bytes()
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
-        names = connection.execute("SELECT table_schema, table_name FROM information_schema.tables ORDER BY ALL").fetchall()
+        names = connection.execute(
+            "SELECT table_schema, table_name FROM information_schema.tables ORDER BY ALL"
+        ).fetchall()
         for schema, name in names:
-            out[f"warehouse/{schema}.{name}"] = connection.execute(f'SELECT * FROM "{schema}"."{name}" ORDER BY ALL').fetchall()
+            out[f"warehouse/{schema}.{name}"] = connection.execute(
+                f'SELECT * FROM "{schema}"."{name}" ORDER BY ALL'
+            ).fetchall()
     return out
 
 

@@ -15,8 +15,15 @@ from citeworth_models.training import DeviceError, autocast_dtype, resolve_setup
 CUDA = torch.cuda.is_available()
 needs_cuda = pytest.mark.skipif(not CUDA, reason="CUDA is not available on this machine")
 no_cuda = pytest.mark.skipif(CUDA, reason="checks the behaviour of a machine without CUDA")
-METADATA_KEYS = {"training_device", "training_device_name", "training_precision", "training_deterministic",
-                 "training_torch_version", "training_transformers_version", "training_cuda_version"}  # fmt: skip
+METADATA_KEYS = {
+    "training_device",
+    "training_device_name",
+    "training_precision",
+    "training_deterministic",
+    "training_torch_version",
+    "training_transformers_version",
+    "training_cuda_version",
+}
 
 
 @no_cuda
@@ -36,9 +43,13 @@ def test_an_explicit_gpu_without_cuda_is_a_clear_error_not_a_silent_cpu_run(devi
 
 @pytest.mark.parametrize(
     ("device", "precision", "message"),
-    [("gpu", "auto", "use 'auto', 'cpu', 'cuda' or 'cuda:N'"), ("cuda:x", "auto", "use 'auto'"),
-     ("cpu", "fp8", "training precision 'fp8'"), ("cpu", "fp16", "'fp16' needs a GPU")],
-)  # fmt: skip
+    [
+        ("gpu", "auto", "use 'auto', 'cpu', 'cuda' or 'cuda:N'"),
+        ("cuda:x", "auto", "use 'auto'"),
+        ("cpu", "fp8", "training precision 'fp8'"),
+        ("cpu", "fp16", "'fp16' needs a GPU"),
+    ],
+)
 def test_bad_settings_name_the_setting(device, precision, message):
     with pytest.raises(DeviceError, match=message):
         resolve_setup(device, precision)
@@ -73,10 +84,25 @@ def _tiny_step(setup_params: dict) -> tuple[list[float], torch.nn.Module]:
         rows = torch.tensor(batch, device=device)
         return torch.nn.functional.cross_entropy(network(inputs[rows]).float(), labels[rows])
 
-    params = {"batch_size": 4, "epochs": 2, "lr": 0.05, "weight_decay": 0.0, "warmup_steps": 0, "seed": 0, **setup_params}
+    params = {
+        "batch_size": 4,
+        "epochs": 2,
+        "lr": 0.05,
+        "weight_decay": 0.0,
+        "warmup_steps": 0,
+        "seed": 0,
+        **setup_params,
+    }
     losses = []
-    train_with_params(network, list(range(16)), batch_loss, params, device,
-                      evaluate=lambda: -float(batch_loss(list(range(16))).detach()), on_epoch=lambda epoch, f1: losses.append(-f1))  # fmt: skip
+    train_with_params(
+        network,
+        list(range(16)),
+        batch_loss,
+        params,
+        device,
+        evaluate=lambda: -float(batch_loss(list(range(16))).detach()),
+        on_epoch=lambda epoch, f1: losses.append(-f1),
+    )
     return losses, network
 
 
@@ -125,7 +151,10 @@ def test_a_training_asset_records_the_device_in_metadata_and_mlflow(tmp_path):
     result = dg.materialize(
         [citeworth_tiny_encoder, transformer],
         selection=[transformer.key],
-        resources={"citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)), "training_device": TrainingDevice(device="cpu")},
+        resources={
+            "citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)),
+            "training_device": TrainingDevice(device="cpu"),
+        },
         run_config={"ops": {"model_transformer": {"config": {"params_json": json.dumps({**TINY, "epochs": 1})}}}},
     )
     metadata = result.asset_materializations_for_node("model_transformer")[0].metadata

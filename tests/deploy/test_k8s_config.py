@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-dagster_k8s = pytest.importorskip("dagster_k8s", reason="the optional extra 'k8s' (pip install -e '.[k8s]') is not installed")
+dagster_k8s = pytest.importorskip(
+    "dagster_k8s", reason="the optional extra 'k8s' (pip install -e '.[k8s]') is not installed"
+)
 pytest.importorskip("dagster_postgres", reason="the optional extra 'k8s' (pip install -e '.[k8s]') is not installed")
 
 from dagster._config import validate_config  # noqa: E402

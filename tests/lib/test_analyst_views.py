@@ -19,27 +19,42 @@ def test_candidate_filter_totals_are_their_own_view():
     with duckdb.connect() as db:
         db.execute("CREATE SCHEMA s2orc")
         db.execute("CREATE TABLE s2orc.papers AS SELECT range AS paper_id FROM range(10)")
-        db.execute("CREATE TABLE s2orc.paper_rejections AS SELECT * FROM (VALUES ('s_0', 'abstract'), ('s_0', 'abstract'), "
-                   "('s_1', 'abstract'), ('s_1', 'venue_or_id')) t(shard, failed_criterion)")  # fmt: skip
+        db.execute(
+            "CREATE TABLE s2orc.paper_rejections AS SELECT * FROM (VALUES ('s_0', 'abstract'), ('s_0', 'abstract'), "
+            "('s_1', 'abstract'), ('s_1', 'venue_or_id')) t(shard, failed_criterion)"
+        )
         view(db, "s2orc", "candidate_filter_drops")
         view(db, "s2orc", "candidate_filter_totals")
         per_shard = db.execute("SELECT shard, failed_criterion, papers FROM s2orc.candidate_filter_drops").fetchall()
         assert per_shard == [("s_0", "abstract", 2), ("s_1", "abstract", 1), ("s_1", "venue_or_id", 1)]
-        summed = dict(db.execute("SELECT failed_criterion, sum(papers) FROM s2orc.candidate_filter_drops GROUP BY 1").fetchall())
-        totals = db.execute("SELECT failed_criterion, papers, share_of_papers FROM s2orc.candidate_filter_totals").fetchall()
+        summed = dict(
+            db.execute("SELECT failed_criterion, sum(papers) FROM s2orc.candidate_filter_drops GROUP BY 1").fetchall()
+        )
+        totals = db.execute(
+            "SELECT failed_criterion, papers, share_of_papers FROM s2orc.candidate_filter_totals"
+        ).fetchall()
         assert totals == [("abstract", 3, 0.3), ("venue_or_id", 1, 0.1)] and summed == {"abstract": 3, "venue_or_id": 1}
-        comment = db.execute("SELECT comment FROM duckdb_views() WHERE view_name = 'candidate_filter_totals'").fetchall()[0][0]
+        comment = db.execute(
+            "SELECT comment FROM duckdb_views() WHERE view_name = 'candidate_filter_totals'"
+        ).fetchall()[0][0]
         assert comment.startswith("How many papers each criterion")
 
 
 def test_unknown_disciplines_are_named():
     with duckdb.connect() as db:
         db.execute("CREATE SCHEMA lake")
-        db.execute("CREATE TABLE lake.citesum_dataset AS SELECT * FROM (VALUES ('a', 'Biology'), ('b', NULL)) t(cited_paper_id, discipline)")
-        db.execute("CREATE TABLE lake.citesum_disciplines AS SELECT * FROM (VALUES ('Biology', 1), (NULL, 1)) t(discipline, cited_papers)")
+        db.execute(
+            "CREATE TABLE lake.citesum_dataset AS SELECT * FROM (VALUES ('a', 'Biology'), ('b', NULL)) t(cited_paper_id, discipline)"
+        )
+        db.execute(
+            "CREATE TABLE lake.citesum_disciplines AS SELECT * FROM (VALUES ('Biology', 1), (NULL, 1)) t(discipline, cited_papers)"
+        )
         view(db, "citesum", "examples")
         view(db, "citesum", "disciplines")
-        assert db.execute("SELECT discipline FROM citesum.examples ORDER BY 1").fetchall() == [("Biology",), ("unknown",)]
+        assert db.execute("SELECT discipline FROM citesum.examples ORDER BY 1").fetchall() == [
+            ("Biology",),
+            ("unknown",),
+        ]
         assert db.execute("SELECT count(*) FROM citesum.disciplines WHERE discipline = 'unknown'").fetchall() == [(1,)]
 
 

@@ -92,7 +92,9 @@ def test_a_build_publishes_the_warehouse_whole_or_not_at_all(tmp_path):
         with warehouse.writing(target) as connection:
             connection.execute("CREATE SCHEMA citesum; CREATE TABLE citesum.examples AS SELECT 2 AS x")
     with warehouse.reading(target) as connection:
-        assert connection.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema IN ('s2orc', 'citesum')").fetchone() == (2,)
+        assert connection.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema IN ('s2orc', 'citesum')"
+        ).fetchone() == (2,)
     before = target.read_bytes()
     try:
         with warehouse.published_whole(target):

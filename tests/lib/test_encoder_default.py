@@ -18,7 +18,9 @@ def fake_pretrained(tmp_path, monkeypatch):
     (model / "vocab.txt").write_text("[PAD]\n")
     package = tmp_path / "site" / "fake_encoder_pkg"
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text(f"from pathlib import Path\ndef get_model_path():\n    return Path({str(model)!r})\n")
+    (package / "__init__.py").write_text(
+        f"from pathlib import Path\ndef get_model_path():\n    return Path({str(model)!r})\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     monkeypatch.setattr(settings_module, "PRETRAINED_ENCODER_PACKAGE", "fake_encoder_pkg")
     yield model

@@ -12,7 +12,10 @@ from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
 
 def records(n: int) -> list[dict]:
     rng = random.Random(4)
-    return [{"paper_id": str(i), "text": " ".join(rng.choice(["cell", "gene", "model", "data", "x"]) for _ in range(60))} for i in range(n)]
+    return [
+        {"paper_id": str(i), "text": " ".join(rng.choice(["cell", "gene", "model", "data", "x"]) for _ in range(60))}
+        for i in range(n)
+    ]
 
 
 def test_a_corrupt_region_keeps_every_complete_line_decoded_before_it(tmp_path):
@@ -38,7 +41,10 @@ def test_a_corrupt_region_keeps_every_complete_line_decoded_before_it(tmp_path):
 
 
 def test_a_file_named_gz_that_is_not_gzip_is_one_file_level_problem(tmp_path):
-    for name, data in [("random", random.Random(2).randbytes(50_000)), ("bz2", bz2.compress(b'{"paper_id": "1"}\n' * 500))]:
+    for name, data in [
+        ("random", random.Random(2).randbytes(50_000)),
+        ("bz2", bz2.compress(b'{"paper_id": "1"}\n' * 500)),
+    ]:
         path = tmp_path / f"{name}_0.jsonl.gz"
         path.write_bytes(data)
         log = IssueLog()

@@ -36,7 +36,9 @@ def test_transformers_load_report_is_silenced(tmp_path, capfd):
     quiet_libraries()
     from transformers import BertConfig, BertForMaskedLM, BertModel
 
-    BertForMaskedLM(BertConfig(hidden_size=8, num_hidden_layers=1, num_attention_heads=1, intermediate_size=8, vocab_size=30)).save_pretrained(tmp_path)
+    BertForMaskedLM(
+        BertConfig(hidden_size=8, num_hidden_layers=1, num_attention_heads=1, intermediate_size=8, vocab_size=30)
+    ).save_pretrained(tmp_path)
     capfd.readouterr()
     BertModel.from_pretrained(tmp_path)
     out, err = capfd.readouterr()
@@ -67,7 +69,9 @@ def test_build_verbose_turns_logs_up_before_the_work(tmp_path):
     from citeworth_assets.cli.app import QUIET_RUN
 
     try:
-        result = CliRunner().invoke(main, ["build", "--verbose", "--dumps", str(tmp_path / "none"), "--data", str(tmp_path / "d")])
+        result = CliRunner().invoke(
+            main, ["build", "--verbose", "--dumps", str(tmp_path / "none"), "--data", str(tmp_path / "d")]
+        )
         assert result.exit_code != 0 and "does not exist" in result.output
         assert logging.getLogger("dagster").level == logging.INFO
         assert QUIET_RUN["loggers"]["console"]["config"]["log_level"] == "INFO"

@@ -76,11 +76,25 @@ def test_abbreviation_replacement_equals_pysbd_on_random_text():
     from pysbd.abbreviation_replacer import AbbreviationReplacer
 
     once = _abbreviation_replacer_class()
-    alphabet = list("aeiltnsrpAEGLT .,;:\n\t()[]0123") + ["\u0130", "\u0131", "\u017f", "\u212a", "\xa0", "{al} ", "e.g.", "Fig. ", "al. ", " No. 3", " pp. 4"]
+    alphabet = list("aeiltnsrpAEGLT .,;:\n\t()[]0123") + [
+        "\u0130",
+        "\u0131",
+        "\u017f",
+        "\u212a",
+        "\xa0",
+        "{al} ",
+        "e.g.",
+        "Fig. ",
+        "al. ",
+        " No. 3",
+        " pp. 4",
+    ]
     generator = random.Random(3)
     for _ in range(3000):
         text = "".join(generator.choice(alphabet) for _ in range(generator.randint(1, 40)))
-        original = AbbreviationReplacer.search_for_abbreviations_in_string(English.AbbreviationReplacer(text, English), text)
+        original = AbbreviationReplacer.search_for_abbreviations_in_string(
+            English.AbbreviationReplacer(text, English), text
+        )
         assert once(text, English).search_for_abbreviations_in_string(text) == original, repr(text)
 
 

@@ -24,7 +24,10 @@ SENTENCE = "Previous work has shown that attention helps (Smith et al., 2019). "
 def test_the_faster_search_gives_pysbd_s_own_spans(text):
     import pysbd
 
-    reference = [(span.sent, span.start, span.end) for span in pysbd.Segmenter(language="en", clean=False, char_span=True).segment(text)]
+    reference = [
+        (span.sent, span.start, span.end)
+        for span in pysbd.Segmenter(language="en", clean=False, char_span=True).segment(text)
+    ]
     assert _segmenter().segment(text) == reference
 
 
@@ -39,7 +42,11 @@ def test_a_paragraph_repeating_one_sentence_is_segmented_in_linear_time():
 
 
 def test_a_paragraph_over_the_size_limit_is_dropped_and_counted(tmp_path):
-    body = [{"text": "short", "section": "s"}, {"text": "x" * 1001, "section": "s"}, {"text": "also short", "section": "s"}]
+    body = [
+        {"text": "short", "section": "s"},
+        {"text": "x" * 1001, "section": "s"},
+        {"text": "also short", "section": "s"},
+    ]
     path = tmp_path / "pdf_parses_0.jsonl"
     path.write_text(json.dumps({"paper_id": "1", "bib_entries": {}, "body_text": body}) + "\n")
     log = IssueLog()

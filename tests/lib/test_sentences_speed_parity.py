@@ -44,7 +44,9 @@ def _paper(record: dict) -> PaperInput:
 def real_papers(shared_data):
     papers = []
     for style in STYLES:
-        for converted in convert_file(shared_data / "unarxive-2022" / "arXiv_src_2212_086.first20.jsonl", style, IssueLog()):
+        for converted in convert_file(
+            shared_data / "unarxive-2022" / "arXiv_src_2212_086.first20.jsonl", style, IssueLog()
+        ):
             converted.pdf_parse["paper_id"] = f"{converted.paper_id}-{style}"
             papers.append(_paper(converted.pdf_parse))
     for folder in ("s2orc-20200705/pdf_parses", "cord19/pdf_json"):

@@ -25,12 +25,16 @@ def test_a_model_file_names_its_relation_and_materialization(tmp_path):
     path.write_text("-- Papers since 2015.\n-- materialized: table\nSELECT * FROM s2orc.papers WHERE year > 2015;\n")
     model = load_model(path)
     assert (model.relation, model.materialized, model.description) == (
-        "analytics.recent_papers", "table", "Papers since 2015.",
-    )  # fmt: skip
+        "analytics.recent_papers",
+        "table",
+        "Papers since 2015.",
+    )
     assert model.upstream == {"s2orc.papers"} and not model.sql.endswith(";")
 
 
-@pytest.mark.parametrize("name, text", [("Bad-Name.sql", "SELECT 1"), ("empty.sql", "  \n"), ("broken.sql", "SELEC x FROM")])
+@pytest.mark.parametrize(
+    "name, text", [("Bad-Name.sql", "SELECT 1"), ("empty.sql", "  \n"), ("broken.sql", "SELEC x FROM")]
+)
 def test_bad_model_files_are_named_in_the_error(tmp_path, name, text):
     path = tmp_path / "analytics" / name
     path.parent.mkdir()

@@ -46,15 +46,21 @@ def test_the_platform_writes_while_an_analyst_holds_the_warehouse_open(tmp_path)
     with warehouse.writing(db) as connection:
         warehouse.create_relation(connection, "a.v", "SELECT 1 AS x", "table")
     analyst = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(f"""
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
             import duckdb, sys
             con = duckdb.connect({str(db)!r}, read_only=True)
             print(con.execute("SELECT x FROM a.v").fetchone()[0], flush=True)
             sys.stdin.readline()
             print(con.execute("SELECT x FROM a.v").fetchone()[0], flush=True)
-        """)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        """),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert analyst.stdout.readline().strip() == "1"
         with warehouse.writing(db) as connection:  # would fail with a lock error on the shared file

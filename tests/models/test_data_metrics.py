@@ -15,8 +15,10 @@ def test_loaders_filter_split_and_field(table):
     assert bio and all(label in (0, 1) for _, label in bio)
     sentences = load_sentences(table)
     assert len(sentences) == sum(len(s) for s, _ in paragraphs)
-    assert all((label == 1) == any(c in text for c in ("shown", "reported", "found", "proposed", "demonstrated"))
-               for text, label in sentences)
+    assert all(
+        (label == 1) == any(c in text for c in ("shown", "reported", "found", "proposed", "demonstrated"))
+        for text, label in sentences
+    )
 
 
 def test_scores_are_for_cite_worthy_class():

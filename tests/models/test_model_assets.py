@@ -31,9 +31,15 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     release = data / "exports" / "citeworth" / "citeworth_2021"
     release.mkdir(parents=True)
     write_table(release / "citeworth.parquet", make_rows(60))
-    resources = {"citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)), "training_device": TrainingDevice()}
+    resources = {
+        "citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)),
+        "training_device": TrainingDevice(),
+    }
     tiny = {**TINY, "epochs": 2}
-    config = {f"model_{name}": {"config": {"params_json": json.dumps(tiny if name != "logistic_regression" else {})}} for name in MODELS}
+    config = {
+        f"model_{name}": {"config": {"params_json": json.dumps(tiny if name != "logistic_regression" else {})}}
+        for name in MODELS
+    }
     result = dg.materialize(
         [citeworth_tiny_encoder, *training_assets, citeworth_model_comparison, citeworth_domain_matrix, *model_views()],
         resources=resources,
@@ -48,9 +54,23 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     bert = client.get_run(runs["bert"]["run_id"])
     assert bert.data.params["dataset_version"] == runs["bert"]["dataset_version"] and "lr" in bert.data.params
     assert len(client.get_metric_history(runs["bert"]["run_id"], "dev_f1")) == 2
-    artifact = mlflow.artifacts.download_artifacts(run_id=runs["logistic_regression"]["run_id"], artifact_path="model", tracking_uri=uri, dst_path=str(tmp_path / "dl"))
-    assert load_and_predict("logistic_regression", artifact, ["It has been shown that the error rate depends on the dose.", "We observed that the growth rate varies with pressure."]) == [1, 0]
+    artifact = mlflow.artifacts.download_artifacts(
+        run_id=runs["logistic_regression"]["run_id"],
+        artifact_path="model",
+        tracking_uri=uri,
+        dst_path=str(tmp_path / "dl"),
+    )
+    assert load_and_predict(
+        "logistic_regression",
+        artifact,
+        [
+            "It has been shown that the error rate depends on the dose.",
+            "We observed that the growth rate varies with pressure.",
+        ],
+    ) == [1, 0]
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
         assert connection.execute("SELECT count(*) FROM citeworth.model_comparison").fetchall() == [(len(MODELS),)]
-        matrix = connection.execute("SELECT f1 FROM citeworth.domain_matrix WHERE train_field = 'Biology' AND test_field = 'Chemistry'").fetchall()
+        matrix = connection.execute(
+            "SELECT f1 FROM citeworth.domain_matrix WHERE train_field = 'Biology' AND test_field = 'Chemistry'"
+        ).fetchall()
     assert matrix[0][0] is not None and matrix[0][0] > 0.5

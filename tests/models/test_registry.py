@@ -23,8 +23,9 @@ def test_registry_defaults_follow_appendix_c():
 def test_train_and_evaluate_then_reload(name, table, tiny_encoder, tmp_path):
     params = {} if name == "logistic_regression" else TINY
     seen = []
-    result = train_and_evaluate(name, table, tmp_path, encoder_dir=tiny_encoder, params=params,
-                                on_epoch=lambda e, f: seen.append(f))
+    result = train_and_evaluate(
+        name, table, tmp_path, encoder_dir=tiny_encoder, params=params, on_epoch=lambda e, f: seen.append(f)
+    )
     assert set(result) == {"params", "dev_f1_per_epoch", "test", "predicted_positive_share", "artifact_dir"}
     assert 0.0 <= result["predicted_positive_share"] <= 1.0
     assert result["dev_f1_per_epoch"] == seen
@@ -33,7 +34,11 @@ def test_train_and_evaluate_then_reload(name, table, tiny_encoder, tmp_path):
     if name == "longformer_ctx":
         from citeworth_models.data import load_paragraphs
 
-        predicted = [y for ys in load_and_predict(name, result["artifact_dir"], [s for s, _ in load_paragraphs(table, "test")]) for y in ys]
+        predicted = [
+            y
+            for ys in load_and_predict(name, result["artifact_dir"], [s for s, _ in load_paragraphs(table, "test")])
+            for y in ys
+        ]
     else:
         predicted = load_and_predict(name, result["artifact_dir"], [t for t, _ in test])
     assert cite_worthy_scores([y for _, y in test], predicted) == result["test"]

@@ -50,8 +50,12 @@ def first_failed_criterion(m: dict) -> str:
         return "has_inbound_citations"
     if not m["has_pdf_parse"]:
         return "has_pdf_parse"
-    for flag in ("has_pdf_parsed_abstract", "has_pdf_parsed_body_text", "has_pdf_parsed_bib_entries",
-                 "has_pdf_parsed_ref_entries"):
+    for flag in (
+        "has_pdf_parsed_abstract",
+        "has_pdf_parsed_body_text",
+        "has_pdf_parsed_bib_entries",
+        "has_pdf_parsed_ref_entries",
+    ):
         if not m[flag]:
             return flag
     if not m["abstract"]:

@@ -37,7 +37,13 @@ def test_split_citation_groups_appear_also_as_a_papers_first_citation(dump: Dump
     assert any(re.fullmatch(r"\([^()]+, (\d{4}[a-z]?|n\.d\.);", s) for s in spans)
     assert any(re.fullmatch(r"[^()]+, (\d{4}[a-z]?|n\.d\.)\)", s) for s in spans)
     firsts = [first_spans(parse)[:2] for parse in dump.pdf if len(first_spans(parse)) >= 2]
-    assert sum(re.fullmatch(r"\[\d+,", a["text"]) is not None and re.fullmatch(r"\d+\]", b["text"]) is not None for a, b in firsts) >= 5
+    assert (
+        sum(
+            re.fullmatch(r"\[\d+,", a["text"]) is not None and re.fullmatch(r"\d+\]", b["text"]) is not None
+            for a, b in firsts
+        )
+        >= 5
+    )
     assert sum(a["text"].startswith("(") and a["text"].endswith(";") for a, _ in firsts) >= 5
 
 
@@ -47,7 +53,9 @@ def test_titles_acronyms_pointer_phrases_and_quotes_appear(dump: Dump) -> None:
     texts = [para["text"] for _, para in dump.body_paragraphs()]
     assert any(re.search(r"\([A-Z]{2,4}, \[\d+, \d+\]\)\.", text) for text in texts)  # (DKIST, [49, 56]).
     assert any(re.search(r", see in particular \[\d+\]\.", text) for text in texts)
-    reversed_quotes = [text for text in texts if CLOSE in text and OPEN in text and text.index(CLOSE) < text.index(OPEN)]
+    reversed_quotes = [
+        text for text in texts if CLOSE in text and OPEN in text and text.index(CLOSE) < text.index(OPEN)
+    ]
     assert len(reversed_quotes) >= 5 and any(f" {OPEN}" in text and f"{CLOSE} " in text for text in texts)
 
 
@@ -63,7 +71,9 @@ def candidates(dump: Dump) -> list[PaperInput]:
 
 @pytest.fixture(scope="module")
 def cleaned(candidates) -> dict:
-    return {rules.name: list(clean_papers(candidates, rules, splitter())) for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED)}
+    return {
+        rules.name: list(clean_papers(candidates, rules, splitter())) for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED)
+    }
 
 
 def kept_sentences(results) -> list[str]:
@@ -71,7 +81,13 @@ def kept_sentences(results) -> list[str]:
 
 
 def test_no_generated_paper_raises(cleaned) -> None:
-    assert not [drop for results in cleaned.values() for result in results for drop in result.drops if drop.reason == "internal_error"]
+    assert not [
+        drop
+        for results in cleaned.values()
+        for result in results
+        for drop in result.drops
+        if drop.reason == "internal_error"
+    ]
 
 
 def test_papers_starting_with_a_split_group_are_kept_only_by_the_improved_set(cleaned) -> None:
@@ -80,7 +96,11 @@ def test_papers_starting_with_a_split_group_are_kept_only_by_the_improved_set(cl
     fragment_first = []
     for result in cleaned["citeworth_2021"]:
         if result.paper_reason == "first_citation_not_numeric_or_year":
-            first = next(p for p in result.paper.paragraphs if p["cite_spans"] and CITEWORTH_2021.permissible_section(p["section"]))
+            first = next(
+                p
+                for p in result.paper.paragraphs
+                if p["cite_spans"] and CITEWORTH_2021.permissible_section(p["section"])
+            )
             if re.fullmatch(r"\[\d+,|\([^()]+;", first["cite_spans"][0]["text"]):
                 fragment_first.append(result.paper.paper_id)
     assert len(fragment_first) >= 3

@@ -43,7 +43,9 @@ from citeworth_assets.samples.s2orc import (
 def test_layout_and_file_names(dump: Dump) -> None:
     full = dump.out / "20200705v1" / "full"
     assert sorted(p.name for p in (full / "metadata").iterdir()) == [f"metadata_{i}.jsonl.gz" for i in range(SHARDS)]
-    assert sorted(p.name for p in (full / "pdf_parses").iterdir()) == [f"pdf_parses_{i}.jsonl.gz" for i in range(SHARDS)]
+    assert sorted(p.name for p in (full / "pdf_parses").iterdir()) == [
+        f"pdf_parses_{i}.jsonl.gz" for i in range(SHARDS)
+    ]
     assert sorted(p.name for p in dump.out.iterdir()) == ["20200705v1"]
     assert sorted(p.name for p in full.iterdir()) == ["metadata", "pdf_parses"]
 
@@ -248,7 +250,7 @@ def test_span_offsets_and_targets_are_valid(dump: Dump) -> None:
         text = para["text"]
         for span in para["cite_spans"] + para["ref_spans"]:
             assert 0 <= span["start"] < span["end"] <= len(text)
-            assert text[span["start"]:span["end"]] == span["text"]
+            assert text[span["start"] : span["end"]] == span["text"]
             n_spans += 1
         for span in para["cite_spans"]:
             assert span["ref_id"] is None or span["ref_id"] in parse["bib_entries"]

@@ -44,7 +44,11 @@ def test_numeric_citation_forms(dump: Dump) -> None:
     for _, para in dump.paragraphs():
         cs = para["cite_spans"]
         for a, b, c in zip(cs, cs[1:], cs[2:]):
-            if b["start"] == a["end"] + 1 and c["start"] == b["end"] + 1 and all(s["text"].startswith("[") for s in (a, b, c)):
+            if (
+                b["start"] == a["end"] + 1
+                and c["start"] == b["end"] + 1
+                and all(s["text"].startswith("[") for s in (a, b, c))
+            ):
                 adjacent += 1
     assert adjacent
 
@@ -93,8 +97,22 @@ def test_missed_citations_are_present(dump: Dump) -> None:
 def test_text_noise_and_traps(dump: Dump) -> None:
     texts = [para["text"] for _, para in dump.paragraphs()]
     joined = "\n".join(texts)
-    needles = ("[1.5]", "[2/3]", "metal", "fetal", "Fig. ", "Eq. ", "Ref. ", "cf. ", "e.g. ", "i.e. ", " et al. ", "(1)",
-               "\u00a0", "–")
+    needles = (
+        "[1.5]",
+        "[2/3]",
+        "metal",
+        "fetal",
+        "Fig. ",
+        "Eq. ",
+        "Ref. ",
+        "cf. ",
+        "e.g. ",
+        "i.e. ",
+        " et al. ",
+        "(1)",
+        "\u00a0",
+        "–",
+    )
     for needle in needles:
         assert needle in joined, needle
     assert re.search(r"[α-ωΑ-Ω]", joined)
@@ -107,8 +125,19 @@ def test_text_noise_and_traps(dump: Dump) -> None:
 
 def test_section_titles(dump: Dump) -> None:
     sections = {para["section"] for _, para in dump.body_paragraphs()}
-    expected = ("", "1 Introduction", "II. RELATED WORK", "INTRODUCTION", "Methods:", "RELATED WORKS", "Introduction",
-                "Related Work", "Acknowledgments", "Materials", "Proof of Theorem 2")
+    expected = (
+        "",
+        "1 Introduction",
+        "II. RELATED WORK",
+        "INTRODUCTION",
+        "Methods:",
+        "RELATED WORKS",
+        "Introduction",
+        "Related Work",
+        "Acknowledgments",
+        "Materials",
+        "Proof of Theorem 2",
+    )
     for title in expected:
         assert title in sections, title
 
@@ -123,7 +152,9 @@ def test_metadata_noise(tmp_path: Path, dump: Dump) -> None:
     assert any(m["year"] is None for m in dump.metadata)
     assert any(a["first"] == "" for m in dump.metadata for a in m["authors"])
     assert any(m["mag_id"] and "," in m["mag_id"] for m in dump.metadata)
-    assert any(re.search(r"(Journal of Applied Research|1 Introduction|Running title)", m["title"]) for m in dump.metadata)
+    assert any(
+        re.search(r"(Journal of Applied Research|1 Introduction|Running title)", m["title"]) for m in dump.metadata
+    )
     assert any(e["year"] == "" and e["authors"] == [] for p in dump.pdf for e in p["bib_entries"].values())
 
 
@@ -132,13 +163,42 @@ def test_metadata_noise(tmp_path: Path, dump: Dump) -> None:
 # ------------------------------------------------------------------------------------------------
 
 PERMISSIBLE_TITLES = {
-    "introduction", "abstract", "method", "methods", "results", "discussion", "discussions",
-    "conclusion", "conclusions", "results and discussion", "related work", "experimental results",
-    "literature review", "experiments", "background", "methodology", "conclusions and future work",
-    "related works", "limitations", "procedure", "material and methods", "discussion and conclusion",
-    "implementation", "evaluation", "performance evaluation", "experiments and results", "overview",
-    "experimental design", "discussion and conclusions", "results and discussions", "motivation",
-    "proposed method", "analysis", "future work", "results and analysis", "implementation details",
+    "introduction",
+    "abstract",
+    "method",
+    "methods",
+    "results",
+    "discussion",
+    "discussions",
+    "conclusion",
+    "conclusions",
+    "results and discussion",
+    "related work",
+    "experimental results",
+    "literature review",
+    "experiments",
+    "background",
+    "methodology",
+    "conclusions and future work",
+    "related works",
+    "limitations",
+    "procedure",
+    "material and methods",
+    "discussion and conclusion",
+    "implementation",
+    "evaluation",
+    "performance evaluation",
+    "experiments and results",
+    "overview",
+    "experimental design",
+    "discussion and conclusions",
+    "results and discussions",
+    "motivation",
+    "proposed method",
+    "analysis",
+    "future work",
+    "results and analysis",
+    "implementation details",
 }
 BRACKET_CITATION = re.compile(r"\[([0-9]+\s*[,-;]*\s*)*[0-9]+\s*\]")
 YEAR_CITATION = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)")
@@ -179,14 +239,14 @@ def sentence_verdict(para: dict, start: int, end: int) -> tuple[bool, bool]:
         return False, False  # crosses a sentence boundary
     kept, pos = [], start
     for s in spans:
-        kept.append(text[pos:s["start"]])
+        kept.append(text[pos : s["start"]])
         pos = s["end"]
     kept.append(text[pos:end])
     if spans:
         tail = "".join(kept[1:])
         if not re.fullmatch(r"[\s.;,)\]–-]*[.!?]?\s*", tail):
             return False, False  # citation not at the end
-        marker = text[spans[0]["start"]:end]
+        marker = text[spans[0]["start"] : end]
         if not (BRACKET_CITATION.search(marker) or YEAR_CITATION.search(marker)):
             return False, False
     cleaned = "".join(kept[:1]) if spans else "".join(kept)
@@ -262,7 +322,7 @@ def test_related_work_sentences_paraphrase_the_cited_abstract(dump: Dump) -> Non
             link = parse["bib_entries"][spans[0]["ref_id"]]["link"]
             if link is None:
                 continue
-            sentence = para["text"][start:spans[0]["start"]] + para["text"][spans[0]["end"]:end]
+            sentence = para["text"][start : spans[0]["start"]] + para["text"][spans[0]["end"] : end]
             abstract = set(words(dump.by_id[link]["abstract"]))
             tokens = words(sentence)
             if tokens and sum(t in abstract for t in tokens) / len(tokens) >= 0.5:

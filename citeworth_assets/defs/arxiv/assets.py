@@ -40,7 +40,9 @@ def load_catalogue(lake_root: Path) -> Catalogue:
     columns = ["work_id", "mag_id", "openalex_id", "normalised_title", "authors", "citation_count", "doi", "arxiv_id"]
     for work in table_rows(lake_root, "works", columns):
         catalogue.add(work)
-    catalogue.add_arxiv_titles((r["arxiv_id"], r["title"]) for r in table_rows(lake_root, "arxiv_titles", ["arxiv_id", "title"]))
+    catalogue.add_arxiv_titles(
+        (r["arxiv_id"], r["title"]) for r in table_rows(lake_root, "arxiv_titles", ["arxiv_id", "title"])
+    )
     return catalogue
 
 
@@ -61,7 +63,9 @@ def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: CiteworthSet
     settings, key = citeworth.settings, context.partition_key
     catalogue = load_catalogue(settings.lake)
     references = lake.iter_partition_rows(settings.lake, "arxiv_references", key, dimension=DIMENSION)
-    lake.write_partition(settings.lake, "arxiv_resolutions", RESOLUTION_SCHEMA, resolve_all(references, catalogue), key, DIMENSION)
+    lake.write_partition(
+        settings.lake, "arxiv_resolutions", RESOLUTION_SCHEMA, resolve_all(references, catalogue), key, DIMENSION
+    )
     resolutions = list(lake.iter_partition_rows(settings.lake, "arxiv_resolutions", key, dimension=DIMENSION))
     report = resolution_report(resolutions)
     links = lake.iter_partition_rows(settings.lake, "arxiv_references", key, LINK_COLUMNS, DIMENSION)
@@ -128,12 +132,24 @@ def context_rows(dump: DumpFile, settings: ContextSettings, published_labels: bo
             yield row.as_row()
 
 
-def resolver_linked_rows(lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog) -> Iterator[dict]:
+def resolver_linked_rows(
+    lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog
+) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows for every item linked by the input (a shipped OpenAlex id gets its MAG id from the
     catalogue) or by the resolver (lib/arxiv/linked_contexts)."""
-    columns = ["ref_id", "citing_paper_id", "citing_mag_id", "linked_mag_id", "linked_openalex_id", "linked_arxiv_id", "arxiv_ids"]
+    columns = [
+        "ref_id",
+        "citing_paper_id",
+        "citing_mag_id",
+        "linked_mag_id",
+        "linked_openalex_id",
+        "linked_arxiv_id",
+        "arxiv_ids",
+    ]
     references = list(lake.iter_partition_rows(lake_root, "arxiv_references", key, columns, DIMENSION))
-    resolutions = lake.iter_partition_rows(lake_root, "arxiv_resolutions", key, ["ref_id", "citing_paper_id", "work_id", "mag_id"], DIMENSION)
+    resolutions = lake.iter_partition_rows(
+        lake_root, "arxiv_resolutions", key, ["ref_id", "citing_paper_id", "work_id", "mag_id"], DIMENSION
+    )
     shipped_openalex = {short_openalex_id(r["linked_openalex_id"]) for r in references if r["linked_openalex_id"]}
     openalex_mag = {
         w["openalex_id"]: w["mag_id"]
@@ -167,7 +183,9 @@ def resolver_linked_rows(lake_root: Path, dump: DumpFile, key: str, settings: Co
         "adjacent citations (same group or at most 5 characters apart) by id; in the published order."
     ),
 )
-def arxiv_contexts(context: dg.AssetExecutionContext, config: ContextConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_contexts(
+    context: dg.AssetExecutionContext, config: ContextConfig, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     settings, key = citeworth.settings, context.partition_key
     dump = find_dump_file(settings.require_dumps(), key)
     window = config.settings()

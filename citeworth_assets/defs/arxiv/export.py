@@ -29,9 +29,13 @@ def csv_line(row: dict) -> str:
     """One context row of the lake as a line of unarXive's CSV (``str`` of each value, as published)."""
     joined = lambda ids: UNIT_SEPARATOR.join(str(value) for value in ids or [])
     values = (
-        row["cited_mag_id"], joined(row["adjacent_mag_ids"]), row["citing_mag_id"],
-        row["cited_arxiv_id"], joined(row["adjacent_arxiv_ids"]), row["citing_paper_id"],
-    )  # fmt: skip
+        row["cited_mag_id"],
+        joined(row["adjacent_mag_ids"]),
+        row["citing_mag_id"],
+        row["cited_arxiv_id"],
+        joined(row["adjacent_arxiv_ids"]),
+        row["citing_paper_id"],
+    )
     return RECORD_SEPARATOR.join([*(str(value) for value in values), row["text"]]) + "\n"
 
 
@@ -41,7 +45,11 @@ def _ids(row: dict) -> list[str]:
     adjacent = mags or [f"arXiv:{a}" for a in row["adjacent_arxiv_ids"] or [] if a not in (None, "None")]
     return [
         i
-        for i in (work_id(row["cited_mag_id"], row["cited_arxiv_id"]), work_id(row["citing_mag_id"], row["citing_paper_id"]), *adjacent)
+        for i in (
+            work_id(row["cited_mag_id"], row["cited_arxiv_id"]),
+            work_id(row["citing_mag_id"], row["citing_paper_id"]),
+            *adjacent,
+        )
         if i
     ]
 
@@ -83,7 +91,9 @@ def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
         if found:
             entry = info.setdefault(found, {"year": None, "title": None, "fields_of_study": []})
             entry["title"] = entry["title"] or paper["title"]
-            entry["fields_of_study"] = entry["fields_of_study"] or ([paper["discipline"]] if paper["discipline"] else [])
+            entry["fields_of_study"] = entry["fields_of_study"] or (
+                [paper["discipline"]] if paper["discipline"] else []
+            )
     empty = {"year": None, "title": None, "fields_of_study": []}
     return [{"id": i, **info.get(i, empty)} for i in sorted(ids)]
 

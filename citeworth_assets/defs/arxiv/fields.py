@@ -53,7 +53,9 @@ def fields_with_papers(lake_root: Path) -> list[str]:
     if not lake.has_data(lake_root, "arxiv_papers"):
         return []
     with duckdb.connect() as connection:
-        rows = connection.execute(f"SELECT DISTINCT field_key FROM ({field_papers_sql(lake_root)}) ORDER BY 1").fetchall()
+        rows = connection.execute(
+            f"SELECT DISTINCT field_key FROM ({field_papers_sql(lake_root)}) ORDER BY 1"
+        ).fetchall()
     return [key for (key,) in rows if key in FIELD_BY_KEY]
 
 

@@ -43,16 +43,34 @@ def _read_2022(dump: DumpFile, log: IssueLog, papers, paragraphs, references) ->
 
 @dg.multi_asset(
     specs=[
-        dg.AssetSpec("arxiv_papers", group_name="arxiv", kinds={"parquet"}, description=(
-            "arXiv papers of one unarXive dump file: normalised arXiv id, metadata (2022+), discipline, citing MAG id "
-            "(2020, from refs.db), marker counts, provenance. Read issues of the file in arxiv_read_issues.")),
-        dg.AssetSpec("arxiv_paragraphs", group_name="arxiv", kinds={"parquet"}, description=(
-            "Paragraph texts with their {{cite:...}} marker positions and provenance (file, tarball member, line, "
-            "byte offset); 2020 paragraphs are blocks of non-blank lines.")),
-        dg.AssetSpec("arxiv_references", group_name="arxiv", kinds={"parquet"}, description=(
-            "One row per bibliography item (refs.db bibitem or 2022 bib entry): uuid/hash, citing paper, raw string, "
-            "arXiv ids and DOIs found in it, and the links the input ships (kept to compare the resolver with).")),
-    ],  # fmt: skip
+        dg.AssetSpec(
+            "arxiv_papers",
+            group_name="arxiv",
+            kinds={"parquet"},
+            description=(
+                "arXiv papers of one unarXive dump file: normalised arXiv id, metadata (2022+), discipline, citing MAG id "
+                "(2020, from refs.db), marker counts, provenance. Read issues of the file in arxiv_read_issues."
+            ),
+        ),
+        dg.AssetSpec(
+            "arxiv_paragraphs",
+            group_name="arxiv",
+            kinds={"parquet"},
+            description=(
+                "Paragraph texts with their {{cite:...}} marker positions and provenance (file, tarball member, line, "
+                "byte offset); 2020 paragraphs are blocks of non-blank lines."
+            ),
+        ),
+        dg.AssetSpec(
+            "arxiv_references",
+            group_name="arxiv",
+            kinds={"parquet"},
+            description=(
+                "One row per bibliography item (refs.db bibitem or 2022 bib entry): uuid/hash, citing paper, raw string, "
+                "arXiv ids and DOIs found in it, and the links the input ships (kept to compare the resolver with)."
+            ),
+        ),
+    ],
     partitions_def=arxiv_dump_files,
 )
 def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):

@@ -15,7 +15,9 @@ from citeworth_assets.resources import CiteworthSettings
 
 arxiv_file_job = dg.define_asset_job(
     "arxiv_file_job",
-    selection=dg.AssetSelection.assets("arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions", "arxiv_contexts"),
+    selection=dg.AssetSelection.assets(
+        "arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions", "arxiv_contexts"
+    ),
     description="Ingest one unarXive dump file (papers, paragraphs, bibliography items), resolve its references "
     "against the works catalogue and extract its citation contexts.",
 )
@@ -52,7 +54,9 @@ def dump_file_sensor(release: str) -> dg.SensorDefinition:
             seen[dump.key] = signature
             if dump.key not in known:
                 new_keys.append(dump.key)
-            run_requests.append(dg.RunRequest(partition_key=dump.key, run_key=f"{dump.key}:{':'.join(map(str, signature))}"))
+            run_requests.append(
+                dg.RunRequest(partition_key=dump.key, run_key=f"{dump.key}:{':'.join(map(str, signature))}")
+            )
         if not run_requests:
             return dg.SkipReason(f"no new or changed settled dump files under {dumps / release}")
         return dg.SensorResult(

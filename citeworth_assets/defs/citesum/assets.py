@@ -5,8 +5,8 @@ from collections import Counter
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.automation import follows_shards
+from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
@@ -93,7 +93,11 @@ def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfi
     report = citesum.threshold_report(scores, config.thresholds)
     yield dg.MaterializeResult(
         asset_key="citesum_candidates",
-        metadata={"candidates": out.rows_written, "counts": dg.MetadataValue.json(dict(counts)), "rouge_filter": dg.MetadataValue.json(report)},
+        metadata={
+            "candidates": out.rows_written,
+            "counts": dg.MetadataValue.json(dict(counts)),
+            "rouge_filter": dg.MetadataValue.json(report),
+        },
     )
     yield dg.MaterializeResult(asset_key="citesum_drops", metadata={"drops": dropped.rows_written})
 
@@ -118,7 +122,14 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
     for row in kept:
         paper = cited.get(row["cited_paper_id"], {})
         fields = paper.get("mag_field_of_study")
-        examples.append({**row, "title": paper.get("title"), "abstract": paper.get("abstract"), "discipline": citesum.discipline(fields)})
+        examples.append(
+            {
+                **row,
+                "title": paper.get("title"),
+                "abstract": paper.get("abstract"),
+                "discipline": citesum.discipline(fields),
+            }
+        )
     splits = citesum.split_by_cited_paper(examples, config.seed)
     rows = [{**example, "split": name} for name, split in splits.items() for example in split]
     lake.write_partition(settings.lake, "citesum_dataset", tables.EXAMPLE_SCHEMA, rows)
@@ -127,8 +138,12 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
         {
             "split": name,
             "examples": len(split),
-            "mean_source_words": round(sum(citesum.words(e["abstract"]) for e in split) / len(split), 2) if split else None,
-            "mean_summary_words": round(sum(citesum.words(e["target"]) for e in split) / len(split), 2) if split else None,
+            "mean_source_words": round(sum(citesum.words(e["abstract"]) for e in split) / len(split), 2)
+            if split
+            else None,
+            "mean_summary_words": round(sum(citesum.words(e["target"]) for e in split) / len(split), 2)
+            if split
+            else None,
         }
         for name, split in splits.items()
     ]
@@ -169,7 +184,9 @@ def citesum_baselines(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     rows = [{"method": method, **values, "examples": len(test)} for method, values in scores.items()]
     result = pa.Table.from_pylist(rows, schema=tables.BASELINE_SCHEMA)
     lake.write_partition(settings.lake, "citesum_baselines", tables.BASELINE_SCHEMA, rows)
-    return dg.MaterializeResult(metadata={"test_examples": len(test), "scores": dg.MetadataValue.md(markdown_table(result))})
+    return dg.MaterializeResult(
+        metadata={"test_examples": len(test), "scores": dg.MetadataValue.md(markdown_table(result))}
+    )
 
 
 citesum_assets = [citesum_cited_abstracts, citesum_candidates, citesum_dataset, citesum_release, citesum_baselines]

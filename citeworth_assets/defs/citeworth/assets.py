@@ -40,8 +40,14 @@ from citeworth_assets.resources import CiteworthSettings
     specs=kept_and_dropped_specs(
         "citeworth",
         ["s2orc_paragraphs", "s2orc_candidate_papers"],
-        kept=("citeworth_paragraphs", "Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard."),
-        dropped=("citeworth_rejections", "Every paper and paragraph the rule set dropped, with the rule that dropped it."),
+        kept=(
+            "citeworth_paragraphs",
+            "Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard.",
+        ),
+        dropped=(
+            "citeworth_rejections",
+            "Every paper and paragraph the rule set dropped, with the rule that dropped it.",
+        ),
     ),
     check_specs=[
         dg.AssetCheckSpec(
@@ -57,7 +63,9 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     rules = citeworth.rule_set
     fields = {
         row["paper_id"]: row["mag_field_of_study"]
-        for row in lake.iter_partition_rows(settings.lake, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"])
+        for row in lake.iter_partition_rows(
+            settings.lake, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"]
+        )
     }
     rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
     started = time.perf_counter()
@@ -157,7 +165,11 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
             "rule_set": rules,
             "overall": dg.MetadataValue.json(overall),
             "table": dg.MetadataValue.md(markdown_table(table)),
-            **figure_metadata(citeworth_statistics_figures(citeworth.settings.lake, rules, table.to_pylist(), citeworth.settings.figures_dir)),
+            **figure_metadata(
+                citeworth_statistics_figures(
+                    citeworth.settings.lake, rules, table.to_pylist(), citeworth.settings.figures_dir
+                )
+            ),
         }
     )
 

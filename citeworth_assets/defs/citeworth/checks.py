@@ -23,15 +23,26 @@ def no_citation_marker_left(citeworth: CiteworthSettings) -> dg.AssetCheckResult
     stricter = sum(citation_marker(text) is not None for text in cited)
     return dg.AssetCheckResult(
         passed=not left,
-        metadata={"cite_worthy_sentences": len(cited), "with_marker": len(left), "with_marker_stricter_detector": stricter, "examples": dg.MetadataValue.json(left[:5])},
+        metadata={
+            "cite_worthy_sentences": len(cited),
+            "with_marker": len(left),
+            "with_marker_stricter_detector": stricter,
+            "examples": dg.MetadataValue.json(left[:5]),
+        },
     )
 
 
-@dg.asset_check(asset=citeworth_dataset, description="Every sentence starts with a capital, ends with . ? or ! and is over 20 characters.")
+@dg.asset_check(
+    asset=citeworth_dataset,
+    description="Every sentence starts with a capital, ends with . ? or ! and is over 20 characters.",
+)
 def sentences_pass_format_checks(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
     texts = [s["text"] for s in _sentences(citeworth)]
     failing = [t for t in texts if not (len(t) > 20 and "A" <= t[0] <= "Z" and t[-1] in ".?!")]
-    return dg.AssetCheckResult(passed=not failing, metadata={"sentences": len(texts), "failing": len(failing), "examples": dg.MetadataValue.json(failing[:5])})
+    return dg.AssetCheckResult(
+        passed=not failing,
+        metadata={"sentences": len(texts), "failing": len(failing), "examples": dg.MetadataValue.json(failing[:5])},
+    )
 
 
 @dg.asset_check(asset=citeworth_dataset, description="No paper has paragraphs in two splits.")
@@ -39,14 +50,20 @@ def splits_disjoint_by_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResul
     table = read_dataset(citeworth.settings.lake, citeworth.rule_set.name).select(["paper_id", "split"])
     splits_per_paper = table.group_by("paper_id").aggregate([("split", "count_distinct")])
     shared = pc.sum(pc.greater(splits_per_paper.column("split_count_distinct"), 1)).as_py() or 0
-    return dg.AssetCheckResult(passed=shared == 0, metadata={"papers": splits_per_paper.num_rows, "papers_in_several_splits": shared})
+    return dg.AssetCheckResult(
+        passed=shared == 0, metadata={"papers": splits_per_paper.num_rows, "papers_in_several_splits": shared}
+    )
 
 
 @dg.asset_check(asset=citeworth_dataset, description="Every sampled field has the same number of paragraphs.")
 def fields_balanced(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
     table = read_dataset(citeworth.settings.lake, citeworth.rule_set.name).select(["field"])
-    counts = {row["field"]: row["field_count"] for row in table.group_by("field").aggregate([("field", "count")]).to_pylist()}
-    return dg.AssetCheckResult(passed=len(set(counts.values())) <= 1, metadata={"paragraphs_per_field": dg.MetadataValue.json(counts)})
+    counts = {
+        row["field"]: row["field_count"] for row in table.group_by("field").aggregate([("field", "count")]).to_pylist()
+    }
+    return dg.AssetCheckResult(
+        passed=len(set(counts.values())) <= 1, metadata={"paragraphs_per_field": dg.MetadataValue.json(counts)}
+    )
 
 
 citeworth_checks = [no_citation_marker_left, sentences_pass_format_checks, splits_disjoint_by_paper, fields_balanced]

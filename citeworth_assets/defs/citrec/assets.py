@@ -59,7 +59,9 @@ def load_dataset(citeworth: CiteworthSettings, name: str):
     "split by the citing paper's year (train <= split_year < test); test items with their adjacent citations. "
     "Table 6 statistics; unusable CSV lines are counted, never fatal. Settings: the citrec resource.",
 )
-def citrec_dataset(context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citrec_dataset(
+    context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     from citeworth_assets.lib.citrec.contexts import read_catalogue
     from citeworth_assets.lib.citrec.dataset import dataset_from_csv
     from citeworth_assets.lib.jsonl import IssueLog
@@ -71,7 +73,13 @@ def citrec_dataset(context: dg.AssetExecutionContext, citrec: CitrecSettings, ci
     catalogue = read_catalogue(catalogue_path, issues) if catalogue_path else None
     dataset = dataset_from_csv([contexts_csv], settings, catalogue, issues)
     _write(citeworth, "citrec_contexts", tables.CONTEXT_SCHEMA, tables.context_rows(dataset), settings.name)
-    _write(citeworth, "citrec_candidates", tables.CANDIDATE_SCHEMA, tables.candidate_rows(dataset, catalogue), settings.name)
+    _write(
+        citeworth,
+        "citrec_candidates",
+        tables.CANDIDATE_SCHEMA,
+        tables.candidate_rows(dataset, catalogue),
+        settings.name,
+    )
     row = tables.statistics_row(dataset, issues, catalogue_field_names(catalogue))
     _write(citeworth, "citrec_dataset_statistics", tables.STATISTICS_SCHEMA, [row], settings.name)
     for issue in issues.issues[:20]:
@@ -85,7 +93,9 @@ def citrec_dataset(context: dg.AssetExecutionContext, citrec: CitrecSettings, ci
             "table_6": dg.MetadataValue.md(markdown_table(table_6)),
             "read_issues": dg.MetadataValue.json(issues.counts),
             "contexts_csv": dg.MetadataValue.path(str(contexts_csv)),
-            "catalogue": dg.MetadataValue.path(str(catalogue_path)) if catalogue_path else "none (years from arXiv ids)",
+            "catalogue": dg.MetadataValue.path(str(catalogue_path))
+            if catalogue_path
+            else "none (years from arXiv ids)",
         }
     )
 
@@ -98,7 +108,9 @@ def citrec_dataset(context: dg.AssetExecutionContext, citrec: CitrecSettings, ci
     "claim+bow when listed in the citrec resource's models) on the candidates' training contexts and save the index "
     "under <data>/models/citrec/<dataset>/, which `citeworth recommend` loads. " + MANUAL,
 )
-def citrec_models(context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citrec_models(
+    context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     from citeworth_models.citrec.nlp import ParserUnavailable
     from citeworth_models.citrec.registry import create_model
     from citeworth_models.citrec.store import IndexWriter
@@ -122,7 +134,13 @@ def citrec_models(context: dg.AssetExecutionContext, citrec: CitrecSettings, cit
                 continue
             fit_seconds[name] = round(time.perf_counter() - started, 2)
             index.add(model)
-        index.finish({"settings": tables.settings_from_statistics(statistics).__dict__, "fit_seconds": fit_seconds, "skipped": skipped})
+        index.finish(
+            {
+                "settings": tables.settings_from_statistics(statistics).__dict__,
+                "fit_seconds": fit_seconds,
+                "skipped": skipped,
+            }
+        )
     return dg.MaterializeResult(
         metadata={
             "index": dg.MetadataValue.path(str(index.target)),
@@ -147,7 +165,9 @@ def _embedded_png(path) -> str:
     "citrec; params = the data set's settings), results in long format (citrec.results) and the plot of each "
     "metric against k (Figures 10-13) as a run artifact and in this asset's metadata. " + MANUAL,
 )
-def citrec_evaluation(context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citrec_evaluation(
+    context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     from citeworth_assets.lib.citrec.tracking import log_artifact, log_evaluation_run
     from citeworth_models.citrec.evaluate import evaluate_model
     from citeworth_models.citrec.plots import plot_metrics
@@ -163,12 +183,19 @@ def citrec_evaluation(context: dg.AssetExecutionContext, citrec: CitrecSettings,
     rows, runs = [], {}
     for model_name in index.models:
         model_rows = evaluate_model(index.load(model_name), dataset, fit=False)
-        run_id = log_evaluation_run(settings.tracking_uri, settings.mlruns, model_name, name, {**params, "model": model_name}, model_rows)
+        run_id = log_evaluation_run(
+            settings.tracking_uri, settings.mlruns, model_name, name, {**params, "model": model_name}, model_rows
+        )
         runs[model_name] = run_id
         rows += [{**row, "run_id": run_id} for row in model_rows]
     _write(citeworth, "citrec_results", tables.RESULT_SCHEMA, rows, name)
     results = pa.Table.from_pylist(rows, schema=tables.RESULT_SCHEMA)
-    metadata = {"dataset": name, "test_items": statistics["test_items"], "runs": dg.MetadataValue.json(runs), "tracking_uri": settings.tracking_uri}
+    metadata = {
+        "dataset": name,
+        "test_items": statistics["test_items"],
+        "runs": dg.MetadataValue.json(runs),
+        "tracking_uri": settings.tracking_uri,
+    }
     at_10 = [{"model": r["model"], "metric": r["metric"], "value": round(r["value"], 4)} for r in rows if r["k"] == 10]
     metadata["at_k_10"] = dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(at_10), limit=len(at_10) or 1))
     if rows:

@@ -29,8 +29,13 @@ class CitrecSettings(dg.ConfigurableResource):
 
     @property
     def eval_settings(self) -> EvalSettings:
-        return EvalSettings(check_dataset_name(self.name), self.min_contexts, self.min_citing_papers, self.split_year,
-                            tuple(self.citing_fields))  # fmt: skip
+        return EvalSettings(
+            check_dataset_name(self.name),
+            self.min_contexts,
+            self.min_citing_papers,
+            self.split_year,
+            tuple(self.citing_fields),
+        )
 
     @property
     def model_names(self) -> list[str]:

@@ -68,16 +68,32 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
 
 @dg.multi_asset(
     specs=[
-        dg.AssetSpec("works", group_name="mag", kinds={"parquet"}, description=(
-            "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every OpenAlex "
-            "work in one row shape (work id, normalised title, year, authors, citation count, DOI, arXiv id, fields); "
-            "arXiv metadata titles beside it (table arxiv_titles). Read issues in catalogue_read_issues.")),
-        dg.AssetSpec("work_references", group_name="mag", kinds={"parquet"},
-                     description="Citation edges between works: MAG PaperReferences and OpenAlex referenced_works."),
-        dg.AssetSpec("mag_fields_of_study", group_name="mag", kinds={"parquet"}, description=(
-            "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts) with their static field "
-            "partition key and the number of catalogue works in each.")),
-    ],  # fmt: skip
+        dg.AssetSpec(
+            "works",
+            group_name="mag",
+            kinds={"parquet"},
+            description=(
+                "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every OpenAlex "
+                "work in one row shape (work id, normalised title, year, authors, citation count, DOI, arXiv id, fields); "
+                "arXiv metadata titles beside it (table arxiv_titles). Read issues in catalogue_read_issues."
+            ),
+        ),
+        dg.AssetSpec(
+            "work_references",
+            group_name="mag",
+            kinds={"parquet"},
+            description="Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
+        ),
+        dg.AssetSpec(
+            "mag_fields_of_study",
+            group_name="mag",
+            kinds={"parquet"},
+            description=(
+                "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts) with their static field "
+                "partition key and the number of catalogue works in each."
+            ),
+        ),
+    ],
     check_specs=[
         dg.AssetCheckSpec(
             "every_field_is_a_partition",
@@ -103,7 +119,9 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     if log.total:
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
     issues = issue_metadata(settings.lake, CATALOGUE_ISSUES, "catalogue", None, log)
-    yield dg.MaterializeResult(asset_key="works", metadata={"works": works.rows_written, "arxiv_titles": titles, **issues})
+    yield dg.MaterializeResult(
+        asset_key="works", metadata={"works": works.rows_written, "arxiv_titles": titles, **issues}
+    )
     yield dg.MaterializeResult(asset_key="work_references", metadata={"edges": edges.rows_written})
     unknown = [row["display_name"] for row in field_rows if not row["is_partition"]]
     yield dg.MaterializeResult(

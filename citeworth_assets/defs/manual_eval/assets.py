@@ -21,7 +21,13 @@ def judgement_store(citeworth: CiteworthSettings) -> JudgementStore:
 def read_sample(citeworth: CiteworthSettings) -> list[dict]:
     rules = citeworth.rule_set.name
     folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, "rules")
-    return lake.read_partition(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, dimension="rules").to_pylist() if folder.is_dir() else []
+    return (
+        lake.read_partition(
+            citeworth.settings.lake, "citeworth_manual_eval_sample", rules, dimension="rules"
+        ).to_pylist()
+        if folder.is_dir()
+        else []
+    )
 
 
 class SampleConfig(dg.Config):
@@ -38,7 +44,9 @@ class SampleConfig(dg.Config):
     description="Blind sample for manual evaluation: N cite-worthy and N non-cite-worthy sentences of the dataset and "
     "of the span-removal baseline, shuffled under opaque ids; already judged items are kept on re-sampling.",
 )
-def citeworth_manual_eval_sample(context: dg.AssetExecutionContext, config: SampleConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_manual_eval_sample(
+    context: dg.AssetExecutionContext, config: SampleConfig, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set
     ours = evaluation.dataset_sentences(read_dataset(settings.lake, rules.name).to_pylist())
     papers = sample_candidate_papers(settings.lake, config.baseline_candidate_papers)
@@ -50,7 +58,9 @@ def citeworth_manual_eval_sample(context: dg.AssetExecutionContext, config: Samp
     )
     for warning in sample.warnings:
         context.log.warning(warning)
-    lake.write_partition(settings.lake, "citeworth_manual_eval_sample", evaluation.SAMPLE_SCHEMA, sample.items, rules.name, "rules")
+    lake.write_partition(
+        settings.lake, "citeworth_manual_eval_sample", evaluation.SAMPLE_SCHEMA, sample.items, rules.name, "rules"
+    )
     return dg.MaterializeResult(
         metadata={
             "rule_set": rules.name,

@@ -13,7 +13,9 @@ GPU_RUN_POD = {"container_config": {"resources": {"limits": {"nvidia.com/gpu": 1
 models_job = dg.define_asset_job(
     "models_job",
     selection=dg.AssetSelection.groups("models")
-    | dg.AssetSelection.assets(dg.AssetKey(["citeworth", "model_comparison"]), dg.AssetKey(["citeworth", "domain_matrix"])),
+    | dg.AssetSelection.assets(
+        dg.AssetKey(["citeworth", "model_comparison"]), dg.AssetKey(["citeworth", "domain_matrix"])
+    ),
     description="Train and evaluate every cite-worthiness model, compare them and fill the domain matrix.",
     tags={"dagster-k8s/config": GPU_RUN_POD},
 )

@@ -6,16 +6,16 @@ import statistics
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.lib import lake
-from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
 from citeworth_assets.defs.figures import figure_metadata
+from citeworth_assets.lib import lake
 from citeworth_assets.lib.figures import log_comparison_figure
-from citeworth_assets.lib.progress import epoch_reporter
+from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
 from citeworth_assets.lib.models.tracking import (
     dataset_version,
     latest_runs,
     tracked_run,
 )
+from citeworth_assets.lib.progress import epoch_reporter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 from citeworth_models.registry import ENCODER_MODELS, MODELS, NEURAL_MODELS
@@ -93,8 +93,12 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         rules = citeworth.rule_set.name
         tags = {"model": name, "rule_set": rules}
         with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
-            context_params = {"dataset_version": dataset_version(data_path), "rule_set": rules, **device,
-                              "encoder": encoder_for(name, citeworth) or "none"}  # fmt: skip
+            context_params = {
+                "dataset_version": dataset_version(data_path),
+                "rule_set": rules,
+                **device,
+                "encoder": encoder_for(name, citeworth) or "none",
+            }
             mlflow.log_params(context_params)
             result = train_and_evaluate(
                 name,
@@ -102,7 +106,11 @@ def training_asset(name: str) -> dg.AssetsDefinition:
                 citeworth.settings.model_dir(name),
                 encoder_dir=encoder_for(name, citeworth),
                 params=params,
-                on_epoch=epoch_reporter(name, {**MODELS[name].defaults, **params}.get("epochs", 1), lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch)),
+                on_epoch=epoch_reporter(
+                    name,
+                    {**MODELS[name].defaults, **params}.get("epochs", 1),
+                    lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch),
+                ),
             )
             mlflow.log_metric("test_predicted_positive_share", result["predicted_positive_share"])
             mlflow.log_params({key: value for key, value in result["params"].items() if key not in context_params})
@@ -110,14 +118,18 @@ def training_asset(name: str) -> dg.AssetsDefinition:
             mlflow.log_artifacts(str(result["artifact_dir"]), "model")
         context.log.info(f"MLflow run {run.info.run_id} in {uri}")
         return dg.MaterializeResult(
-            metadata={"run_id": run.info.run_id, "tracking_uri": uri, **device, **{f"test_{k}": float(v) for k, v in result["test"].items()}}
+            metadata={
+                "run_id": run.info.run_id,
+                "tracking_uri": uri,
+                **device,
+                **{f"test_{k}": float(v) for k, v in result["test"].items()},
+            }
         )
 
     return train
 
 
 training_assets = [training_asset(name) for name in MODELS]
-
 
 
 def comparison_figure(settings) -> dict:
@@ -134,7 +146,12 @@ def citeworth_model_comparison(citeworth: CiteworthSettings) -> dg.MaterializeRe
     rows = latest_runs(citeworth.settings.tracking_uri)
     lake.write_partition(citeworth.settings.lake, "citeworth_model_comparison", COMPARISON_SCHEMA, rows)
     figures = comparison_figure(citeworth.settings)  # a PNG in the metadata and in MLflow, degenerate models marked
-    return dg.MaterializeResult(metadata={"table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA))), **figures})
+    return dg.MaterializeResult(
+        metadata={
+            "table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA))),
+            **figures,
+        }
+    )
 
 
 class DomainConfig(dg.Config):
@@ -150,7 +167,9 @@ class DomainConfig(dg.Config):
     "deviation (Table 5); the model is a setting (logistic regression by default, on the CPU, so outside the gpu "
     "pool; a neural model trains on the training_device resource).",
 )
-def citeworth_domain_matrix(config: DomainConfig, citeworth: CiteworthSettings, training_device: TrainingDevice) -> dg.MaterializeResult:
+def citeworth_domain_matrix(
+    config: DomainConfig, citeworth: CiteworthSettings, training_device: TrainingDevice
+) -> dg.MaterializeResult:
     from citeworth_models.registry import domain_f1
 
     data_path = release_parquet(citeworth)
@@ -160,14 +179,32 @@ def citeworth_domain_matrix(config: DomainConfig, citeworth: CiteworthSettings, 
     rows = []
     for train_field in DOMAIN_FIELDS:
         for test_field in DOMAIN_FIELDS:
-            f1 = domain_f1(config.model, data_path, train_field, test_field, citeworth.settings.model_dir("domain"),
-                           encoder_dir=encoder_for(config.model, citeworth), params=params)  # fmt: skip
+            f1 = domain_f1(
+                config.model,
+                data_path,
+                train_field,
+                test_field,
+                citeworth.settings.model_dir("domain"),
+                encoder_dir=encoder_for(config.model, citeworth),
+                params=params,
+            )
             rows.append({"train_field": train_field, "test_field": test_field, "f1": f1})
     for test_field in DOMAIN_FIELDS:
         column = [row["f1"] for row in rows if row["test_field"] == test_field and row["f1"] is not None]
-        rows.append({"train_field": "std", "test_field": test_field, "f1": round(statistics.pstdev(column), 4) if len(column) > 1 else None})
+        rows.append(
+            {
+                "train_field": "std",
+                "test_field": test_field,
+                "f1": round(statistics.pstdev(column), 4) if len(column) > 1 else None,
+            }
+        )
     lake.write_partition(citeworth.settings.lake, "citeworth_domain_matrix", DOMAIN_SCHEMA, rows)
-    return dg.MaterializeResult(metadata={"model": config.model, "matrix": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=DOMAIN_SCHEMA), limit=40))})
+    return dg.MaterializeResult(
+        metadata={
+            "model": config.model,
+            "matrix": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=DOMAIN_SCHEMA), limit=40)),
+        }
+    )
 
 
 model_assets = [citeworth_tiny_encoder, *training_assets, citeworth_model_comparison, citeworth_domain_matrix]

@@ -11,4 +11,6 @@ s2orc_dump_job = dg.define_asset_job(
     description="Checks across every shard of the dump: papers found in several shards.",
 )
 
-defs = dg.Definitions(assets=shard_assets + dump_assets, jobs=[s2orc_shard_job, s2orc_dump_job], sensors=[s2orc_dump_sensor])
+defs = dg.Definitions(
+    assets=shard_assets + dump_assets, jobs=[s2orc_shard_job, s2orc_dump_job], sensors=[s2orc_dump_sensor]
+)

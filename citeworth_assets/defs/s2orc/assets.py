@@ -1,6 +1,5 @@
 """S2ORC ingestion, one partition per shard: papers, the candidate filter and body-text paragraphs."""
 
-
 import time
 
 import dagster as dg
@@ -68,7 +67,7 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
             "source_mb": round(shard.metadata.stat().st_size / 1e6, 2),
             "papers_per_second": round(rows / seconds, 1) if seconds else None,
             **_write_issues(settings, "s2orc_metadata_issues", source, log),
-        }
+        },
     )
 
 

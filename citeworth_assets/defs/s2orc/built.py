@@ -62,16 +62,18 @@ def input_metadata(shard: Shard) -> dict:
 
 
 def _latest(instance: dg.DagsterInstance, key: dg.AssetKey, partitions: set[str]) -> dict[str, int]:
-    return dict(
-        instance.get_latest_storage_id_by_partition(key, dg.DagsterEventType.ASSET_MATERIALIZATION, partitions)
-    )
+    return dict(instance.get_latest_storage_id_by_partition(key, dg.DagsterEventType.ASSET_MATERIALIZATION, partitions))
 
 
-def _materializations(instance: dg.DagsterInstance, key: dg.AssetKey, storage_ids: Iterable[int]) -> dict[str, dg.AssetMaterialization]:
+def _materializations(
+    instance: dg.DagsterInstance, key: dg.AssetKey, storage_ids: Iterable[int]
+) -> dict[str, dg.AssetMaterialization]:
     ids = sorted(storage_ids)
     if not ids:
         return {}
-    records = instance.fetch_materializations(dg.AssetRecordsFilter(asset_key=key, storage_ids=ids), limit=len(ids)).records
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=key, storage_ids=ids), limit=len(ids)
+    ).records
     return {record.partition_key: record.asset_materialization for record in records}
 
 

@@ -1,6 +1,5 @@
 """Watches the dump root and turns each new or replaced S2ORC shard into a partition and a run."""
 
-
 import json
 
 import dagster as dg
@@ -31,7 +30,9 @@ INCOMPLETE = "_incomplete"  # cursor entry: half shards already logged, key -> p
 
 def _skip(dumps, halves) -> str:
     listed = "; ".join(map(str, halves))
-    return f"every settled shard under {dumps} is built or requested" + (f" ({len(halves)} incomplete: {listed})" if halves else "")
+    return f"every settled shard under {dumps} is built or requested" + (
+        f" ({len(halves)} incomplete: {listed})" if halves else ""
+    )
 
 
 @dg.sensor(
@@ -65,9 +66,13 @@ def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthS
     changed = {half.key: half.problem for half in halves} != reported
     seen[INCOMPLETE] = {half.key: half.problem for half in halves}
     half_keys = set(seen[INCOMPLETE])
-    shards = [s for s in discover_shards(dumps, settle_seconds=citeworth.shard_settle_seconds) if s.key not in half_keys]
+    shards = [
+        s for s in discover_shards(dumps, settle_seconds=citeworth.shard_settle_seconds) if s.key not in half_keys
+    ]
     rules, splitter = citeworth.rule_set.name, citeworth.splitter
-    done = built_shards(context.instance, shards, rules, splitter) | shards_in_progress(context.instance, s2orc_shard_job.name)
+    done = built_shards(context.instance, shards, rules, splitter) | shards_in_progress(
+        context.instance, s2orc_shard_job.name
+    )
     new_keys, run_requests = [], []
     for shard in shards:
         wanted = f"{input_version(shard)}:{rules}:{splitter}"

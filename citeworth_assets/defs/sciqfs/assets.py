@@ -41,7 +41,11 @@ TRAINING_POOL = "gpu"
 EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")  # the names of citeworth_models.sciqfs
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
 ARXIV_TABLES = ("arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions")
-CLEAN_TABLES = {"sciqfs_papers": PAPERS_SCHEMA, "sciqfs_references": REFERENCES_SCHEMA, "sciqfs_citations": CITATIONS_SCHEMA}
+CLEAN_TABLES = {
+    "sciqfs_papers": PAPERS_SCHEMA,
+    "sciqfs_references": REFERENCES_SCHEMA,
+    "sciqfs_citations": CITATIONS_SCHEMA,
+}
 
 
 class TablesConfig(dg.Config):
@@ -68,9 +72,15 @@ class TablesConfig(dg.Config):
     "theirs: references linked to catalogue works by the resolver or to arXiv ids, queries from in-dump abstracts or "
     "the arXiv metadata snapshot (the catalogue has no abstracts). Materialize after new shards.",
 )
-def sciqfs_tables(context: dg.AssetExecutionContext, config: TablesConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def sciqfs_tables(
+    context: dg.AssetExecutionContext, config: TablesConfig, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
     settings, log, split = citeworth.settings, IssueLog(), splitter(citeworth.splitter).split
-    s2orc = lake_tables.papers_from_lake(settings.lake, split, lake_tables.cited_papers(settings.lake)) if config.s2orc else ()
+    s2orc = (
+        lake_tables.papers_from_lake(settings.lake, split, lake_tables.cited_papers(settings.lake))
+        if config.s2orc
+        else ()
+    )
     arxiv = arxiv_source.arxiv_papers(settings.lake, settings.dumps, split, log) if config.arxiv else ()
     papers = chain(s2orc, arxiv)
     tables = build_tables(papers, log)
@@ -83,7 +93,11 @@ def sciqfs_tables(context: dg.AssetExecutionContext, config: TablesConfig, citew
         context.log.warning(str(issue))
     with_abstract = sum(1 for value in tables.references.column("abstract").to_pylist() if value)
     return dg.MaterializeResult(
-        metadata={**counts, "references_with_abstract": with_abstract, "problems": dg.MetadataValue.json(dict(log.counts))}
+        metadata={
+            **counts,
+            "references_with_abstract": with_abstract,
+            "problems": dg.MetadataValue.json(dict(log.counts)),
+        }
     )
 
 
@@ -177,7 +191,10 @@ class BaselinesConfig(dg.Config):
     "ROC AUC mean ± SD, single-class examples counted; one MLflow run per baseline. Training: materialize by hand.",
 )
 def sciqfs_baselines(
-    context: dg.AssetExecutionContext, config: BaselinesConfig, citeworth: CiteworthSettings, training_device: TrainingDevice
+    context: dg.AssetExecutionContext,
+    config: BaselinesConfig,
+    citeworth: CiteworthSettings,
+    training_device: TrainingDevice,
 ) -> dg.MaterializeResult:
     from citeworth_assets.defs.sciqfs.baselines import run_tracked_baselines
 
@@ -187,9 +204,25 @@ def sciqfs_baselines(
     lake.write_partition(settings.lake, "sciqfs_baselines", lake_tables.BASELINE_SCHEMA, rows)
     lake.write_partition(settings.lake, "sciqfs_baseline_examples", lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example)
     table = pa.Table.from_pylist(rows, schema=lake_tables.BASELINE_SCHEMA).select(
-        ["classifier", "embeddings", "status", "evaluated", "single_class", "average_precision_mean", "average_precision_std", "roc_auc_mean", "roc_auc_std"]
+        [
+            "classifier",
+            "embeddings",
+            "status",
+            "evaluated",
+            "single_class",
+            "average_precision_mean",
+            "average_precision_std",
+            "roc_auc_mean",
+            "roc_auc_std",
+        ]
     )
-    return dg.MaterializeResult(metadata={"table_3": dg.MetadataValue.md(markdown_table(table, limit=40)), "tracking_uri": settings.tracking_uri, **device})
+    return dg.MaterializeResult(
+        metadata={
+            "table_3": dg.MetadataValue.md(markdown_table(table, limit=40)),
+            "tracking_uri": settings.tracking_uri,
+            **device,
+        }
+    )
 
 
 sciqfs_assets = [sciqfs_tables, sciqfs_examples, sciqfs_release, sciqfs_baselines]

@@ -16,7 +16,9 @@ def _documents(lake_root, split: str):
 
     from citeworth_models.sciqfs.documents import documents
 
-    table = lake.read_partition(lake_root, lake_tables.EXAMPLES, columns=["example_id", "split", "sentences", "query", "labels"])
+    table = lake.read_partition(
+        lake_root, lake_tables.EXAMPLES, columns=["example_id", "split", "sentences", "query", "labels"]
+    )
     if split != "all":
         table = table.filter(pc.equal(table.column("split"), split))
     return documents(table.to_pylist())
@@ -32,14 +34,22 @@ def run_tracked_baselines(config, settings, device: str, log) -> tuple[list[dict
 
     train, test = _documents(settings.lake, config.train_split), _documents(settings.lake, config.test_split)
     if not train or not test:
-        raise ValueError(f"sciqfs baselines need training and test examples ({config.train_split} {len(train)}, "
-                         f"{config.test_split} {len(test)}): build sciqfs_examples from more papers, or set train_split "
-                         "and test_split to 'all' to score the rankers on every example")  # fmt: skip
+        raise ValueError(
+            f"sciqfs baselines need training and test examples ({config.train_split} {len(train)}, "
+            f"{config.test_split} {len(test)}): build sciqfs_examples from more papers, or set train_split "
+            "and test_split to 'all' to score the rankers on every example"
+        )
     version = dataset_version(lake.partition_dir(settings.lake, lake_tables.EXAMPLES) / "part-0.parquet")
     training = TrainSettings(
-        epochs=config.epochs, learning_rate=config.learning_rate, weight_decay=config.weight_decay, hidden=config.hidden,
-        layers=config.layers, batch_size=config.batch_size, seed=config.seed, device=device,
-    )  # fmt: skip
+        epochs=config.epochs,
+        learning_rate=config.learning_rate,
+        weight_decay=config.weight_decay,
+        hidden=config.hidden,
+        layers=config.layers,
+        batch_size=config.batch_size,
+        seed=config.seed,
+        device=device,
+    )
     rows, per_example = [], []
     for embedding in config.embeddings:
         chosen = BaselineSettings(embeddings=(embedding,), classifiers=tuple(config.classifiers), train=training)
@@ -48,15 +58,42 @@ def run_tracked_baselines(config, settings, device: str, log) -> tuple[list[dict
             row.update(dataset_version=version, run_id=None)
             if row["status"] == "ok":
                 name = f"sciqfs_{row['classifier']}_{row['embeddings']}".lower().replace(" ", "_")
-                tags = {"model": name, "dataset": "sciqfs", "classifier": row["classifier"], "embeddings": row["embeddings"]}
+                tags = {
+                    "model": name,
+                    "dataset": "sciqfs",
+                    "classifier": row["classifier"],
+                    "embeddings": row["embeddings"],
+                }
                 with tracked_run(settings.tracking_uri, name, tags, settings.mlruns) as run:
-                    mlflow.log_params({**vars(training), "dataset_version": version, "train_split": config.train_split,
-                                       "test_split": config.test_split, "train_examples": len(train), "test_examples": len(test)})
-                    mlflow.log_metrics({key: row[key] for key in ("average_precision_mean", "average_precision_std", "roc_auc_mean",
-                                                                  "roc_auc_std", "evaluated", "single_class") if row[key] is not None})  # fmt: skip
+                    mlflow.log_params(
+                        {
+                            **vars(training),
+                            "dataset_version": version,
+                            "train_split": config.train_split,
+                            "test_split": config.test_split,
+                            "train_examples": len(train),
+                            "test_examples": len(test),
+                        }
+                    )
+                    mlflow.log_metrics(
+                        {
+                            key: row[key]
+                            for key in (
+                                "average_precision_mean",
+                                "average_precision_std",
+                                "roc_auc_mean",
+                                "roc_auc_std",
+                                "evaluated",
+                                "single_class",
+                            )
+                            if row[key] is not None
+                        }
+                    )
                     mlflow.log_dict({"per_example": examples}, "per_example.json")
                 row["run_id"] = run.info.run_id
             log.info(f"{row['classifier']} on {row['embeddings']}: {row['status']}")
             rows.append(row)
-            per_example.extend({"classifier": row["classifier"], "embeddings": row["embeddings"], **e} for e in examples)
+            per_example.extend(
+                {"classifier": row["classifier"], "embeddings": row["embeddings"], **e} for e in examples
+            )
     return rows, per_example

@@ -13,10 +13,15 @@ def _count(citeworth: CiteworthSettings, where: str) -> tuple[int, int]:
     """(examples, examples matching ``where``) over the examples table."""
     path = lake.table_glob(citeworth.settings.lake, EXAMPLES)
     with duckdb.connect() as connection:
-        return connection.execute(f"SELECT count(*), count(*) FILTER (WHERE {where}) FROM read_parquet('{path}')").fetchone()
+        return connection.execute(
+            f"SELECT count(*), count(*) FILTER (WHERE {where}) FROM read_parquet('{path}')"
+        ).fetchone()
 
 
-@dg.asset_check(asset=sciqfs_examples, description="Every example has a citing sentence; labels are true exactly where a label source is.")
+@dg.asset_check(
+    asset=sciqfs_examples,
+    description="Every example has a citing sentence; labels are true exactly where a label source is.",
+)
 def labels_follow_their_sources(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
     total, bad = _count(
         citeworth,

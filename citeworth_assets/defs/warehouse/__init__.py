@@ -11,7 +11,9 @@ from citeworth_assets.defs.warehouse.assets import (
 warehouse_job = dg.define_asset_job(
     "warehouse_job",
     selection=dg.AssetSelection.groups("warehouse")
-    | dg.AssetSelection.assets("citeworth_dataset", "citeworth_statistics", "citeworth_release", "citeworth_rule_comparison")
+    | dg.AssetSelection.assets(
+        "citeworth_dataset", "citeworth_statistics", "citeworth_release", "citeworth_rule_comparison"
+    )
     | dg.AssetSelection.assets("citeworth_manual_eval_sample", "citeworth_manual_eval_results")
     | dg.AssetSelection.assets("citesum_dataset", "citesum_release", "citesum_baselines"),
     description="Build the datasets, their statistics and releases, the rule comparison and baselines, and every "

@@ -19,7 +19,6 @@ from citeworth_assets.lib import warehouse
 from citeworth_assets.lib.arxiv import resolution as arxiv_resolution
 from citeworth_assets.lib.arxiv import schemas as arxiv_schemas
 from citeworth_assets.lib.citesum import tables as citesum_tables
-from citeworth_assets.lib.citrec import tables as citrec_tables
 from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA as CITEWORTH_PARAGRAPH_SCHEMA,
 )
@@ -29,6 +28,7 @@ from citeworth_assets.lib.citeworth.cleaning import (
 from citeworth_assets.lib.citeworth.dataset import DATASET_SCHEMA, STATISTICS_SCHEMA
 from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA
 from citeworth_assets.lib.citeworth.reasons import reason_table
+from citeworth_assets.lib.citrec import tables as citrec_tables
 from citeworth_assets.lib.mag import schemas as mag_schemas
 from citeworth_assets.lib.mag import tables as mag_tables
 from citeworth_assets.lib.manual_eval import evaluation as manual_eval

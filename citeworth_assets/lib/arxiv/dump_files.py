@@ -65,7 +65,9 @@ class DumpFile:
 
     def settled(self, settle_seconds: float, now: float) -> bool:
         stats = self._stats()
-        return bool(stats) and sum(s.st_size for s in stats) > 0 and all(now - s.st_mtime >= settle_seconds for s in stats)
+        return (
+            bool(stats) and sum(s.st_size for s in stats) > 0 and all(now - s.st_mtime >= settle_seconds for s in stats)
+        )
 
 
 def _candidates(dumps: Path, release: str) -> list[DumpFile]:

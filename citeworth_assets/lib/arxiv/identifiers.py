@@ -16,11 +16,41 @@ from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
 
 # Archives of old-style ids (before April 2007), with their optional subject class (math.AG/0101001).
 OLD_ARCHIVES = (
-    "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an", "chao-dyn", "chem-ph",
-    "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th",
-    "math", "math-ph", "mtrl-th", "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio",
-    "quant-ph", "solv-int", "supr-con",
-)  # fmt: skip
+    "acc-phys",
+    "adap-org",
+    "alg-geom",
+    "ao-sci",
+    "astro-ph",
+    "atom-ph",
+    "bayes-an",
+    "chao-dyn",
+    "chem-ph",
+    "cmp-lg",
+    "comp-gas",
+    "cond-mat",
+    "cs",
+    "dg-ga",
+    "funct-an",
+    "gr-qc",
+    "hep-ex",
+    "hep-lat",
+    "hep-ph",
+    "hep-th",
+    "math",
+    "math-ph",
+    "mtrl-th",
+    "nlin",
+    "nucl-ex",
+    "nucl-th",
+    "patt-sol",
+    "physics",
+    "plasm-ph",
+    "q-alg",
+    "q-bio",
+    "quant-ph",
+    "solv-int",
+    "supr-con",
+)
 _ARCHIVE = "|".join(sorted((re.escape(a) for a in OLD_ARCHIVES), key=len, reverse=True))
 OLD_STYLE = re.compile(rf"(?<![\w.-])({_ARCHIVE})(\.[A-Z]{{2}})?/?(\d{{7}})(v\d+)?(?!\d)", re.IGNORECASE)
 # New style: YYMM.NNNN (2007-2014) or YYMM.NNNNN (2015 on), optionally prefixed by "arXiv:".

@@ -225,5 +225,7 @@ def agreement(resolutions: Iterable[dict], references: Iterable[dict]) -> dict:
             key, value = link
             counts["same" if str(row.get(key) or "").rsplit("/", 1)[-1] == value else "different"] += 1
     both = counts["same"] + counts["different"]
-    return {**{k: counts[k] for k in ("same", "different", "shipped_only", "ours_only", "neither")},
-            "agreement": round(counts["same"] / both, 4) if both else None}  # fmt: skip
+    return {
+        **{k: counts[k] for k in ("same", "different", "shipped_only", "ours_only", "neither")},
+        "agreement": round(counts["same"] / both, 4) if both else None,
+    }

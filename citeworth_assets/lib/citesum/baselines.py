@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 from statistics import mean
-from typing import Callable, Iterable, Iterator
 
 from citeworth_assets.lib.citesum.construction import ROUGE_TYPES, rouge_scorer
 from citeworth_assets.lib.sentences import SentenceSplitter
@@ -46,7 +46,9 @@ def ext_oracle(source: list[str], references: list[str]) -> str:
     """The upper bound: the sentence with the best ROUGE-2 F1 against any reference (the earliest on ties)."""
     best, best_score = "", -1.0
     for sentence in source:
-        score = max((rouge_scorer().score(reference, sentence)["rouge2"].fmeasure for reference in references), default=0.0)
+        score = max(
+            (rouge_scorer().score(reference, sentence)["rouge2"].fmeasure for reference in references), default=0.0
+        )
         if score > best_score:
             best, best_score = sentence, score
     return best
@@ -122,7 +124,7 @@ def read_tldr_jsonl(path: str | Path) -> Iterator[dict]:
     with open(path, "rb") as probe:
         gzipped = probe.read(2) == b"\x1f\x8b"
     records = 0
-    with (gzip.open(path, "rb") if gzipped else open(path, "rb")) as lines:
+    with gzip.open(path, "rb") if gzipped else open(path, "rb") as lines:
         try:
             for number, raw in enumerate(lines, 1):
                 try:

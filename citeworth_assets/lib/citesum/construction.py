@@ -30,10 +30,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
 from itertools import islice
 from statistics import mean
-from typing import Iterable, Iterator, Mapping
 
 from citeworth_assets.lib.s2orc.records import PaperInput
 from citeworth_assets.lib.sections import normalize_section_title
@@ -74,7 +74,9 @@ def citation_candidates(
 ) -> tuple[list[dict], list[dict], Counter]:
     """All candidates, drops and counts of ``papers`` (see :func:`iter_citation_candidates`)."""
     candidates, drops, counts = [], [], Counter()
-    for paper_candidates, paper_drops in iter_citation_candidates(papers, abstracts, splitter, min_abstract_words, counts):
+    for paper_candidates, paper_drops in iter_citation_candidates(
+        papers, abstracts, splitter, min_abstract_words, counts
+    ):
         candidates.extend(paper_candidates)
         drops.extend(paper_drops)
     return candidates, drops, counts
@@ -109,14 +111,18 @@ def iter_citation_candidates(
                 if not paragraph["cite_spans"]:
                     counts["paragraphs_without_citations"] += 1
                 elif paragraph.get("invalid_span_count"):
-                    results[position][1].append(_drop(paper.paper_id, paragraph, None, None, "invalid_citation_offsets"))
+                    results[position][1].append(
+                        _drop(paper.paper_id, paragraph, None, None, "invalid_citation_offsets")
+                    )
                 else:
                     to_split.append((position, paper.paper_id, paragraph))
         texts = [paragraph["text"] for _, _, paragraph in to_split]
         bounds = splitter.sentence_bounds(list(splitter.tokenize(texts)), texts)
         for (position, paper_id, paragraph), sentence_bounds in zip(to_split, bounds):
             candidates, drops = results[position]
-            for item in paragraph_candidates(paper_id, paragraph, sentence_bounds, abstracts, min_abstract_words, counts):
+            for item in paragraph_candidates(
+                paper_id, paragraph, sentence_bounds, abstracts, min_abstract_words, counts
+            ):
                 (drops if "reason" in item else candidates).append(item)
         for paper_candidates, paper_drops in results:
             counts["candidates"] += len(paper_candidates)
@@ -186,7 +192,7 @@ def _drop(paper_id: str, paragraph: dict, sentence_index: int | None, sentence: 
 # -- 2. ROUGE filter ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def rouge_scorer():
     """The one ROUGE scorer (stemming on, as for all CiteSum figures)."""
     from rouge_score import rouge_scorer as rouge
@@ -235,7 +241,9 @@ def threshold_report(scores: Iterable[dict], thresholds: Mapping[str, float] = R
         survivors = [s for s in remaining if s[f"{name}_recall"] >= threshold]
         in_sequence[name] = len(remaining) - len(survivors)
         remaining = survivors
-    kept_means = {name: round(mean(s[f"{name}_recall"] for s in remaining), 2) if remaining else None for name in thresholds}
+    kept_means = {
+        name: round(mean(s[f"{name}_recall"] for s in remaining), 2) if remaining else None for name in thresholds
+    }
     return {
         "candidates": len(scores),
         "removed_alone": alone,

@@ -39,7 +39,11 @@ DROP_SCHEMA = pa.schema(
 )
 EXAMPLE_SCHEMA = pa.schema(
     [
-        *[CANDIDATE_SCHEMA.field(name) for name in CANDIDATE_SCHEMA.names if name not in ("kept", "failed_thresholds", "shard")],
+        *[
+            CANDIDATE_SCHEMA.field(name)
+            for name in CANDIDATE_SCHEMA.names
+            if name not in ("kept", "failed_thresholds", "shard")
+        ],
         ("title", pa.string()),
         ("abstract", pa.string()),
         ("discipline", pa.string()),
@@ -47,16 +51,32 @@ EXAMPLE_SCHEMA = pa.schema(
     ]
 )
 STATISTICS_SCHEMA = pa.schema(
-    [("split", pa.string()), ("examples", pa.int64()), ("mean_source_words", pa.float64()), ("mean_summary_words", pa.float64())]
+    [
+        ("split", pa.string()),
+        ("examples", pa.int64()),
+        ("mean_source_words", pa.float64()),
+        ("mean_summary_words", pa.float64()),
+    ]
 )
 DISCIPLINE_SCHEMA = pa.schema([("discipline", pa.string()), ("cited_papers", pa.int64())])
 BASELINE_SCHEMA = pa.schema(
-    [("method", pa.string()), ("rouge1", pa.float64()), ("rouge2", pa.float64()), ("rougeL", pa.float64()), ("examples", pa.int64())]
+    [
+        ("method", pa.string()),
+        ("rouge1", pa.float64()),
+        ("rouge2", pa.float64()),
+        ("rougeL", pa.float64()),
+        ("examples", pa.int64()),
+    ]
 )
 
 
 CITED_ABSTRACT_SCHEMA = pa.schema(
-    [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("mag_field_of_study", pa.list_(pa.string()))]
+    [
+        ("paper_id", pa.string()),
+        ("title", pa.string()),
+        ("abstract", pa.string()),
+        ("mag_field_of_study", pa.list_(pa.string())),
+    ]
 )
 CITED_ABSTRACTS = "citesum_cited_abstracts"
 
@@ -73,11 +93,11 @@ def write_cited_abstract_catalogue(lake_root: Path) -> int:
     sql = f"""
         WITH cited AS (
             SELECT DISTINCT span.linked_paper_id AS paper_id
-            FROM read_parquet('{lake.table_glob(lake_root, 's2orc_paragraphs')}'), unnest(cite_spans) AS s(span)
+            FROM read_parquet('{lake.table_glob(lake_root, "s2orc_paragraphs")}'), unnest(cite_spans) AS s(span)
             WHERE span.linked_paper_id IS NOT NULL
         )
         SELECT p.paper_id, p.title, p.abstract, p.mag_field_of_study
-        FROM read_parquet('{lake.table_glob(lake_root, 's2orc_papers')}') AS p JOIN cited USING (paper_id)
+        FROM read_parquet('{lake.table_glob(lake_root, "s2orc_papers")}') AS p JOIN cited USING (paper_id)
         QUALIFY row_number() OVER (PARTITION BY p.paper_id ORDER BY p.release, p.shard, p.line) = 1
         ORDER BY p.paper_id
     """

@@ -58,11 +58,17 @@ def token_index(token_starts: list[int], char: int) -> int:
     return max(bisect_right(token_starts, char) - 1, 0)
 
 
-def merge_citation_spans(text: str, cite_spans: list[dict], token_starts: list[int], merge_below_tokens: int = 2) -> list[CitationSpan]:
+def merge_citation_spans(
+    text: str, cite_spans: list[dict], token_starts: list[int], merge_below_tokens: int = 2
+) -> list[CitationSpan]:
     """Join each span to the previous one when fewer than ``merge_below_tokens`` tokens lie between them."""
     merged: list[CitationSpan] = []
     for span in cite_spans:
-        join = bool(merged) and token_index(token_starts, span["start"]) - token_index(token_starts, merged[-1].end) < merge_below_tokens
+        join = (
+            bool(merged)
+            and token_index(token_starts, span["start"]) - token_index(token_starts, merged[-1].end)
+            < merge_below_tokens
+        )
         add_span(merged, text, span, join)
     return merged
 
@@ -76,7 +82,9 @@ def add_span(merged: list[CitationSpan], text: str, span: dict, join: bool) -> N
         last.ref_ids.append(span.get("ref_id"))
         last.linked_paper_ids.append(span.get("linked_paper_id"))
     else:
-        merged.append(CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")]))
+        merged.append(
+            CitationSpan(span["start"], span["end"], span["text"], [span.get("ref_id")], [span.get("linked_paper_id")])
+        )
 
 
 def sentences_with_citations(text: str, bounds: list[tuple[int, int]], spans: list[CitationSpan]) -> Iterator[Sentence]:
@@ -139,7 +147,9 @@ def tidy_cut(before: str, after: str) -> tuple[str, str]:
         trimmed = before.rstrip().rstrip(SEPARATORS).rstrip()
         if trimmed.endswith(OPENING[CLOSING.index(after[0])]):  # the brackets held only the citation
             after = after[1:]
-            return trimmed[:-1].rstrip(), after if STARTS_WITH_PUNCTUATION.search(after) or not after else " " + after.lstrip()
+            return trimmed[:-1].rstrip(), after if STARTS_WITH_PUNCTUATION.search(
+                after
+            ) or not after else " " + after.lstrip()
         return trimmed, after
     if before.rstrip()[-1:] in OPENING and before.strip() and after[:1] in SEPARATORS and after:
         return before.rstrip(), after[1:].lstrip()

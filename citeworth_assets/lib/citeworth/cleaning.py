@@ -75,7 +75,9 @@ class Decision:
 
     def __str__(self) -> str:
         where = self.paper_id if self.paragraph_index is None else f"{self.paper_id} paragraph {self.paragraph_index}"
-        sentence = f" (sentence {self.sentence_index}: {self.sentence_text!r})" if self.sentence_index is not None else ""
+        sentence = (
+            f" (sentence {self.sentence_index}: {self.sentence_text!r})" if self.sentence_index is not None else ""
+        )
         detail = f" ({self.detail})" if self.detail else ""
         return f"{where}: {self.reason}{sentence}{detail}"
 
@@ -209,7 +211,9 @@ def failed_result(paper: PaperInput, error: Exception) -> PaperResult:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
     detail = f"{type(error).__name__}: {error}{where}"
-    return PaperResult(paper, drops=[Decision("paper", paper.paper_id, INTERNAL_ERROR, detail=detail)], paper_reason=INTERNAL_ERROR)
+    return PaperResult(
+        paper, drops=[Decision("paper", paper.paper_id, INTERNAL_ERROR, detail=detail)], paper_reason=INTERNAL_ERROR
+    )
 
 
 def _clean_batch(
@@ -277,7 +281,16 @@ def _before_splitting(selected: list, rules: RuleSet, splitter: SentenceSplitter
     docs = list(splitter.tokenize(row["text"] for _, row in judged))
     clock.lap("tokenize")
     for (result, row), doc in zip(judged, docs):
-        judge(result, CitedParagraph(row, merge_citation_spans(row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens)), doc)
+        judge(
+            result,
+            CitedParagraph(
+                row,
+                merge_citation_spans(
+                    row["text"], row["cite_spans"], doc.to_array("IDX").tolist(), rules.merge_below_tokens
+                ),
+            ),
+            doc,
+        )
     clock.lap("rules")
     docs = splitter.tokenize(paragraph.row["text"] for _, paragraph in untokenized)
     to_split += [(result, paragraph, doc) for (result, paragraph), doc in zip(untokenized, docs)]
@@ -376,7 +389,13 @@ def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagra
     """A ``citeworth_paragraphs`` lake row: the release fields (see :func:`release_record`), counts and provenance."""
     paragraph, paper = accepted.paragraph, result.paper
     samples = [
-        {"text": s.text, "label": s.label, "original_text": s.original_text, "ref_ids": s.ref_ids, "citation_text": s.citation_text}
+        {
+            "text": s.text,
+            "label": s.label,
+            "original_text": s.original_text,
+            "ref_ids": s.ref_ids,
+            "citation_text": s.citation_text,
+        }
         for s in accepted.verdict.samples
     ]
     shard = paper.provenance.get("shard")
@@ -396,7 +415,16 @@ def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagra
     }
 
 
-RELEASE_FIELDS = ("paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples")
+RELEASE_FIELDS = (
+    "paper_id",
+    "section_idx",
+    "file_index",
+    "file_offset",
+    "mag_field_of_study",
+    "original_text",
+    "section_title",
+    "samples",
+)
 
 
 def release_record(row: dict) -> dict:
@@ -407,7 +435,11 @@ def release_record(row: dict) -> dict:
     """
     record = {name: row[name] for name in RELEASE_FIELDS}
     record["samples"] = [
-        {key: value for key, value in sample.items() if not (key == "citation_text" and sample["label"] == NON_CHECK_WORTHY)}
+        {
+            key: value
+            for key, value in sample.items()
+            if not (key == "citation_text" and sample["label"] == NON_CHECK_WORTHY)
+        }
         for sample in row["samples"]
     ]
     return record

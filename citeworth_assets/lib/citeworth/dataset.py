@@ -66,16 +66,22 @@ def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
     for shard in shards:
         fields = {
             row["paper_id"]: row["mag_field_of_study"]
-            for row in lake.iter_partition_rows(lake_root, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"])
+            for row in lake.iter_partition_rows(
+                lake_root, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"]
+            )
         }
         wanted = list(fields)[: limit - len(papers)]
         wanted_ids = set(wanted)
         with_paragraphs = {
             paper.paper_id: paper
-            for paper in papers_from_paragraph_rows(lake.iter_partition_rows(lake_root, "s2orc_paragraphs", shard), fields)
+            for paper in papers_from_paragraph_rows(
+                lake.iter_partition_rows(lake_root, "s2orc_paragraphs", shard), fields
+            )
             if paper.paper_id in wanted_ids
         }
-        papers.extend(with_paragraphs.get(paper_id) or PaperInput(paper_id, [], fields[paper_id]) for paper_id in wanted)
+        papers.extend(
+            with_paragraphs.get(paper_id) or PaperInput(paper_id, [], fields[paper_id]) for paper_id in wanted
+        )
         if len(papers) >= limit:
             break
     return papers
@@ -84,7 +90,9 @@ def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
 def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) -> int:
     """The accepted paragraphs (of ``rules``) of papers whose only field of study is ``field``."""
     if not lake.has_data(lake_root, "citeworth_paragraphs"):
-        return lake.write_partition(lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field")
+        return lake.write_partition(
+            lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field"
+        )
     # A paper found in several shards keeps the paragraphs of its first occurrence (s2orc_duplicate_papers).
     not_repeated = (
         f"AND NOT EXISTS (SELECT 1 FROM read_parquet('{lake.table_glob(lake_root, 's2orc_duplicate_papers')}') AS d "
@@ -98,14 +106,18 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
         f"WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? {not_repeated}"
         "ORDER BY shard, line, section_idx"
     )
-    return lake.write_partition_from_query(lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field")
+    return lake.write_partition_from_query(
+        lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field"
+    )
 
 
 def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | None, seed: int) -> dict:
     """Sample the same number of paragraphs per field, split by paper, and store the dataset."""
     per_field = {}
     for field in fields:
-        folder = lake.partition_dir(lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), "field")
+        folder = lake.partition_dir(
+            lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), "field"
+        )
         per_field[field] = pq.read_table(folder) if folder.is_dir() else PARAGRAPH_SCHEMA.empty_table()
     present = {field: table for field, table in per_field.items() if table.num_rows}
     size = min((table.num_rows for table in present.values()), default=0)
@@ -162,7 +174,9 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
             median(chars)::DOUBLE AS median_chars
         FROM sentences GROUP BY GROUPING SETS ((), (field))
     """
-    paragraphs_query = f"SELECT coalesce(field, 'all'), count(*) FROM read_parquet('{files}') GROUP BY GROUPING SETS ((), (field))"
+    paragraphs_query = (
+        f"SELECT coalesce(field, 'all'), count(*) FROM read_parquet('{files}') GROUP BY GROUPING SETS ((), (field))"
+    )
     with duckdb.connect() as connection:
         metrics = {row["field"]: row for row in connection.sql(query).to_arrow_table().to_pylist()}
         paragraphs = dict(connection.execute(paragraphs_query).fetchall())
@@ -179,9 +193,14 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
             continue
         share = row["cite_worthy"] / row["sentences"] if row["sentences"] else None
         rows.append(
-            {**row, "rule_set": rules, "paragraphs": paragraphs.get(field, 0), "tokens": tokens.get(field, 0),
-             "cite_worthy_share": round(share, 4) if share is not None else None}
-        )  # fmt: skip
+            {
+                **row,
+                "rule_set": rules,
+                "paragraphs": paragraphs.get(field, 0),
+                "tokens": tokens.get(field, 0),
+                "cite_worthy_share": round(share, 4) if share is not None else None,
+            }
+        )
     result = pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
     with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, "rules") as out:
         out.write_table(result)

@@ -32,7 +32,7 @@ ASCII_SITES = frozenset(".!?()'\"\n\r")
 TERMINALS = frozenset(".!?")
 NEXT_TWO_WORDS = re.compile(r"\S*\s+\S+")
 CAPITAL_AFTER_SPACE = re.compile(r"\s[A-Z]")
-DOUBLE_QUOTES = re.compile("[\"\u201c\u201d]")
+DOUBLE_QUOTES = re.compile('["\u201c\u201d]')
 
 
 def is_boundary_site(char: str) -> bool:
@@ -97,7 +97,6 @@ def _numbered_references() -> re.Pattern:
     from pysbd.lang.english import English
 
     return re.compile(English.NUMBERED_REFERENCE_REGEX)
-
 
 
 def merged_without_tokens(text: str, cite_spans: list[dict], merge_below_tokens: int) -> list[CitationSpan] | None:

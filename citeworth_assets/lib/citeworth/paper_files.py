@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.records import PaperInput, RecordReporter, paragraph_rows

@@ -15,7 +15,7 @@ are independent of every rule set's own checks, so they can catch what a rule se
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 import pyarrow as pa
 

@@ -44,7 +44,9 @@ REASONS: dict[str, Reason] = {
     "invalid_citation_offsets": Reason(
         "paragraph", "a citation or reference span of the parse has offsets outside the paragraph text"
     ),
-    "fewer_than_3_sentences": Reason("paragraph", "the paragraph splits into too few sentences (published: fewer than 3)"),
+    "fewer_than_3_sentences": Reason(
+        "paragraph", "the paragraph splits into too few sentences (published: fewer than 3)"
+    ),
     # Sentences: the first failing sentence drops its paragraph.
     "citation_crosses_sentence_boundary": Reason(
         "sentence", "a merged citation span starts in one sentence and ends in another"
@@ -58,14 +60,17 @@ REASONS: dict[str, Reason] = {
     "citation_not_at_sentence_end": Reason(
         "sentence", "text follows a citation inside its sentence, so the sentence is context-only"
     ),
-    "sentence_too_short": Reason("sentence", "the sentence (citations removed) is too short (published: 20 characters or fewer)"),
+    "sentence_too_short": Reason(
+        "sentence", "the sentence (citations removed) is too short (published: 20 characters or fewer)"
+    ),
     "sentence_not_capitalized": Reason("sentence", "the sentence does not start with an upper-case letter A-Z"),
     "sentence_bad_ending": Reason("sentence", "the sentence does not end with '.', '?' or '!'"),
     "leftover_citation_marker": Reason(
         "sentence", "a cited sentence still holds a citation marker ([n], (year), et al) after its spans are removed"
     ),
     "hanging_citation": Reason(
-        "sentence", "the sentence ends with a word that announces a citation ('by', 'see', 'e.g.') before its final mark"
+        "sentence",
+        "the sentence ends with a word that announces a citation ('by', 'see', 'e.g.') before its final mark",
     ),
     "dangling_reference_phrase": Reason(
         "sentence",

@@ -48,15 +48,44 @@ from citeworth_assets.lib.settings import SettingError
 
 PERMISSIBLE_SECTION_TITLES = frozenset(
     {
-        "introduction", "abstract", "method", "methods", "results", "discussion", "discussions", "conclusion",
-        "conclusions", "results and discussion", "related work", "experimental results", "literature review",
-        "experiments", "background", "methodology", "conclusions and future work", "related works", "limitations",
-        "procedure", "material and methods", "discussion and conclusion", "implementation", "evaluation",
-        "performance evaluation", "experiments and results", "overview", "experimental design",
-        "discussion and conclusions", "results and discussions", "motivation", "proposed method", "analysis",
-        "future work", "results and analysis", "implementation details",
+        "introduction",
+        "abstract",
+        "method",
+        "methods",
+        "results",
+        "discussion",
+        "discussions",
+        "conclusion",
+        "conclusions",
+        "results and discussion",
+        "related work",
+        "experimental results",
+        "literature review",
+        "experiments",
+        "background",
+        "methodology",
+        "conclusions and future work",
+        "related works",
+        "limitations",
+        "procedure",
+        "material and methods",
+        "discussion and conclusion",
+        "implementation",
+        "evaluation",
+        "performance evaluation",
+        "experiments and results",
+        "overview",
+        "experimental design",
+        "discussion and conclusions",
+        "results and discussions",
+        "motivation",
+        "proposed method",
+        "analysis",
+        "future work",
+        "results and analysis",
+        "implementation details",
     }
-)  # fmt: skip  (Appendix A)
+)  # (Appendix A)
 
 CHECK_WORTHY = "check-worthy"
 NON_CHECK_WORTHY = "non-check-worthy"
@@ -137,10 +166,13 @@ IMPROVEMENT_DESCRIPTIONS = {
 }
 V1_IMPROVEMENTS = frozenset(
     {
-        Improvement.LITERAL_NUMERIC_SEPARATORS, Improvement.ET_AL_WORD_BOUNDARY, Improvement.NORMALIZED_SECTION_TITLES,
-        Improvement.TRIMMED_SENTENCES, Improvement.ABBREVIATION_AWARE_SPLITTING,
+        Improvement.LITERAL_NUMERIC_SEPARATORS,
+        Improvement.ET_AL_WORD_BOUNDARY,
+        Improvement.NORMALIZED_SECTION_TITLES,
+        Improvement.TRIMMED_SENTENCES,
+        Improvement.ABBREVIATION_AWARE_SPLITTING,
     }
-)  # fmt: skip  (citeworth_improved_v1)
+)  # (citeworth_improved_v1)
 
 
 # --- Rule units ---------------------------------------------------------------------------------------------
@@ -167,7 +199,9 @@ class Rule:
             raise ValueError(f"rule {self.name}: level {self.level!r} is not one of {LEVELS}")
         unregistered = [reason for reason in self.reasons if reason not in REASONS]
         if not self.reasons or unregistered:
-            raise UnregisteredReason(f"rule {self.name}: reasons {unregistered or '(none)'} are not registered in REASONS")
+            raise UnregisteredReason(
+                f"rule {self.name}: reasons {unregistered or '(none)'} are not registered in REASONS"
+            )
 
     def __call__(self, subject, rules: RuleSet) -> str | None:
         verdict = self.check(subject, rules)
@@ -332,11 +366,19 @@ class RuleSet:
     split_paragraph_rules: tuple[Rule, ...] = (enough_sentences,)
     sentence_rules: tuple[Rule, ...] = (citations_within_sentence, span_texts_in_sentence)
     cited_sentence_rules: tuple[Rule, ...] = (
-        long_enough, capitalized, ends_with_final_mark, no_leftover_citation_marker, no_hanging_citation,
-    )  # fmt: skip
+        long_enough,
+        capitalized,
+        ends_with_final_mark,
+        no_leftover_citation_marker,
+        no_hanging_citation,
+    )
     plain_sentence_rules: tuple[Rule, ...] = (
-        no_missed_citation, capitalized, ends_with_final_mark, long_enough, no_hanging_citation,
-    )  # fmt: skip
+        no_missed_citation,
+        capitalized,
+        ends_with_final_mark,
+        long_enough,
+        no_hanging_citation,
+    )
     context_only_rules: tuple[Rule, ...] = (citations_bracketed_at_end,)
     # What the improvements select, looked up once: the rules run for every sentence.
     _normalized_titles: bool = field(init=False, repr=False, compare=False)
@@ -353,7 +395,9 @@ class RuleSet:
         chosen = {
             "improvements": improvements,
             "_normalized_titles": Improvement.NORMALIZED_SECTION_TITLES in improvements,
-            "_separators": IMPROVED_SEPARATORS if Improvement.LITERAL_NUMERIC_SEPARATORS in improvements else RANGE_SEPARATORS,
+            "_separators": IMPROVED_SEPARATORS
+            if Improvement.LITERAL_NUMERIC_SEPARATORS in improvements
+            else RANGE_SEPARATORS,
             "_year_or_et_al": YEAR_OR_ET_AL_WORD if Improvement.ET_AL_WORD_BOUNDARY in improvements else YEAR_OR_ET_AL,
             "_joins_after_abbreviations": Improvement.ABBREVIATION_AWARE_SPLITTING in improvements,
             "_trims_sentences": Improvement.TRIMMED_SENTENCES in improvements,
@@ -375,10 +419,16 @@ class RuleSet:
     def units(self) -> tuple[Rule, ...]:
         """Every rule unit of the set, in evaluation order (each once)."""
         groups = (
-            self.paragraph_selection, self.first_paragraph_rules, self.paper_rules, self.paragraph_rules,
-            self.split_paragraph_rules, self.sentence_rules, self.cited_sentence_rules, self.plain_sentence_rules,
+            self.paragraph_selection,
+            self.first_paragraph_rules,
+            self.paper_rules,
+            self.paragraph_rules,
+            self.split_paragraph_rules,
+            self.sentence_rules,
+            self.cited_sentence_rules,
+            self.plain_sentence_rules,
             self.context_only_rules,
-        )  # fmt: skip
+        )
         return tuple(dict.fromkeys(unit for group in groups for unit in group))
 
     def with_improvements(self, *names: str) -> RuleSet:
@@ -437,7 +487,9 @@ def rule_set(name: str) -> RuleSet:
     return rules.with_improvements(*extra) if extra else rules
 
 
-def adjust_sentences(text: str, sentences: list[tuple[int, int]], rules: RuleSet, splitter=None) -> list[tuple[int, int]]:
+def adjust_sentences(
+    text: str, sentences: list[tuple[int, int]], rules: RuleSet, splitter=None
+) -> list[tuple[int, int]]:
     """Sentence boundaries after the splitting improvements of a rule set (unchanged for the faithful set).
 
     ``splitter`` (the run's :class:`~citeworth_assets.lib.sentences.SentenceSplitter`) splits again a paragraph

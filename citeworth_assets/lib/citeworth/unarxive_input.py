@@ -64,7 +64,9 @@ class BibLabel:
     year: str
 
     def author_year(self) -> str:
-        names = {1: self.surname, 2: f"{self.surname} and {self.second_surname}"}.get(self.authors, f"{self.surname} et al.")
+        names = {1: self.surname, 2: f"{self.surname} and {self.second_surname}"}.get(
+            self.authors, f"{self.surname} et al."
+        )
         return f"{names}, {self.year}"
 
 
@@ -146,7 +148,9 @@ def _citation_pieces(labels: list[BibLabel], style: str) -> list[str]:
     return pieces
 
 
-def convert_paragraph(paragraph: dict, labels: dict[str, BibLabel], references: dict[str, str], style: str, problems: list[str]) -> dict:
+def convert_paragraph(
+    paragraph: dict, labels: dict[str, BibLabel], references: dict[str, str], style: str, problems: list[str]
+) -> dict:
     """A ``body_text`` paragraph of a PDF parse from a unarXive one (see the module docstring)."""
     text = paragraph.get("text") or ""
     writer, cite_spans, ref_spans, position = _ParagraphWriter(), [], [], 0
@@ -177,7 +181,12 @@ def convert_paragraph(paragraph: dict, labels: dict[str, BibLabel], references: 
     lead = len(body) - len(body.lstrip())
     for span in cite_spans + ref_spans:
         span["start"], span["end"] = span["start"] - lead, span["end"] - lead
-    return {"section": paragraph.get("section") or "", "text": body[lead:], "cite_spans": cite_spans, "ref_spans": ref_spans}
+    return {
+        "section": paragraph.get("section") or "",
+        "text": body[lead:],
+        "cite_spans": cite_spans,
+        "ref_spans": ref_spans,
+    }
 
 
 def convert_record(record: dict, style: str = "numeric") -> ConvertedPaper:
@@ -205,7 +214,13 @@ def convert_record(record: dict, style: str = "numeric") -> ConvertedPaper:
     abstract_text = record.get("abstract", {}).get("text") if isinstance(record.get("abstract"), dict) else None
     abstract = " ".join((abstract_text or "").split())
     bib_entries = {
-        ref_id: {"ref_id": ref_id, "title": None, "raw_text": (entry or {}).get("bib_entry_raw"), "year": label.year, "link": None}
+        ref_id: {
+            "ref_id": ref_id,
+            "title": None,
+            "raw_text": (entry or {}).get("bib_entry_raw"),
+            "year": label.year,
+            "link": None,
+        }
         for (ref_id, entry), label in zip(bib.items(), labels.values())
     }
     pdf_parse = {
@@ -229,11 +244,17 @@ def _metadata(record: dict, paper_id: str, abstract: str, body: list[dict], bib_
     return {
         "paper_id": paper_id,
         "title": " ".join((arxiv.get("title") or "").split()) or None,
-        "authors": [{"first": (a[1] if len(a) > 1 else ""), "middle": [], "last": a[0], "suffix": ""} for a in arxiv.get("authors_parsed") or [] if a],
+        "authors": [
+            {"first": (a[1] if len(a) > 1 else ""), "middle": [], "last": a[0], "suffix": ""}
+            for a in arxiv.get("authors_parsed") or []
+            if a
+        ],
         "abstract": abstract or None,
         "year": int(year[0]) if year else None,
         "arxiv_id": paper_id,
-        "acl_id": None, "pmc_id": None, "pubmed_id": None,
+        "acl_id": None,
+        "pmc_id": None,
+        "pubmed_id": None,
         "doi": arxiv.get("doi"),
         "venue": None,
         "journal": arxiv.get("journal-ref"),
@@ -248,7 +269,7 @@ def _metadata(record: dict, paper_id: str, abstract: str, body: list[dict], bib_
         "has_pdf_parsed_bib_entries": bool(bib_entries),
         "has_pdf_parsed_ref_entries": bool(record.get("ref_entries")),
         "s2_url": None,
-    }  # fmt: skip
+    }
 
 
 def convert_file(path: str | Path, style: str, log: IssueLog) -> Iterator[ConvertedPaper]:
@@ -256,7 +277,16 @@ def convert_file(path: str | Path, style: str, log: IssueLog) -> Iterator[Conver
     path = Path(path)
     for line in iter_json_lines(path, log):
         if not line.record.get("paper_id"):
-            log.add(ReadIssue(str(path), line.number, line.byte_offset, "missing_paper_id", "record without paper_id skipped", None))
+            log.add(
+                ReadIssue(
+                    str(path),
+                    line.number,
+                    line.byte_offset,
+                    "missing_paper_id",
+                    "record without paper_id skipped",
+                    None,
+                )
+            )
             continue
         paper = convert_record(line.record, style)
         for problem in paper.problems:
@@ -275,7 +305,10 @@ def write_s2orc_shard(papers: Iterator[ConvertedPaper], dumps: Path, release: st
     finals = {kind: folder / f"{kind}_{index}.jsonl.gz" for kind, folder in folders.items()}
     temporary = {kind: path.with_name(path.name + ".part") for kind, path in finals.items()}
     count = 0
-    with gzip.open(temporary["metadata"], "wt", encoding="utf-8") as metadata, gzip.open(temporary["pdf_parses"], "wt", encoding="utf-8") as parses:
+    with (
+        gzip.open(temporary["metadata"], "wt", encoding="utf-8") as metadata,
+        gzip.open(temporary["pdf_parses"], "wt", encoding="utf-8") as parses,
+    ):
         for paper in papers:
             metadata.write(json.dumps(paper.metadata, ensure_ascii=False) + "\n")
             parses.write(json.dumps(paper.pdf_parse, ensure_ascii=False) + "\n")

@@ -27,25 +27,56 @@ DIMENSION = "dataset"  # lake partitions: <table>/dataset=<name>/
 DATASET_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # a partition key: lower-case letters, digits, underscores
 
 CONTEXT_SCHEMA = pa.schema(
-    [("dataset", pa.string()), ("split", pa.string()), ("cited", pa.string()), ("adjacent", pa.list_(pa.string())),
-     ("citing", pa.string()), ("citing_arxiv", pa.string()), ("text", pa.string()), ("source_file", pa.string()),
-     ("line", pa.int64())]
-)  # fmt: skip
+    [
+        ("dataset", pa.string()),
+        ("split", pa.string()),
+        ("cited", pa.string()),
+        ("adjacent", pa.list_(pa.string())),
+        ("citing", pa.string()),
+        ("citing_arxiv", pa.string()),
+        ("text", pa.string()),
+        ("source_file", pa.string()),
+        ("line", pa.int64()),
+    ]
+)
 CANDIDATE_SCHEMA = pa.schema(
-    [("dataset", pa.string()), ("work", pa.string()), ("title", pa.string()),
-     ("fields_of_study", pa.list_(pa.string())), ("train_contexts", pa.int64()), ("test_items", pa.int64())]
-)  # fmt: skip
+    [
+        ("dataset", pa.string()),
+        ("work", pa.string()),
+        ("title", pa.string()),
+        ("fields_of_study", pa.list_(pa.string())),
+        ("train_contexts", pa.int64()),
+        ("test_items", pa.int64()),
+    ]
+)
 STATISTICS_SCHEMA = pa.schema(
-    [("dataset", pa.string()), ("split", pa.string()), ("candidates", pa.int64()), ("tested", pa.int64()),
-     ("test_items", pa.int64()), ("mean_contexts_per_candidate", pa.float64()),
-     ("sd_contexts_per_candidate", pa.float64()), ("min_contexts", pa.int64()), ("min_citing_papers", pa.int64()),
-     ("split_year", pa.int64()), ("citing_fields", pa.list_(pa.string())), ("read_issues", pa.int64()),
-     ("catalogue_fields", pa.list_(pa.string()))]
-)  # fmt: skip
+    [
+        ("dataset", pa.string()),
+        ("split", pa.string()),
+        ("candidates", pa.int64()),
+        ("tested", pa.int64()),
+        ("test_items", pa.int64()),
+        ("mean_contexts_per_candidate", pa.float64()),
+        ("sd_contexts_per_candidate", pa.float64()),
+        ("min_contexts", pa.int64()),
+        ("min_citing_papers", pa.int64()),
+        ("split_year", pa.int64()),
+        ("citing_fields", pa.list_(pa.string())),
+        ("read_issues", pa.int64()),
+        ("catalogue_fields", pa.list_(pa.string())),
+    ]
+)
 RESULT_SCHEMA = pa.schema(
-    [("model", pa.string()), ("dataset", pa.string()), ("metric", pa.string()), ("k", pa.int32()),
-     ("value", pa.float64()), ("items", pa.int64()), ("run_id", pa.string())]
-)  # fmt: skip
+    [
+        ("model", pa.string()),
+        ("dataset", pa.string()),
+        ("metric", pa.string()),
+        ("k", pa.int32()),
+        ("value", pa.float64()),
+        ("items", pa.int64()),
+        ("run_id", pa.string()),
+    ]
+)
 
 
 def check_dataset_name(name: str) -> str:
@@ -65,8 +96,17 @@ def context_rows(dataset: EvalDataset) -> Iterator[dict]:
 
 
 def _context_row(name: str, split: str, c: CitationContext) -> dict:
-    return {"dataset": name, "split": split, "cited": c.cited, "adjacent": list(c.adjacent), "citing": c.citing,
-            "citing_arxiv": c.citing_arxiv, "text": c.text, "source_file": c.source, "line": c.line}  # fmt: skip
+    return {
+        "dataset": name,
+        "split": split,
+        "cited": c.cited,
+        "adjacent": list(c.adjacent),
+        "citing": c.citing,
+        "citing_arxiv": c.citing_arxiv,
+        "text": c.text,
+        "source_file": c.source,
+        "line": c.line,
+    }
 
 
 def candidate_rows(dataset: EvalDataset, catalogue: Mapping[str, WorkInfo] | None) -> list[dict]:
@@ -76,9 +116,16 @@ def candidate_rows(dataset: EvalDataset, catalogue: Mapping[str, WorkInfo] | Non
     rows = []
     for work in dataset.candidates:
         info = (catalogue or {}).get(work, WorkInfo())
-        rows.append({"dataset": dataset.settings.name, "work": work, "title": info.title,
-                     "fields_of_study": list(info.fields_of_study), "train_contexts": len(dataset.train[work]),
-                     "test_items": tested.get(work, 0)})  # fmt: skip
+        rows.append(
+            {
+                "dataset": dataset.settings.name,
+                "work": work,
+                "title": info.title,
+                "fields_of_study": list(info.fields_of_study),
+                "train_contexts": len(dataset.train[work]),
+                "test_items": tested.get(work, 0),
+            }
+        )
     return rows
 
 
@@ -96,8 +143,13 @@ def statistics_row(dataset: EvalDataset, issues: IssueLog, catalogue_fields: lis
 
 
 def settings_from_statistics(row: Mapping) -> EvalSettings:
-    return EvalSettings(row["dataset"], row["min_contexts"], row["min_citing_papers"], row["split_year"],
-                        tuple(row["citing_fields"] or ()))  # fmt: skip
+    return EvalSettings(
+        row["dataset"],
+        row["min_contexts"],
+        row["min_citing_papers"],
+        row["split_year"],
+        tuple(row["citing_fields"] or ()),
+    )
 
 
 def dataset_from_tables(settings: EvalSettings, candidates: pa.Table, contexts: pa.Table) -> EvalDataset:
@@ -106,7 +158,14 @@ def dataset_from_tables(settings: EvalSettings, candidates: pa.Table, contexts: 
     dataset = EvalDataset(settings, works, {work: [] for work in works}, [])
     for batch in contexts.to_batches(max_chunksize=50_000):
         for row in batch.to_pylist():
-            context = CitationContext(row["cited"], tuple(row["adjacent"] or ()), row["citing"], row["citing_arxiv"],
-                                      row["text"], row["source_file"] or "", row["line"] or 0)  # fmt: skip
+            context = CitationContext(
+                row["cited"],
+                tuple(row["adjacent"] or ()),
+                row["citing"],
+                row["citing_arxiv"],
+                row["text"],
+                row["source_file"] or "",
+                row["line"] or 0,
+            )
             dataset.add(context, train=row["split"] == "train")
     return dataset

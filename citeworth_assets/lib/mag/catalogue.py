@@ -47,7 +47,9 @@ def mag_works(folder: str | Path, log: IssueLog) -> Iterator[dict]:
         return
     names: dict[int, str] = {}
     if path := _find(folder, tsv.AUTHORS.name):
-        names = {r["AuthorId"]: r["DisplayName"] or r["NormalizedName"] for r in tsv.read_mag_file(path, tsv.AUTHORS, log)}
+        names = {
+            r["AuthorId"]: r["DisplayName"] or r["NormalizedName"] for r in tsv.read_mag_file(path, tsv.AUTHORS, log)
+        }
     authors: dict[int, list[tuple[int, str]]] = {}
     if path := _find(folder, tsv.PAPER_AUTHOR_AFFILIATIONS.name):
         for row in tsv.read_mag_file(path, tsv.PAPER_AUTHOR_AFFILIATIONS, log):
@@ -86,7 +88,11 @@ def mag_work_references(folder: str | Path, log: IssueLog) -> Iterator[dict]:
     if path is None:
         return
     for row in tsv.read_mag_file(path, tsv.PAPER_REFERENCES, log):
-        yield {"citing_work_id": f"mag:{row['PaperId']}", "cited_work_id": f"mag:{row['PaperReferenceId']}", "source": "mag"}
+        yield {
+            "citing_work_id": f"mag:{row['PaperId']}",
+            "cited_work_id": f"mag:{row['PaperReferenceId']}",
+            "source": "mag",
+        }
 
 
 def _arxiv_from_doi(doi: str | None) -> str | None:

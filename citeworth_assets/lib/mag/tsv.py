@@ -28,21 +28,52 @@ class MagFile:
 PAPERS = MagFile(
     "Papers.txt",
     (
-        "PaperId", "Rank", "Doi", "DocType", "PaperTitle", "OriginalTitle", "BookTitle", "Year", "Date",
-        "OnlineDate", "Publisher", "JournalId", "ConferenceSeriesId", "ConferenceInstanceId", "Volume", "Issue",
-        "FirstPage", "LastPage", "ReferenceCount", "CitationCount", "EstimatedCitation", "OriginalVenue",
-        "FamilyId", "FamilyRank", "DocSubTypes", "CreatedDate",
+        "PaperId",
+        "Rank",
+        "Doi",
+        "DocType",
+        "PaperTitle",
+        "OriginalTitle",
+        "BookTitle",
+        "Year",
+        "Date",
+        "OnlineDate",
+        "Publisher",
+        "JournalId",
+        "ConferenceSeriesId",
+        "ConferenceInstanceId",
+        "Volume",
+        "Issue",
+        "FirstPage",
+        "LastPage",
+        "ReferenceCount",
+        "CitationCount",
+        "EstimatedCitation",
+        "OriginalVenue",
+        "FamilyId",
+        "FamilyRank",
+        "DocSubTypes",
+        "CreatedDate",
     ),
     required=8,  # up to Year: what the catalogue needs; CitationCount is read when present
     integers=("PaperId", "Year", "CitationCount"),
-)  # fmt: skip
+)
 AUTHORS = MagFile(
     "Authors.txt",
-    ("AuthorId", "Rank", "NormalizedName", "DisplayName", "LastKnownAffiliationId", "PaperCount",
-     "PaperFamilyCount", "CitationCount", "CreatedDate"),
+    (
+        "AuthorId",
+        "Rank",
+        "NormalizedName",
+        "DisplayName",
+        "LastKnownAffiliationId",
+        "PaperCount",
+        "PaperFamilyCount",
+        "CitationCount",
+        "CreatedDate",
+    ),
     required=4,
     integers=("AuthorId",),
-)  # fmt: skip
+)
 PAPER_AUTHOR_AFFILIATIONS = MagFile(
     "PaperAuthorAffiliations.txt",
     ("PaperId", "AuthorId", "AffiliationId", "AuthorSequenceNumber", "OriginalAuthor", "OriginalAffiliation"),
@@ -51,11 +82,21 @@ PAPER_AUTHOR_AFFILIATIONS = MagFile(
 )
 FIELDS_OF_STUDY = MagFile(
     "FieldsOfStudy.txt",
-    ("FieldOfStudyId", "Rank", "NormalizedName", "DisplayName", "MainType", "Level", "PaperCount",
-     "PaperFamilyCount", "CitationCount", "CreatedDate"),
+    (
+        "FieldOfStudyId",
+        "Rank",
+        "NormalizedName",
+        "DisplayName",
+        "MainType",
+        "Level",
+        "PaperCount",
+        "PaperFamilyCount",
+        "CitationCount",
+        "CreatedDate",
+    ),
     required=6,
     integers=("FieldOfStudyId", "Level"),
-)  # fmt: skip
+)
 PAPER_FIELDS_OF_STUDY = MagFile(
     "PaperFieldsOfStudy.txt", ("PaperId", "FieldOfStudyId", "Score"), required=2, integers=("PaperId", "FieldOfStudyId")
 )

@@ -129,17 +129,24 @@ def draw_sample(
             items = []
             for sentence in sentences:
                 if sentence["label"] == label:
-                    key = item_id(rules, method, sentence["paper_id"], sentence["paragraph_index"], sentence["sentence_index"])
+                    key = item_id(
+                        rules, method, sentence["paper_id"], sentence["paragraph_index"], sentence["sentence_index"]
+                    )
                     items.append({**sentence, "item_id": key, "method": method})
             strata[(method, label)] = items
     size = min([n, *(len(items) for items in strata.values())])
     warnings = []
     if size < n:
         smallest = min(strata, key=lambda k: len(strata[k]))
-        warnings.append(f"only {size} sentences per method and label (wanted {n}; fewest in {smallest[0]}/{smallest[1]})")
+        warnings.append(
+            f"only {size} sentences per method and label (wanted {n}; fewest in {smallest[0]}/{smallest[1]})"
+        )
     chosen = []
     for items in strata.values():
-        ranked = sorted(items, key=lambda it: (it["item_id"] not in keep_ids, hashlib.md5(f"{seed}:{it['item_id']}".encode()).hexdigest()))
+        ranked = sorted(
+            items,
+            key=lambda it: (it["item_id"] not in keep_ids, hashlib.md5(f"{seed}:{it['item_id']}".encode()).hexdigest()),
+        )
         chosen.extend(ranked[:size])
     random.Random(seed).shuffle(chosen)
     for position, item in enumerate(chosen):
@@ -174,9 +181,17 @@ def table_3(rules: str, sample: list[dict], judgements: list[dict]) -> list[dict
             low, high = wilson_interval(yes, n)
             share[method] = 100 * yes / n if n else math.nan
             rows.append(
-                {"rule_set": rules, "method": method, "question": question, "yes": yes, "judged": n,
-                 "percent": round(share[method], 2), "ci_low": round(low, 2), "ci_high": round(high, 2)}
-            )  # fmt: skip
+                {
+                    "rule_set": rules,
+                    "method": method,
+                    "question": question,
+                    "yes": yes,
+                    "judged": n,
+                    "percent": round(share[method], 2),
+                    "ci_low": round(low, 2),
+                    "ci_high": round(high, 2),
+                }
+            )
         kappa, common = None, 0
         if len(annotators) >= 2:
             first = {j["item_id"]: j[question] for j in judged if j["annotator"] == annotators[0]}
@@ -187,15 +202,24 @@ def table_3(rules: str, sample: list[dict], judgements: list[dict]) -> list[dict
                 a, b = [first[i] for i in items], [second[i] for i in items]
                 kappa = 1.0 if a == b else round(float(cohen_kappa_score(a, b)), 4)
         for row in rows[-2:]:
-            row["improvement_over_baseline"] = round(share["ours"] - share["baseline"], 2) if row["method"] == "ours" else None
+            row["improvement_over_baseline"] = (
+                round(share["ours"] - share["baseline"], 2) if row["method"] == "ours" else None
+            )
             row["kappa"], row["kappa_items"] = kappa, common
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()} for row in rows]
 
 
 JUDGEMENT_EVENT_COLUMNS = {
-    "seq": "BIGINT", "action": "VARCHAR", "annotator": "VARCHAR", "item_id": "VARCHAR", "extracted_correctly": "BOOLEAN",
-    "markers_removed": "BOOLEAN", "comment": "VARCHAR", '"at"': "VARCHAR", "undoes": "BIGINT",
-}  # fmt: skip
+    "seq": "BIGINT",
+    "action": "VARCHAR",
+    "annotator": "VARCHAR",
+    "item_id": "VARCHAR",
+    "extracted_correctly": "BOOLEAN",
+    "markers_removed": "BOOLEAN",
+    "comment": "VARCHAR",
+    '"at"': "VARCHAR",
+    "undoes": "BIGINT",
+}
 
 
 def judgement_events_sql(data_root) -> str:

@@ -208,21 +208,30 @@ class AnnotationHandler(BaseHTTPRequestHandler):
             self.send_json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal error; see the server log"})
 
     def do_GET(self) -> None:
-        self.dispatch({
-            "/": self.get_page,
-            "/api/state": self.get_state,
-            "/api/paragraph": self.get_paragraph,
-            "/api/export.csv": self.get_export,
-            "/api/sheet.csv": self.get_sheet,
-        })  # fmt: skip
+        self.dispatch(
+            {
+                "/": self.get_page,
+                "/api/state": self.get_state,
+                "/api/paragraph": self.get_paragraph,
+                "/api/export.csv": self.get_export,
+                "/api/sheet.csv": self.get_sheet,
+            }
+        )
 
     def do_POST(self) -> None:
-        self.dispatch({"/api/judgements": self.post_judgement, "/api/undo": self.post_undo, "/api/import": self.post_import})
+        self.dispatch(
+            {"/api/judgements": self.post_judgement, "/api/undo": self.post_undo, "/api/import": self.post_import}
+        )
 
     # -- routes -------------------------------------------------------------------------------
 
     def get_page(self) -> None:
-        self.send(HTTPStatus.OK, self.server.page, "text/html; charset=utf-8", {"Content-Security-Policy": self.server.page_policy})
+        self.send(
+            HTTPStatus.OK,
+            self.server.page,
+            "text/html; charset=utf-8",
+            {"Content-Security-Policy": self.server.page_policy},
+        )
 
     def get_state(self) -> None:
         self.send_json(HTTPStatus.OK, self.server.state(self.annotator(self.query().get("annotator"))))
@@ -251,15 +260,20 @@ class AnnotationHandler(BaseHTTPRequestHandler):
         unknown = set(payload) - JUDGEMENT_FIELDS
         missing = JUDGEMENT_FIELDS - {"comment"} - set(payload)
         if unknown or missing:
-            raise ApiError(HTTPStatus.BAD_REQUEST, f"missing fields {sorted(missing)}, unknown fields {sorted(unknown)}")
+            raise ApiError(
+                HTTPStatus.BAD_REQUEST, f"missing fields {sorted(missing)}, unknown fields {sorted(unknown)}"
+            )
         annotator = self.annotator(payload["annotator"])
         if not isinstance(payload["item_id"], str) or payload["item_id"] not in self.server.by_id:
             raise ApiError(HTTPStatus.BAD_REQUEST, f"unknown item {payload['item_id']!r}")
         try:
             judgement = self.server.store.judge(
-                annotator, payload["item_id"], payload["extracted_correctly"], payload["markers_removed"],
+                annotator,
+                payload["item_id"],
+                payload["extracted_correctly"],
+                payload["markers_removed"],
                 payload.get("comment", ""),
-            )  # fmt: skip
+            )
         except DuplicateJudgement as error:
             raise ApiError(HTTPStatus.CONFLICT, str(error)) from None
         except ValueError as error:
@@ -293,7 +307,9 @@ def make_server(
 def serve(sample_path: str | Path, store_dir: str | Path, host: str = "127.0.0.1", port: int = 8765) -> None:
     """Serve the page until Ctrl-C."""
     with make_server(sample_path, store_dir, host, port) as server:
-        print(f"annotate at {server.url}  ({len(server.items)} items; judgements in {server.store.dir}; Ctrl-C to stop)")
+        print(
+            f"annotate at {server.url}  ({len(server.items)} items; judgements in {server.store.dir}; Ctrl-C to stop)"
+        )
         try:
             server.serve_forever()
         except KeyboardInterrupt:

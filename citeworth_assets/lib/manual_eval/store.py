@@ -24,10 +24,10 @@ import io
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable, Iterator
 
 ANNOTATOR_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # a letter or digit first: no "..", no dot files
 PLACEHOLDER = "_none"
@@ -45,7 +45,9 @@ class DuplicateJudgement(ValueError):
 def check_annotator(name: object) -> str:
     """Annotator names become file names, so only a safe alphabet is allowed."""
     if not isinstance(name, str) or not ANNOTATOR_PATTERN.fullmatch(name) or name == PLACEHOLDER:
-        raise ValueError(f"bad annotator name {name!r}: use 1 to 64 of A-Z a-z 0-9 _ . -, starting with a letter or digit")
+        raise ValueError(
+            f"bad annotator name {name!r}: use 1 to 64 of A-Z a-z 0-9 _ . -, starting with a letter or digit"
+        )
     return name
 
 
@@ -73,7 +75,7 @@ def yes_no(value: bool) -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def public(judgement: dict) -> dict:
@@ -147,7 +149,11 @@ class JudgementStore:
     def all_active(self) -> list[dict]:
         """Every annotator's current judgements (annotator, item_id, answers, comment, at)."""
         with self._locked(fcntl.LOCK_SH):
-            return [public(j) for name in self.annotators() for j in self._replay(self._events(name, strict=False)[0]).values()]
+            return [
+                public(j)
+                for name in self.annotators()
+                for j in self._replay(self._events(name, strict=False)[0]).values()
+            ]
 
     def problems_of(self, annotator: str | None = None) -> list[str]:
         """Damaged lines met so far (of one annotator's file, or of all)."""
@@ -193,9 +199,15 @@ class JudgementStore:
         """Store one judgement durably and return its event; raises :class:`DuplicateJudgement`."""
         check_annotator(annotator)
         check_judgement(item_id, extracted_correctly, markers_removed, comment)
-        event = {"action": "judge", "annotator": annotator, "item_id": item_id,
-                 "extracted_correctly": extracted_correctly, "markers_removed": markers_removed,
-                 "comment": comment, "at": now()}  # fmt: skip
+        event = {
+            "action": "judge",
+            "annotator": annotator,
+            "item_id": item_id,
+            "extracted_correctly": extracted_correctly,
+            "markers_removed": markers_removed,
+            "comment": comment,
+            "at": now(),
+        }
         with self._locked(fcntl.LOCK_EX):
             if item_id in self._replay(self._events(annotator)[0]):
                 raise DuplicateJudgement(f"{annotator} has already judged item {item_id}; undo it first to change it")
@@ -221,8 +233,13 @@ class JudgementStore:
         writer = csv.DictWriter(out, EXPORT_COLUMNS)
         writer.writeheader()
         for row in rows:
-            writer.writerow({**row, "extracted_correctly": yes_no(row["extracted_correctly"]),
-                             "markers_removed": yes_no(row["markers_removed"])})  # fmt: skip
+            writer.writerow(
+                {
+                    **row,
+                    "extracted_correctly": yes_no(row["extracted_correctly"]),
+                    "markers_removed": yes_no(row["markers_removed"]),
+                }
+            )
         return out.getvalue()
 
     def import_csv(self, text: str, annotator: str | None = None, known_items: set[str] | None = None) -> int:
@@ -255,12 +272,16 @@ class JudgementStore:
                     before = current[name].get(judgement["item_id"])
                     if before is not None:
                         if any(before[field] != judgement[field] for field in ANSWER_FIELDS):
-                            raise DuplicateJudgement(f"{name} has already judged item {judgement['item_id']} differently")
+                            raise DuplicateJudgement(
+                                f"{name} has already judged item {judgement['item_id']} differently"
+                            )
                         continue
                     current[name][judgement["item_id"]] = judgement
                     new.setdefault(name, []).append(judgement)
                 except ValueError as error:
-                    raise type(error)(f"CSV row {number} (item {row.get('item_id')!r}): {error}; nothing was imported") from error
+                    raise type(error)(
+                        f"CSV row {number} (item {row.get('item_id')!r}): {error}; nothing was imported"
+                    ) from error
             for name, events in new.items():
                 self._append(name, events)
         return sum(len(events) for events in new.values())
@@ -279,10 +300,15 @@ class JudgementStore:
         item_id = (row.get("item_id") or "").strip()
         if known_items is not None and item_id not in known_items:
             raise ValueError(f"unknown item {item_id!r}")
-        judgement = {"action": "judge", "annotator": name, "item_id": item_id,
-                     "extracted_correctly": parse_answer(row["extracted_correctly"], "extracted_correctly"),
-                     "markers_removed": parse_answer(row["markers_removed"], "markers_removed"),
-                     "comment": row.get("comment") or "", "at": (row.get("at") or "").strip() or now()}  # fmt: skip
+        judgement = {
+            "action": "judge",
+            "annotator": name,
+            "item_id": item_id,
+            "extracted_correctly": parse_answer(row["extracted_correctly"], "extracted_correctly"),
+            "markers_removed": parse_answer(row["markers_removed"], "markers_removed"),
+            "comment": row.get("comment") or "",
+            "at": (row.get("at") or "").strip() or now(),
+        }
         datetime.fromisoformat(judgement["at"])  # a ValueError names a malformed time
         check_judgement(item_id, judgement["extracted_correctly"], judgement["markers_removed"], judgement["comment"])
         return judgement

@@ -8,9 +8,9 @@ sqlite:///<data>/mlflow.db`` shows them.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 EXPERIMENT = "citeworth"
 
@@ -67,7 +67,11 @@ def latest_runs(tracking_uri: str) -> list[dict]:
     if experiment is None:
         return []
     latest: dict[str, dict] = {}
-    for run in client.search_runs([experiment.experiment_id], filter_string="attributes.status = 'FINISHED'", order_by=["attributes.start_time DESC"]):
+    for run in client.search_runs(
+        [experiment.experiment_id],
+        filter_string="attributes.status = 'FINISHED'",
+        order_by=["attributes.start_time DESC"],
+    ):
         model = run.data.tags.get("model")
         if model and model not in latest:
             latest[model] = {

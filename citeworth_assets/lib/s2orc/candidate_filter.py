@@ -8,7 +8,7 @@ first criterion it fails, so drop counts per criterion add up to the rejected to
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
@@ -45,10 +45,16 @@ def first_failed_criterion(paper: dict) -> str | None:
 
 
 CRITERION_FIELDS = (
-    "mag_field_of_study", "has_inbound_citations", "has_pdf_parse", "has_pdf_parsed_abstract",
-    "has_pdf_parsed_body_text", "has_pdf_parsed_bib_entries", "has_pdf_parsed_ref_entries", "abstract",
+    "mag_field_of_study",
+    "has_inbound_citations",
+    "has_pdf_parse",
+    "has_pdf_parsed_abstract",
+    "has_pdf_parsed_body_text",
+    "has_pdf_parsed_bib_entries",
+    "has_pdf_parsed_ref_entries",
+    "abstract",
     *VENUE_OR_ID_FIELDS,
-)  # fmt: skip
+)
 
 
 def split_candidates(papers: pa.RecordBatch | pa.Table) -> tuple[pa.Table, pa.Table]:

@@ -32,7 +32,7 @@ def write_duplicate_papers(lake_root: Path) -> int:
         return lake.write_partition(lake_root, "s2orc_duplicate_papers", DUPLICATE_SCHEMA, [])
     sql = f"""
         SELECT paper_id, release, shard, source_file, line, {FIRST_OCCURRENCE} AS kept
-        FROM read_parquet('{lake.table_glob(lake_root, 's2orc_papers')}')
+        FROM read_parquet('{lake.table_glob(lake_root, "s2orc_papers")}')
         QUALIFY count(*) OVER (PARTITION BY paper_id) > 1
         ORDER BY paper_id, release, shard, line
     """

@@ -10,10 +10,10 @@ and every skip is a :class:`~citeworth_assets.lib.jsonl.ReadIssue`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import pyarrow as pa
 
@@ -31,9 +31,7 @@ CITATION_SPAN = pa.struct(
         ("linked_paper_id", pa.string()),
     ]
 )
-REFERENCE_SPAN = pa.struct(
-    [("start", pa.int32()), ("end", pa.int32()), ("text", pa.string()), ("ref_id", pa.string())]
-)
+REFERENCE_SPAN = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string()), ("ref_id", pa.string())])
 PROVENANCE = [
     ("release", pa.string()),
     ("shard", pa.string()),
@@ -43,8 +41,18 @@ PROVENANCE = [
 ]
 
 STRING_FIELDS = (
-    "title", "abstract", "arxiv_id", "acl_id", "pmc_id", "pubmed_id", "doi", "venue", "journal", "mag_id", "s2_url",
-)  # fmt: skip
+    "title",
+    "abstract",
+    "arxiv_id",
+    "acl_id",
+    "pmc_id",
+    "pubmed_id",
+    "doi",
+    "venue",
+    "journal",
+    "mag_id",
+    "s2_url",
+)
 LIST_FIELDS = ("mag_field_of_study", "outbound_citations", "inbound_citations")
 FLAG_FIELDS = ("has_outbound_citations", "has_inbound_citations", "has_pdf_parse")
 # Present in the release only for papers that have a PDF parse; absent means false.
@@ -288,7 +296,9 @@ def _flag(value, name: str, report: RecordReporter) -> bool | None:
     return None
 
 
-def _spans(raw, text: str, bib_links: dict | None, report: RecordReporter, index: int, kind: str) -> tuple[list[dict], int]:
+def _spans(
+    raw, text: str, bib_links: dict | None, report: RecordReporter, index: int, kind: str
+) -> tuple[list[dict], int]:
     """Valid spans of a paragraph and the number dropped for bad offsets (a hot loop, kept lean)."""
     if type(raw) is list and not raw:
         return raw, 0
@@ -357,7 +367,10 @@ def paragraph_rows(record: dict, report: RecordReporter, max_chars: int = MAX_PA
             continue
         text = paragraph["text"]
         if len(text) > max_chars:
-            report("paragraph_too_long", f"body_text[{index}] has {len(text)} chars, over the limit of {max_chars}; dropped")
+            report(
+                "paragraph_too_long",
+                f"body_text[{index}] has {len(text)} chars, over the limit of {max_chars}; dropped",
+            )
             continue
         section = paragraph.get("section")
         cite_spans, bad_cites = _spans(paragraph.get("cite_spans", []), text, links, report, index, "cite_spans")
@@ -418,7 +431,10 @@ def read_metadata(source: ShardSource, log: IssueLog) -> Iterator[dict]:
 
 
 def read_paragraphs(
-    source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None, max_paragraph_chars: int = MAX_PARAGRAPH_CHARS
+    source: ShardSource,
+    log: IssueLog,
+    paper_ids: set[str] | None = None,
+    max_paragraph_chars: int = MAX_PARAGRAPH_CHARS,
 ) -> Iterator[dict]:
     """Stream body-text paragraph rows with provenance from a pdf_parses shard, for ``paper_ids`` if given."""
     for line, report in _records(source, log, paper_ids):

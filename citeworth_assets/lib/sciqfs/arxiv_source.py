@@ -88,11 +88,17 @@ class CitedWorks:
     """Where a cited work's title and abstract come from (see the module docstring)."""
 
     works: Mapping[str, dict] = field(default_factory=dict)  # work_id -> works row (title, arxiv_id)
-    dump_papers: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)  # arXiv id -> (title, abstract)
+    dump_papers: Mapping[str, tuple[str | None, str | None]] = field(
+        default_factory=dict
+    )  # arXiv id -> (title, abstract)
     metadata: Mapping[str, tuple[str | None, str]] = field(default_factory=dict)  # arXiv id -> (title, abstract)
 
     def arxiv_id(self, reference: dict, work: dict | None) -> str | None:
-        candidates = [(work or {}).get("arxiv_id"), *(reference.get("arxiv_ids") or []), reference.get("linked_arxiv_id")]
+        candidates = [
+            (work or {}).get("arxiv_id"),
+            *(reference.get("arxiv_ids") or []),
+            reference.get("linked_arxiv_id"),
+        ]
         return next((normalise_arxiv_id(c) for c in candidates if c and normalise_arxiv_id(c)), None)
 
     def cited(self, reference: dict, work_id: str | None) -> tuple[str | None, str | None, str | None]:
@@ -130,12 +136,19 @@ def paper_from_rows(
     for row in paragraphs:
         text, citations = readable_text(row["text"])
         spans = [
-            {"start": start, "end": end, "ref_id": ref_id if ref_id in links else None, "linked_paper_id": links.get(ref_id)}
+            {
+                "start": start,
+                "end": end,
+                "ref_id": ref_id if ref_id in links else None,
+                "linked_paper_id": links.get(ref_id),
+            }
             for start, end, ref_id in citations
         ]
         rows.append({"text": text, "cite_spans": spans})
     source = f"{paper_row.get('source_file')}:{paper_row.get('line')}"
-    return paper_from_paragraphs(paper_row["paper_id"], rows, split, abstracts, titles, paper_row.get("title"), abstract, source)
+    return paper_from_paragraphs(
+        paper_row["paper_id"], rows, split, abstracts, titles, paper_row.get("title"), abstract, source
+    )
 
 
 def dump_papers(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
@@ -146,7 +159,10 @@ def dump_papers(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
         record, raw_id = entry.record, entry.record.get("paper_id")
         if isinstance(raw_id, (str, int)) and raw_id:
             metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
-            found[normalise_arxiv_id(str(raw_id)) or str(raw_id)] = (_clean(metadata.get("title")), record_abstract(record))
+            found[normalise_arxiv_id(str(raw_id)) or str(raw_id)] = (
+                _clean(metadata.get("title")),
+                record_abstract(record),
+            )
     return found
 
 
@@ -167,7 +183,9 @@ def papers_from_unarxive_2022(
         if paper is None:
             continue
         resolved = {r["ref_id"]: resolve(r, catalogue)["work_id"] for r in paper.references} if catalogue else {}
-        yield paper_from_rows(paper.row, paper.paragraphs, paper.references, resolved, split, cited, paper.row["abstract"])
+        yield paper_from_rows(
+            paper.row, paper.paragraphs, paper.references, resolved, split, cited, paper.row["abstract"]
+        )
 
 
 # -- the arXiv lake tables (per dump file partitions) ---------------------------------------------------------------
@@ -221,7 +239,9 @@ def papers_from_arxiv_lake(lake_root: Path, split: SentenceBounds, cited: CitedW
     """Every paper of the arXiv lake tables, one dump-file partition at a time (its papers, references and
     resolutions held, its paragraphs streamed); a citing paper's abstract is its arxiv_papers row's."""
     prefix = DIMENSION + "="
-    keys = sorted(p.name.removeprefix(prefix) for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*") if p.is_dir())
+    keys = sorted(
+        p.name.removeprefix(prefix) for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*") if p.is_dir()
+    )
     for key in keys:
         rows = {r["paper_id"]: r for r in _partition_rows(lake_root, "arxiv_papers", key)}
         references: dict[str, list[dict]] = {}
@@ -233,7 +253,9 @@ def papers_from_arxiv_lake(lake_root: Path, split: SentenceBounds, cited: CitedW
         paragraphs = _partition_rows(lake_root, "arxiv_paragraphs", key)
         for paper_id, group in groupby(paragraphs, key=lambda r: r["paper_id"]):
             row = rows.get(paper_id, {"paper_id": paper_id})
-            yield paper_from_rows(row, group, references.get(paper_id, []), resolved.get(paper_id, {}), split, cited, row.get("abstract"))
+            yield paper_from_rows(
+                row, group, references.get(paper_id, []), resolved.get(paper_id, {}), split, cited, row.get("abstract")
+            )
 
 
 def arxiv_papers(lake_root: Path, dumps: Path, split: SentenceBounds, log: IssueLog) -> Iterator[ParsedPaper]:

@@ -47,7 +47,9 @@ class Augmentation:
 
 
 def _ngrams(tokens: list[str], n: int) -> Counter:
-    from rouge_score import rouge_scorer  # imported when used: it loads absl, whose logging binds the stderr of the moment
+    from rouge_score import (
+        rouge_scorer,
+    )  # imported when used: it loads absl, whose logging binds the stderr of the moment
 
     return rouge_scorer._create_ngrams(tokens, n)
 
@@ -61,7 +63,9 @@ def _score(overlap: int, predicted: int, target: int) -> tuple[float, float, flo
     return precision, recall, scoring.fmeasure(precision, recall)
 
 
-def augment(sentences: list[str], query: str, citing: list[int], settings: AugmentationSettings = AugmentationSettings()) -> Augmentation:
+def augment(
+    sentences: list[str], query: str, citing: list[int], settings: AugmentationSettings = AugmentationSettings()
+) -> Augmentation:
     """Greedy augmentation with incremental n-gram counts; ``citing`` are the citing sentences' indices."""
     n = settings.n
     from rouge_score import tokenizers
@@ -119,7 +123,9 @@ def augment(sentences: list[str], query: str, citing: list[int], settings: Augme
     return result
 
 
-def augment_naive(sentences: list[str], query: str, citing: list[int], settings: AugmentationSettings = AugmentationSettings()) -> Augmentation:
+def augment_naive(
+    sentences: list[str], query: str, citing: list[int], settings: AugmentationSettings = AugmentationSettings()
+) -> Augmentation:
     """The reference loop: rescore the whole summary with rouge-score for every candidate."""
     from rouge_score import rouge_scorer
 
@@ -152,5 +158,9 @@ def augment_examples(examples, settings: AugmentationSettings = AugmentationSett
         citing = [i for i, label in enumerate(example.citation_labels) if label]
         found = augment(example.sentences, example.query, citing, settings)
         example.added = found.added
-        example.rouge_precision, example.rouge_recall, example.rouge_fmeasure = found.precision, found.recall, found.fmeasure
+        example.rouge_precision, example.rouge_recall, example.rouge_fmeasure = (
+            found.precision,
+            found.recall,
+            found.fmeasure,
+        )
         yield example

@@ -86,7 +86,13 @@ def build_dataset(
     rows_per_split = write_release(summarised(examples), split_of, out)
     statistics = statistics_table(summaries, split_of)
     pq.write_table(statistics, out / "statistics.parquet")
-    write_card(out, rows_per_split, statistics, card_settings(settings), f"sciqfs-{settings.augmentation.rouge_type}-seed{settings.splits.seed}")
+    write_card(
+        out,
+        rows_per_split,
+        statistics,
+        card_settings(settings),
+        f"sciqfs-{settings.augmentation.rouge_type}-seed{settings.splits.seed}",
+    )
     report = {
         "papers": tables.papers.num_rows,
         "references": tables.references.num_rows,

@@ -138,7 +138,9 @@ def build_examples(
             if too_long:
                 counts.skipped["paper_too_long"] += 1
                 continue
-            labels, unmatched = label_sentences(sentences, citing_sentences(paper_contexts, split, settings.citation_grouping))
+            labels, unmatched = label_sentences(
+                sentences, citing_sentences(paper_contexts, split, settings.citation_grouping)
+            )
             counts.unmatched_citing_sentences += unmatched
             if not any(labels):
                 counts.skipped["no_citing_sentence_found"] += 1

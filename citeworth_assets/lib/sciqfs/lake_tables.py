@@ -86,7 +86,7 @@ def _citing_metadata(lake_root: Path) -> dict[str, tuple[str | None, str | None]
 def _paragraph_batches(lake_root: Path) -> Iterator[dict]:
     sql = f"""
         SELECT paper_id, paragraph_index, text, cite_spans, release, shard, source_file, line
-        FROM read_parquet('{lake.table_glob(lake_root, 's2orc_paragraphs')}')
+        FROM read_parquet('{lake.table_glob(lake_root, "s2orc_paragraphs")}')
         ORDER BY release, shard, line, paragraph_index
     """
     with duckdb.connect() as connection:
@@ -120,4 +120,6 @@ def read_tables(lake_root: Path):
     """The three clean tables back from the lake."""
     from citeworth_assets.lib.sciqfs.tables import SciqfsTables
 
-    return SciqfsTables(*(lake.read_partition(lake_root, f"sciqfs_{name}") for name in ("papers", "references", "citations")))
+    return SciqfsTables(
+        *(lake.read_partition(lake_root, f"sciqfs_{name}") for name in ("papers", "references", "citations"))
+    )

@@ -54,7 +54,9 @@ def release_row(example: Example, split: str) -> dict:
     }
 
 
-def write_release(examples: Iterable[Example], split_of: Mapping[str, str], out: Path, batch_rows: int = 1000) -> dict[str, int]:
+def write_release(
+    examples: Iterable[Example], split_of: Mapping[str, str], out: Path, batch_rows: int = 1000
+) -> dict[str, int]:
     """Write ``<split>.jsonl`` and ``<split>.parquet`` under ``out``, streaming; returns rows per split."""
     out.mkdir(parents=True, exist_ok=True)
     jsonl, parquet, pending, counts = {}, {}, {}, {}
@@ -87,11 +89,18 @@ def write_release(examples: Iterable[Example], split_of: Mapping[str, str], out:
     return counts
 
 
-def write_card(out: Path, counts: Mapping[str, int], statistics: pa.Table, settings: Mapping[str, object], version: str) -> Path:
+def write_card(
+    out: Path, counts: Mapping[str, int], statistics: pa.Table, settings: Mapping[str, object], version: str
+) -> Path:
     """``README.md`` under ``out`` for the release ``write_release`` wrote there: splits and features from its files
     and schema, Table 1 from ``statistics``, and ``settings`` (name -> value) listed under how it was made."""
     rows = statistics.to_pylist()
-    counts = {split: counts[split] for split in sorted(counts, key=lambda s: (s not in SPLIT_ORDER, SPLIT_ORDER.index(s) if s in SPLIT_ORDER else 0, s))}
+    counts = {
+        split: counts[split]
+        for split in sorted(
+            counts, key=lambda s: (s not in SPLIT_ORDER, SPLIT_ORDER.index(s) if s in SPLIT_ORDER else 0, s)
+        )
+    }
     listed = "\n".join(f"- `{name}`: `{value}`" for name, value in settings.items())
     spec = dataclasses.replace(
         CARDS["sciqfs"],
@@ -104,5 +113,8 @@ def write_card(out: Path, counts: Mapping[str, int], statistics: pa.Table, setti
             samples[split] = [orjson.loads(line) for line in islice(lines, 100)]
     sizes = {split: (out / f"{split}.jsonl").stat().st_size for split in counts}
     card = out / "README.md"
-    card.write_text(dataset_card(spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=RELEASE_SCHEMA), encoding="utf-8")
+    card.write_text(
+        dataset_card(spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=RELEASE_SCHEMA),
+        encoding="utf-8",
+    )
     return card

@@ -101,11 +101,19 @@ def paper_from_pdf_parse(
         report("missing_field", "record has no paper_id; skipped")
         return None
     abstract_paragraphs = record.get("abstract") if isinstance(record.get("abstract"), list) else []
-    abstract = " ".join(p["text"] for p in abstract_paragraphs if isinstance(p, dict) and isinstance(p.get("text"), str))
+    abstract = " ".join(
+        p["text"] for p in abstract_paragraphs if isinstance(p, dict) and isinstance(p.get("text"), str)
+    )
     if title is None and isinstance(record.get("metadata"), dict):  # CORD-19 keeps the title here
         title = record["metadata"].get("title") or None
     rows = list(paragraph_rows(record, report))
     return paper_from_paragraphs(
-        str(paper_id), rows, split, cited_abstracts, _bib_titles(record.get("bib_entries")),
-        title=title, abstract=abstract or None, source=str(source),
-    )  # fmt: skip
+        str(paper_id),
+        rows,
+        split,
+        cited_abstracts,
+        _bib_titles(record.get("bib_entries")),
+        title=title,
+        abstract=abstract or None,
+        source=str(source),
+    )

@@ -14,7 +14,35 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-_FILLER = ["the", "of", "results", "we", "method", "data", "model", "approach", "section", "table", "figure", "show", "using", "based", "analysis", "proposed", "study", "performance", "experiments", "evaluation", "set", "these", "our", "this", "paper", "work", "values"]
+_FILLER = [
+    "the",
+    "of",
+    "results",
+    "we",
+    "method",
+    "data",
+    "model",
+    "approach",
+    "section",
+    "table",
+    "figure",
+    "show",
+    "using",
+    "based",
+    "analysis",
+    "proposed",
+    "study",
+    "performance",
+    "experiments",
+    "evaluation",
+    "set",
+    "these",
+    "our",
+    "this",
+    "paper",
+    "work",
+    "values",
+]
 _SURNAMES = ("Smith", "Garcia", "Chen", "Okafor", "Novak", "Tanaka", "Dubois", "Kumar")
 
 
@@ -82,14 +110,24 @@ def generate_dump(settings: SampleSettings = SampleSettings()) -> tuple[list[dic
                 sentences.append(text)
             if g == 1 and p % 4 == 0:  # a marker the parser could not resolve
                 spans.append({"start": 0, "end": 1, "text": sentences[0][0], "ref_id": None})
-            body.append({"section": "" if g == 0 else f"{g}. Section", "text": " ".join(sentences),
-                         "cite_spans": spans, "ref_spans": []})  # fmt: skip
-        records.append({
-            "paper_id": str(100000 + p),
-            "_pdf_hash": "",
-            "abstract": [{"section": "Abstract", "text": _sentence(rng, _FILLER, 2) + ".", "cite_spans": [], "ref_spans": []}],
-            "body_text": body,
-            "bib_entries": bib,
-            "ref_entries": {},
-        })  # fmt: skip
+            body.append(
+                {
+                    "section": "" if g == 0 else f"{g}. Section",
+                    "text": " ".join(sentences),
+                    "cite_spans": spans,
+                    "ref_spans": [],
+                }
+            )
+        records.append(
+            {
+                "paper_id": str(100000 + p),
+                "_pdf_hash": "",
+                "abstract": [
+                    {"section": "Abstract", "text": _sentence(rng, _FILLER, 2) + ".", "cite_spans": [], "ref_spans": []}
+                ],
+                "body_text": body,
+                "bib_entries": bib,
+                "ref_entries": {},
+            }
+        )
     return records, abstracts

@@ -75,8 +75,15 @@ def paper_from_science_parse(record: dict, source: str, log: IssueLog, default_i
             report("bad_mention", f"referenceMentions[{index}] lacks an integer referenceID or a context; dropped")
             continue
         mentions.append(ParsedMention(str(reference), context, mention.get("startOffset"), mention.get("endOffset")))
-    return ParsedPaper(paper_id, _string(fields.get("title")), _string(fields.get("abstractText")), sections,
-                       references, mentions, source)  # fmt: skip
+    return ParsedPaper(
+        paper_id,
+        _string(fields.get("title")),
+        _string(fields.get("abstractText")),
+        sections,
+        references,
+        mentions,
+        source,
+    )
 
 
 def read_science_parse_folder(folder: Path, log: IssueLog) -> Iterator[ParsedPaper]:
@@ -88,6 +95,8 @@ def read_science_parse_folder(folder: Path, log: IssueLog) -> Iterator[ParsedPap
             log.add(ReadIssue(str(path), None, None, "bad_json", f"not a JSON document: {error}"))
             continue
         if not isinstance(record, dict):
-            log.add(ReadIssue(str(path), None, None, "bad_json", f"holds a {type(record).__name__}, expected an object"))
+            log.add(
+                ReadIssue(str(path), None, None, "bad_json", f"holds a {type(record).__name__}, expected an object")
+            )
             continue
         yield paper_from_science_parse(record, str(path), log, path.name.removesuffix(".json"))

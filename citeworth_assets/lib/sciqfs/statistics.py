@@ -91,7 +91,11 @@ def statistics_from_release(table: pa.Table) -> pa.Table:
     rows = table.select(["paper_id", "split", "labels", "label_sources"]).to_pylist()
     summaries = [
         ExampleSummary(
-            row["paper_id"], len(row["labels"]), row["label_sources"].count("citation"), sum(row["labels"]), row["label_sources"].count("rouge")
+            row["paper_id"],
+            len(row["labels"]),
+            row["label_sources"].count("citation"),
+            sum(row["labels"]),
+            row["label_sources"].count("rouge"),
         )
         for row in rows
     ]

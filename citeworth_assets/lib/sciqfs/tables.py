@@ -115,7 +115,9 @@ def reference_id(key: str) -> str:
 
 
 def _issue(log: IssueLog, paper: ParsedPaper, kind: str, message: str) -> None:
-    log.add(ReadIssue(file=paper.source, line=None, byte_offset=None, kind=kind, message=message, paper_id=paper.paper_id))
+    log.add(
+        ReadIssue(file=paper.source, line=None, byte_offset=None, kind=kind, message=message, paper_id=paper.paper_id)
+    )
 
 
 def _checked_offsets(mention: ParsedMention, paper: ParsedPaper, log: IssueLog) -> tuple[int | None, int | None]:
@@ -123,9 +125,13 @@ def _checked_offsets(mention: ParsedMention, paper: ParsedPaper, log: IssueLog) 
     if start is None and end is None:
         return None, None
     if type(start) is not int or type(end) is not int or not 0 <= start <= end <= len(mention.context):
-        _issue(log, paper, "offset_out_of_range",
-               f"mention of {mention.internal_id!r}: offsets ({start!r}, {end!r}) outside a context of "
-               f"{len(mention.context)} chars; kept without offsets")  # fmt: skip
+        _issue(
+            log,
+            paper,
+            "offset_out_of_range",
+            f"mention of {mention.internal_id!r}: offsets ({start!r}, {end!r}) outside a context of "
+            f"{len(mention.context)} chars; kept without offsets",
+        )
         return None, None
     return start, end
 
@@ -162,7 +168,12 @@ def build_tables(
         for mention in paper.mentions:
             key = keys.get(mention.internal_id)
             if key is None:
-                _issue(log, paper, "unknown_reference", f"mention of {mention.internal_id!r}, which the paper does not list; dropped")
+                _issue(
+                    log,
+                    paper,
+                    "unknown_reference",
+                    f"mention of {mention.internal_id!r}, which the paper does not list; dropped",
+                )
                 continue
             start, end = _checked_offsets(mention, paper, log)
             mentions_per_key[key] = mentions_per_key.get(key, 0) + 1

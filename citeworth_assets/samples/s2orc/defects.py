@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def _write_inline_citation(w: _PaperWriter, para: _Paragraph) -> None:
-    """"Smith et al. (2019) showed that ...": CiteWorth ignores inline citations."""
+    """ "Smith et al. (2019) showed that ...": CiteWorth ignores inline citations."""
     rng = w.rng
     if not w.citable:
         return _write_missed_citation(w, para)
@@ -34,7 +34,7 @@ def _write_inline_citation(w: _PaperWriter, para: _Paragraph) -> None:
 
 
 def _write_mid_sentence_citation(w: _PaperWriter, para: _Paragraph) -> None:
-    """"As in [4], we use ...": the citation is not at the end of the sentence."""
+    """ "As in [4], we use ...": the citation is not at the end of the sentence."""
     rng = w.rng
     if not w.citable:
         return _write_missed_citation(w, para)
@@ -51,12 +51,16 @@ def _write_mid_sentence_citation(w: _PaperWriter, para: _Paragraph) -> None:
 
 
 def _write_hanging_citation(w: _PaperWriter, para: _Paragraph) -> None:
-    """"... as shown by [3].": removing the citation leaves a dangling preposition."""
+    """ "... as shown by [3].": removing the citation leaves a dangling preposition."""
     rng = w.rng
     if not w.citable:
         return _write_missed_citation(w, para)
     para.add(w._fill(_pick(rng, _CLAIMS)))
-    para.add(grobid.pointer_phrase(w, _pick(rng, (", as shown by ", ", see for example ", " as in ", ", see ", " following "))))
+    para.add(
+        grobid.pointer_phrase(
+            w, _pick(rng, (", as shown by ", ", see for example ", " as in ", ", see ", " following "))
+        )
+    )
     if w.style == "superscript":
         item = _pick(rng, w.citable)
         para.cite(f"[{item.number}]", w._ref_id(item))
@@ -84,11 +88,16 @@ def _write_lowercase_start(w: _PaperWriter, para: _Paragraph) -> None:
 def _write_missing_final_period(w: _PaperWriter, para: _Paragraph) -> None:
     """The paragraph's last sentence does not end with '.', '!' or '?'."""
     rng = w.rng
-    para.add(_pick(rng, (
-        w._fill("The following values of {measure} were obtained for the {object}:"),
-        w._fill("The {measure} of the {object} is summarised below"),
-        w._fill("Results for {object} are given in the next section;"),
-    )))
+    para.add(
+        _pick(
+            rng,
+            (
+                w._fill("The following values of {measure} were obtained for the {object}:"),
+                w._fill("The {measure} of the {object} is summarised below"),
+                w._fill("Results for {object} are given in the next section;"),
+            ),
+        )
+    )
 
 
 def _write_short_sentence(w: _PaperWriter, para: _Paragraph) -> None:
@@ -123,21 +132,35 @@ def _write_crossing_citation(w: _PaperWriter, para: _Paragraph) -> None:
 def _write_equation(w: _PaperWriter, para: _Paragraph) -> None:
     """Equation numbers "(1)" that look like citations to a careless regex."""
     rng = w.rng
-    para.add(w._fill(_pick(rng, (
-        "The {measure} is estimated as ŷ = Σ_i w_i x_i (1) where w_i are weights fitted by {method}.",
-        "Substituting (1) into (2) gives the estimator of {measure} used for the {object}.",
-        "We minimise L(θ) = ‖y − Xθ‖² + λ‖θ‖₁ (3) over all admissible θ.",
-    ))))
+    para.add(
+        w._fill(
+            _pick(
+                rng,
+                (
+                    "The {measure} is estimated as ŷ = Σ_i w_i x_i (1) where w_i are weights fitted by {method}.",
+                    "Substituting (1) into (2) gives the estimator of {measure} used for the {object}.",
+                    "We minimise L(θ) = ‖y − Xθ‖² + λ‖θ‖₁ (3) over all admissible θ.",
+                ),
+            )
+        )
+    )
 
 
 def _write_bracketed_decimal(w: _PaperWriter, para: _Paragraph) -> None:
     """Brackets around numbers that are not citations: "[1.5]", "[2/3]"."""
     rng = w.rng
-    para.add(w._fill(_pick(rng, (
-        "The mixing ratio was fixed at [1.5] for all {object} in this study.",
-        "A fraction of [2/3] of the {object} met the inclusion criteria.",
-        "Values of {measure} in the interval [0.2, 0.8] were considered plausible.",
-    ))))
+    para.add(
+        w._fill(
+            _pick(
+                rng,
+                (
+                    "The mixing ratio was fixed at [1.5] for all {object} in this study.",
+                    "A fraction of [2/3] of the {object} met the inclusion criteria.",
+                    "Values of {measure} in the interval [0.2, 0.8] were considered plausible.",
+                ),
+            )
+        )
+    )
 
 
 def _write_abbreviation_sentence(w: _PaperWriter, para: _Paragraph) -> None:
@@ -150,11 +173,17 @@ def _write_abbreviation_sentence(w: _PaperWriter, para: _Paragraph) -> None:
         para.ref(f"Fig. {f}", w._figure_ref_id(f))
         para.add(f", the {_pick(rng, vocab.measures)} increases with the number of {_pick(rng, vocab.objects)}.")
     elif choice == 1:
-        para.add(f"The estimator follows from Eq. {_between(rng, 1, 9)} and the bound derived in Ref. {_between(rng, 1, 30)}.")
+        para.add(
+            f"The estimator follows from Eq. {_between(rng, 1, 9)} and the bound derived in Ref. {_between(rng, 1, 30)}."
+        )
     elif choice == 2:
-        para.add(f"Several factors, e.g. {_pick(rng, vocab.objects)} and {_pick(rng, vocab.topics)}, were considered in the design.")
+        para.add(
+            f"Several factors, e.g. {_pick(rng, vocab.objects)} and {_pick(rng, vocab.topics)}, were considered in the design."
+        )
     elif choice == 3:
-        para.add(f"The effect holds for all {_pick(rng, vocab.objects)}, i.e. it does not depend on {_pick(rng, vocab.measures)}.")
+        para.add(
+            f"The effect holds for all {_pick(rng, vocab.objects)}, i.e. it does not depend on {_pick(rng, vocab.measures)}."
+        )
     elif choice == 4:
         para.add("These trends agree with our earlier estimates (cf. ")
         t = _between(rng, 1, w.n_tables)

@@ -22,7 +22,7 @@ class _AtomicGzipLines:
         self.path = path
         self.tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
 
-    def __enter__(self) -> "_AtomicGzipLines":
+    def __enter__(self) -> _AtomicGzipLines:
         self.raw = open(self.tmp, "wb")
         self.gz = gzip.GzipFile(fileobj=self.raw, mode="wb", mtime=0, filename="", compresslevel=3)
         return self

@@ -151,8 +151,4 @@ def in_dump_citers(seed: int, index: int, papers: int) -> list[int]:
     """Indices of the dump papers that cite this paper: the exact inverse of ``linked_targets``."""
     if not is_link_target(seed, index):
         return []
-    return [
-        (index + d) % papers
-        for d in range(1, _window(papers) + 1)
-        if _cites(seed, (index + d) % papers, d)
-    ]
+    return [(index + d) % papers for d in range(1, _window(papers) + 1) if _cites(seed, (index + d) % papers, d)]

@@ -30,11 +30,22 @@ QUOTED_PARAGRAPH = 0.05  # share of clean paragraphs framed by two quoted terms
 REVERSED_QUOTES = 0.6  # of those, the share whose quotes stand the wrong way round
 
 POINTER_PHRASES = (
-    ", see in particular ", ", see especially ", " as shown by, among others, ", " as reported by, in particular, ",
-    ", cf. e.g. ", ", see, for example, ", "; we refer to, for instance, ",
-)  # fmt: skip  (the last three the published hanging rule catches too)
-QUOTED_OPENINGS = ("We call this quantity the {q}{measure} index{c} in what follows.", "The {q}{object} effect{c} is defined below.")
-QUOTED_CLOSINGS = ("This is what we mean by the {q}{topic} gap{c} throughout.", "The term {q}{method} drift{c} is used as before.")
+    ", see in particular ",
+    ", see especially ",
+    " as shown by, among others, ",
+    " as reported by, in particular, ",
+    ", cf. e.g. ",
+    ", see, for example, ",
+    "; we refer to, for instance, ",
+)  # (the last three the published hanging rule catches too)
+QUOTED_OPENINGS = (
+    "We call this quantity the {q}{measure} index{c} in what follows.",
+    "The {q}{object} effect{c} is defined below.",
+)
+QUOTED_CLOSINGS = (
+    "This is what we mean by the {q}{topic} gap{c} throughout.",
+    "The term {q}{method} drift{c} is used as before.",
+)
 
 
 def first_citation_group(w: _PaperWriter) -> bool:
@@ -87,7 +98,12 @@ def section_title(w: _PaperWriter, title: str) -> str:
 def acronym_parenthetical(w: _PaperWriter, claim: str) -> str | None:
     """The acronym of a claim's last words, to stand before its citation in parentheses (``(ACR, [n])``), or None
     (most claims). Only numeric papers, after their first citation."""
-    if w.style != "numeric" or w.first_citation_pending or len(w.citable) < 2 or w.grobid.random() >= ACRONYM_PARENTHETICAL:
+    if (
+        w.style != "numeric"
+        or w.first_citation_pending
+        or len(w.citable) < 2
+        or w.grobid.random() >= ACRONYM_PARENTHETICAL
+    ):
         return None
     words = [word for word in claim.split()[-3:] if word[:1].isalpha()]
     return "".join(word[0] for word in words).upper() if len(words) >= 2 else None
@@ -108,6 +124,12 @@ def quoted_frame(w: _PaperWriter) -> tuple[str, str] | None:
         return None
     q, c = ("\u201d", "\u201c") if rng.random() < REVERSED_QUOTES else ("\u201c", "\u201d")
     vocab = w.vocab
-    words = {"q": q, "c": c, "measure": _pick(rng, vocab.measures), "object": _pick(rng, vocab.objects),
-             "topic": _pick(rng, vocab.topics), "method": _pick(rng, vocab.methods)}  # fmt: skip
+    words = {
+        "q": q,
+        "c": c,
+        "measure": _pick(rng, vocab.measures),
+        "object": _pick(rng, vocab.objects),
+        "topic": _pick(rng, vocab.topics),
+        "method": _pick(rng, vocab.methods),
+    }
     return _pick(rng, QUOTED_OPENINGS).format(**words), _pick(rng, QUOTED_CLOSINGS).format(**words)

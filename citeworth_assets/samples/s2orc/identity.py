@@ -60,8 +60,12 @@ def _identity(seed: int, index: int) -> _Identity:
     vocab = _FIELD_VOCAB[fields[0]]
     method, measure = _pick(rng, vocab.methods), _pick(rng, vocab.measures)
     title = _pick(rng, _TITLE_TEMPLATES).format(
-        Method=_capitalize(method), Measure=_capitalize(measure), topic=_pick(rng, vocab.topics),
-        object=_pick(rng, vocab.objects), method=method, measure=measure,
+        Method=_capitalize(method),
+        Measure=_capitalize(measure),
+        topic=_pick(rng, vocab.topics),
+        object=_pick(rng, vocab.objects),
+        method=method,
+        measure=measure,
     )
     if rng.random() < 0.015:  # PDF-extracted titles sometimes have text glued on
         title += _pick(rng, (" Journal of Applied Research 12(3)", " 1 Introduction", " Running title: preprint"))
@@ -129,9 +133,12 @@ def _abstract_parts(seed: int, index: int) -> _Abstract:
     claims = []
     for lead, clause, form in rng.sample(_ABSTRACT_SENTENCES, _between(rng, 2, 5)):
         text = clause.format(
-            object=_pick(rng, vocab.objects), measure=_pick(rng, vocab.measures),
-            topic=_pick(rng, vocab.topics), method=_pick(rng, vocab.methods),
-            n=_between(rng, 12, 480), pct=_between(rng, 3, 65),
+            object=_pick(rng, vocab.objects),
+            measure=_pick(rng, vocab.measures),
+            topic=_pick(rng, vocab.topics),
+            method=_pick(rng, vocab.methods),
+            n=_between(rng, 12, 480),
+            pct=_between(rng, 3, 65),
         )
         claims.append((text, form))
         sentences.append(f"{lead} {text}.")

@@ -10,16 +10,40 @@ from collections import Counter
 from citeworth_assets.samples.s2orc import grobid
 from citeworth_assets.samples.s2orc.defects import _DEFECT_WRITERS, _write_abbreviation_sentence
 from citeworth_assets.samples.s2orc.graph import (
-    _METADATA_CRITERIA, _OUTSIDE_ID_BASE, _PARSED_FLAGS, _VENUE_OR_ID_KEYS, _between, _mix, _outcome,
-    _pick, _rng, in_dump_citers, linked_targets, paper_id_for,
+    _METADATA_CRITERIA,
+    _OUTSIDE_ID_BASE,
+    _PARSED_FLAGS,
+    _VENUE_OR_ID_KEYS,
+    _between,
+    _mix,
+    _outcome,
+    _pick,
+    _rng,
+    in_dump_citers,
+    linked_targets,
+    paper_id_for,
 )
 from citeworth_assets.samples.s2orc.identity import (
-    _abstract_parts, _author_record, _author_year_label, _capitalize, _identity, _random_author,
+    _abstract_parts,
+    _author_record,
+    _author_year_label,
+    _capitalize,
+    _identity,
+    _random_author,
     abstract_for,
 )
 from citeworth_assets.samples.s2orc.text import (
-    _CITE_APPETITE, _CLAIMS, _KIND_NAMES, _KIND_WEIGHTS, _OWN_STATEMENTS, _OWN_WITH_FIGURE,
-    _OWN_WITH_TABLE, _SECTION_TITLES, _BibItem, _Paragraph, _Slots,
+    _CITE_APPETITE,
+    _CLAIMS,
+    _KIND_NAMES,
+    _KIND_WEIGHTS,
+    _OWN_STATEMENTS,
+    _OWN_WITH_FIGURE,
+    _OWN_WITH_TABLE,
+    _SECTION_TITLES,
+    _BibItem,
+    _Paragraph,
+    _Slots,
 )
 from citeworth_assets.samples.s2orc.vocabulary import _FIELD_VOCAB
 
@@ -104,20 +128,39 @@ class _PaperWriter:
         """arxiv_id .. journal, in the release's key order.  Papers built to fail venue_or_id get
         none of the six (null or empty string) but may keep a DOI, which does not count."""
         rng, field = self.rng, self.ident.fields[0]
-        journal = _pick(rng, (f"Journal of {field}", f"{field} Letters", f"Annals of {field} Research",
-                              f"International Journal of {field}"))
+        journal = _pick(
+            rng,
+            (
+                f"Journal of {field}",
+                f"{field} Letters",
+                f"Annals of {field} Research",
+                f"International Journal of {field}",
+            ),
+        )
 
         def maybe(condition: bool, odds: float, make):
             return make() if condition and rng.random() < odds else None
 
         values = {
-            "arxiv_id": maybe(field in ("Physics", "Mathematics", "Computer Science"), 0.3,
-                              lambda: f"{_between(rng, 1001, 2006)}.{_between(rng, 1, 9999):05d}"),
-            "acl_id": maybe(field == "Computer Science", 0.1, lambda: f"P{_between(rng, 10, 19)}-{_between(rng, 1000, 1999)}"),
-            "pmc_id": maybe(field in ("Medicine", "Biology"), 0.15, lambda: f"PMC{_between(rng, 1_000_000, 7_000_000)}"),
-            "pubmed_id": maybe(field in ("Medicine", "Biology", "Psychology"), 0.4,
-                               lambda: str(_between(rng, 1_000_000, 32_000_000))),
-            "doi": maybe(True, 0.6, lambda: f"10.{_between(rng, 1000, 9999)}/{_pick(rng, 'abcdefgh')}{_between(rng, 1000, 99999)}"),
+            "arxiv_id": maybe(
+                field in ("Physics", "Mathematics", "Computer Science"),
+                0.3,
+                lambda: f"{_between(rng, 1001, 2006)}.{_between(rng, 1, 9999):05d}",
+            ),
+            "acl_id": maybe(
+                field == "Computer Science", 0.1, lambda: f"P{_between(rng, 10, 19)}-{_between(rng, 1000, 1999)}"
+            ),
+            "pmc_id": maybe(
+                field in ("Medicine", "Biology"), 0.15, lambda: f"PMC{_between(rng, 1_000_000, 7_000_000)}"
+            ),
+            "pubmed_id": maybe(
+                field in ("Medicine", "Biology", "Psychology"), 0.4, lambda: str(_between(rng, 1_000_000, 32_000_000))
+            ),
+            "doi": maybe(
+                True,
+                0.6,
+                lambda: f"10.{_between(rng, 1000, 9999)}/{_pick(rng, 'abcdefgh')}{_between(rng, 1000, 99999)}",
+            ),
             "venue": maybe(True, 0.3, lambda: journal),
             "journal": maybe(True, 0.75, lambda: journal),
         }
@@ -184,7 +227,9 @@ class _PaperWriter:
                 # reference strings give initials only
                 "authors": [{"first": a[0][:1], "middle": list(a[1]), "last": a[2], "suffix": a[3]} for a in authors],
                 "year": year if year is not None else "",
-                "venue": _pick(rng, ("", f"Journal of {self.ident.fields[0]}", "Proc. Natl. Acad. Sci", "Phys. Rev. Lett")),
+                "venue": _pick(
+                    rng, ("", f"Journal of {self.ident.fields[0]}", "Proc. Natl. Acad. Sci", "Phys. Rev. Lett")
+                ),
                 "link": link,
             }
             names, year_text = _author_year_label(authors, year, suffix)
@@ -220,7 +265,7 @@ class _PaperWriter:
             if at >= 0:
                 para.add(text[:at])
                 para.cite("[1]", self._ref_id(self.citable[0]) if self.citable else None)
-                para.add(text[at + 3:])
+                para.add(text[at + 3 :])
             else:
                 para.add(text)
             paragraphs.append(para.record("Abstract"))
@@ -267,11 +312,16 @@ class _PaperWriter:
         self.paragraph_kinds["caption_fragment"] += 1
         rng, vocab = self.rng, self.vocab
         para = _Paragraph()
-        para.add(_pick(rng, (
-            f". Illustration of the {_pick(rng, vocab.measures)} estimates.",
-            f"Figure {_between(rng, 1, self.n_figures)}. {_capitalize(_pick(rng, vocab.measures))} across {_pick(rng, vocab.objects)}.",
-            f"(a) {_pick(rng, vocab.objects)}; (b) {_pick(rng, vocab.objects)}",
-        )))
+        para.add(
+            _pick(
+                rng,
+                (
+                    f". Illustration of the {_pick(rng, vocab.measures)} estimates.",
+                    f"Figure {_between(rng, 1, self.n_figures)}. {_capitalize(_pick(rng, vocab.measures))} across {_pick(rng, vocab.objects)}.",
+                    f"(a) {_pick(rng, vocab.objects)}; (b) {_pick(rng, vocab.objects)}",
+                ),
+            )
+        )
         return para.record("")
 
     # -- paragraphs and sentences ------------------------------------------------------------
@@ -392,8 +442,13 @@ class _PaperWriter:
         self.first_citation_pending = False
         items = self.citable
         if self.style == "numeric":
-            form = "single" if simple else rng.choices(
-                ("single", "list", "list_nospace", "range", "adjacent", "endash_pair"), (48, 12, 8, 10, 14, 8))[0]
+            form = (
+                "single"
+                if simple
+                else rng.choices(
+                    ("single", "list", "list_nospace", "range", "adjacent", "endash_pair"), (48, 12, 8, 10, 14, 8)
+                )[0]
+            )
             if form == "single" or len(items) < 3:
                 item = _pick(rng, items)
                 if simple and grobid.first_citation_group(self):
@@ -424,7 +479,9 @@ class _PaperWriter:
                 para.add("–")
                 para.cite(f"[{items[end].number}]", self._ref_id(items[end]))
             return
-        form = "paren" if simple else rng.choices(("paren", "paren_multi", "paren_nocomma", "split"), (45, 20, 15, 20))[0]
+        form = (
+            "paren" if simple else rng.choices(("paren", "paren_multi", "paren_nocomma", "split"), (45, 20, 15, 20))[0]
+        )
         if form == "paren" or len(items) < 2:
             item = _pick(rng, items)
             if simple and grobid.first_citation_group(self):
@@ -476,7 +533,9 @@ class _PaperWriter:
             return
         if rng.random() < 0.5:  # end-of-sentence form: also a valid CiteWorth sentence
             para.add(statement + " ")
-            para.cite(f"[{item.number}]" if self.style == "numeric" else f"({item.names}, {item.year})", self._ref_id(item))
+            para.cite(
+                f"[{item.number}]" if self.style == "numeric" else f"({item.names}, {item.year})", self._ref_id(item)
+            )
             para.add(".")
             return
         # inline form, as Related Work sections usually read: "Smith et al. (2019) proposed ..."

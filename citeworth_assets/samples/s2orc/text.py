@@ -69,25 +69,73 @@ _CONTINUATIONS = (
 # The parts of a paper, as roles; each role has title variants (numbered, upper-case, plural,
 # with a colon ...) that a section-title normaliser must cope with, and an appetite for citations.
 _SECTION_TITLES: dict[str, tuple[str, ...]] = {
-    "introduction": ("Introduction", "1 Introduction", "1. Introduction", "I. INTRODUCTION", "INTRODUCTION",
-                     "Introduction:"),
-    "related": ("Related Work", "2 Related Work", "II. RELATED WORK", "RELATED WORKS", "Background",
-                "Literature Review", "2. Related work"),
-    "methods": ("Methods", "Methods:", "3 Methods", "Methodology", "Materials and Methods", "Material and methods",
-                "Experimental Design", "Proposed Method", "METHODS"),
-    "results": ("Results", "4 Results", "RESULTS AND DISCUSSION", "Experiments and Results", "Evaluation",
-                "Analysis", "Experimental Results"),
+    "introduction": (
+        "Introduction",
+        "1 Introduction",
+        "1. Introduction",
+        "I. INTRODUCTION",
+        "INTRODUCTION",
+        "Introduction:",
+    ),
+    "related": (
+        "Related Work",
+        "2 Related Work",
+        "II. RELATED WORK",
+        "RELATED WORKS",
+        "Background",
+        "Literature Review",
+        "2. Related work",
+    ),
+    "methods": (
+        "Methods",
+        "Methods:",
+        "3 Methods",
+        "Methodology",
+        "Materials and Methods",
+        "Material and methods",
+        "Experimental Design",
+        "Proposed Method",
+        "METHODS",
+    ),
+    "results": (
+        "Results",
+        "4 Results",
+        "RESULTS AND DISCUSSION",
+        "Experiments and Results",
+        "Evaluation",
+        "Analysis",
+        "Experimental Results",
+    ),
     "discussion": ("Discussion", "5 Discussion", "Discussions", "DISCUSSION", "Discussion and Conclusions"),
-    "conclusion": ("Conclusion", "Conclusions", "6 Conclusions and Future Work", "CONCLUSION", "Future Work",
-                   "Limitations"),
+    "conclusion": (
+        "Conclusion",
+        "Conclusions",
+        "6 Conclusions and Future Work",
+        "CONCLUSION",
+        "Future Work",
+        "Limitations",
+    ),
     # not in CiteWorth's list of permissible titles
-    "other": ("Materials", "Proof of Theorem 2", "Study area", "Statistical analysis", "Appendix A",
-              "Data availability"),
+    "other": (
+        "Materials",
+        "Proof of Theorem 2",
+        "Study area",
+        "Statistical analysis",
+        "Appendix A",
+        "Data availability",
+    ),
     "acknowledgments": ("Acknowledgments", "Acknowledgements", "ACKNOWLEDGMENTS", "Funding"),
 }
 _CITE_APPETITE = {
-    "introduction": 0.55, "related": 0.7, "methods": 0.3, "results": 0.2, "discussion": 0.4,
-    "conclusion": 0.15, "other": 0.25, "acknowledgments": 0.0, "untitled": 0.35,
+    "introduction": 0.55,
+    "related": 0.7,
+    "methods": 0.3,
+    "results": 0.2,
+    "discussion": 0.4,
+    "conclusion": 0.15,
+    "other": 0.25,
+    "acknowledgments": 0.0,
+    "untitled": 0.35,
 }
 
 # Paragraph kinds: "clean" paragraphs satisfy every CiteWorth check; each other kind plants one
@@ -135,7 +183,12 @@ class _Paragraph:
         self.add(text)
 
     def record(self, section: str) -> dict:
-        return {"section": section, "text": "".join(self.parts), "cite_spans": self.cite_spans, "ref_spans": self.ref_spans}
+        return {
+            "section": section,
+            "text": "".join(self.parts),
+            "cite_spans": self.cite_spans,
+            "ref_spans": self.ref_spans,
+        }
 
 
 class _Slots(dict):
@@ -143,7 +196,7 @@ class _Slots(dict):
 
     __slots__ = ("writer",)
 
-    def __init__(self, writer: "_PaperWriter") -> None:
+    def __init__(self, writer: _PaperWriter) -> None:
         super().__init__()
         self.writer = writer
 

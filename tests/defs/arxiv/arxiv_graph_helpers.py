@@ -20,7 +20,9 @@ def build(dumps: Path, data: Path, instance: dg.DagsterInstance) -> tuple[Settin
     settings.require_data()
     defs = build_definitions(CiteworthSettings(**settings.values()))
     failed = build_arxiv_sources(defs, instance, settings)
-    views = defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(instance=instance, run_config=QUIET, raise_on_error=False)
+    views = defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(
+        instance=instance, run_config=QUIET, raise_on_error=False
+    )
     return settings, failed + ([] if views.success else ["arxiv_warehouse_job"]), defs
 
 

@@ -42,11 +42,21 @@ def test_every_run_succeeds(built):
 
 def test_damage_is_counted_in_the_lake_and_in_metadata(built):
     settings, _, instance, _ = built
-    kinds = {(key, kind): n for key, kind, n in query(settings, "SELECT shard, kind, count(*) FROM arxiv.read_issues GROUP BY ALL")}
+    kinds = {
+        (key, kind): n
+        for key, kind, n in query(settings, "SELECT shard, kind, count(*) FROM arxiv.read_issues GROUP BY ALL")
+    }
     # reading stops once looking for refs.db (it comes last) and once reading the papers
-    assert kinds[("unarxive_2020_cut", "truncated_tarball")] == 2 and kinds[("unarxive_2020_cut", "missing_refs_db")] == 1
-    assert kinds.get(("unarxive_2022_cut", "truncated_gzip"), 0) + kinds.get(("unarxive_2022_cut", "truncated_line"), 0) >= 1
-    assert {("unarxive_2020_damaged", k) for k in ("no_citation_markers", "marker_without_bibitem", "invalid_utf8")} <= set(kinds)
+    assert (
+        kinds[("unarxive_2020_cut", "truncated_tarball")] == 2 and kinds[("unarxive_2020_cut", "missing_refs_db")] == 1
+    )
+    assert (
+        kinds.get(("unarxive_2022_cut", "truncated_gzip"), 0) + kinds.get(("unarxive_2022_cut", "truncated_line"), 0)
+        >= 1
+    )
+    assert {
+        ("unarxive_2020_damaged", k) for k in ("no_citation_markers", "marker_without_bibitem", "invalid_utf8")
+    } <= set(kinds)
     meta = latest_metadata(instance, "arxiv_papers", "unarxive_2020_cut")
     assert meta["read_issues_by_kind"]["truncated_tarball"] == 2 and "truncated_tarball" in meta["first_read_issues"]
     catalogue = dict(query(settings, "SELECT kind, count(*) FROM mag.read_issues GROUP BY 1"))
@@ -57,7 +67,12 @@ def test_damage_is_counted_in_the_lake_and_in_metadata(built):
 
 def test_papers_before_the_damage_are_kept(built):
     settings, _, _, dumps = built
-    papers = dict(query(settings, "SELECT source_file, count(*) FROM arxiv.papers WHERE release = 'unarxive-2020' AND source_file = 'cut.tar.gz' GROUP BY 1"))
+    papers = dict(
+        query(
+            settings,
+            "SELECT source_file, count(*) FROM arxiv.papers WHERE release = 'unarxive-2020' AND source_file = 'cut.tar.gz' GROUP BY 1",
+        )
+    )
     assert 0 < papers["cut.tar.gz"] < 12
     whole = gzip.decompress((dumps.parent / "whole.jsonl.gz").read_bytes()).count(b"\n")
     cut = query(settings, "SELECT count(*) FROM arxiv.papers WHERE release = 'unarxive-2022'")[0][0]

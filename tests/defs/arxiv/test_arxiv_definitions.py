@@ -13,11 +13,24 @@ def test_arxiv_and_mag_definitions_and_their_views():
     graph = defs.resolve_asset_graph()
     keys = {key.to_user_string() for key in graph.get_all_asset_keys()}
     assert {
-        "arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions", "arxiv_contexts",
-        "arxiv_context_export", "works", "work_references", "mag_fields_of_study",
-        "arxiv/papers", "arxiv/references", "arxiv/contexts", "arxiv/papers_per_field", "arxiv/resolution_report",
-        "arxiv/link_agreement", "mag/works", "mag/edges",
-    } <= keys  # fmt: skip
+        "arxiv_papers",
+        "arxiv_paragraphs",
+        "arxiv_references",
+        "arxiv_resolutions",
+        "arxiv_contexts",
+        "arxiv_context_export",
+        "works",
+        "work_references",
+        "mag_fields_of_study",
+        "arxiv/papers",
+        "arxiv/references",
+        "arxiv/contexts",
+        "arxiv/papers_per_field",
+        "arxiv/resolution_report",
+        "arxiv/link_agreement",
+        "mag/works",
+        "mag/edges",
+    } <= keys
     for name in ("unarxive_2020_sensor", "unarxive_2022_sensor", "catalogue_sensor"):
         assert defs.resolve_sensor_def(name).description
     for name in ("arxiv_file_job", "catalogue_job", "arxiv_export_job", "arxiv_warehouse_job"):

@@ -5,11 +5,11 @@ import hashlib
 
 import dagster as dg
 import pytest
+from arxiv_graph_helpers import build, latest_metadata, query
 
 from citeworth_assets.cli.arxiv import write_sample_dumps
 from citeworth_assets.lib.citrec.contexts import read_catalogue, read_contexts
 from citeworth_assets.lib.jsonl import IssueLog
-from arxiv_graph_helpers import build, latest_metadata, query
 
 pytestmark = pytest.mark.slow
 
@@ -27,11 +27,15 @@ def test_every_source_is_built_and_counted(built):
     settings, failed, _, instance, summary = built
     assert failed == []
     assert query(settings, "SELECT release, count(*) FROM arxiv.papers GROUP BY 1 ORDER BY 1") == [
-        ("unarxive-2020", summary["papers_2020"]), ("unarxive-2022", summary["papers_2022"]),
-    ]  # fmt: skip
+        ("unarxive-2020", summary["papers_2020"]),
+        ("unarxive-2022", summary["papers_2022"]),
+    ]
     # the damaged 2020 folder adds one bibitem with bad bytes to the generated references
     references = query(settings, "SELECT release, count(*) FROM arxiv.references GROUP BY 1 ORDER BY 1")
-    assert references == [("unarxive-2020", summary["references_2020"] + 1), ("unarxive-2022", summary["references_2022"])]
+    assert references == [
+        ("unarxive-2020", summary["references_2020"] + 1),
+        ("unarxive-2022", summary["references_2022"]),
+    ]
     works = query(settings, "SELECT source, count(*) FROM mag.works GROUP BY 1 ORDER BY 1")
     assert works == [("mag", summary["works"] + 1), ("openalex", summary["works"])]  # + the invalid UTF-8 line, kept
     assert query(settings, "SELECT count(*) FROM mag.edges WHERE cited_in_catalogue") == [(2 * summary["edges"],)]
@@ -49,13 +53,17 @@ def test_damage_in_the_sample_is_counted_not_fatal(built):
 
 def test_resolution_report_and_agreement_with_the_shipped_links(built):
     settings, _, _, instance, _ = built
-    report = query(settings, "SELECT outcome, route_or_reason, items, share FROM arxiv.resolution_report WHERE release = 'all'")
+    report = query(
+        settings, "SELECT outcome, route_or_reason, items, share FROM arxiv.resolution_report WHERE release = 'all'"
+    )
     routes = {route for outcome, route, _, _ in report if outcome == "resolved"}
     assert routes == {"arxiv_id", "doi", "title"}
     assert abs(sum(share for *_, share in report) - 1) < 1e-3
-    agreement = query(settings, "SELECT release, same, different, shipped_only, ours_only, agreement FROM arxiv.link_agreement")
+    agreement = query(
+        settings, "SELECT release, same, different, shipped_only, ours_only, agreement FROM arxiv.link_agreement"
+    )
     print("\ngenerated sample, resolver vs shipped links:", agreement)
-    for release, same, different, *_ , share in agreement:
+    for release, same, different, *_, share in agreement:
         assert same > 0 and different == 0 and share == 1.0, release
     # the MAG's noise link (the "hep-th" paper) is shipped but never made by the resolver
     noise = query(settings, "SELECT count(*), count(work_id) FROM arxiv.references WHERE linked_mag_id = '2811252340'")
@@ -99,16 +107,23 @@ def test_rerunning_a_partition_replaces_it(built):
 def test_contexts_of_resolver_links_add_to_the_shipped_ones(built):
     settings, _, defs, instance, _ = built
     job, key = defs.resolve_job_def("arxiv_file_job"), "unarxive_2022_arxiv_src_sample"
-    shipped = query(settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'")[0]
+    shipped = query(
+        settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'"
+    )[0]
     config = {"ops": {"arxiv_contexts": {"config": {"link_source": "shipped_or_resolver"}}}}
     try:
         assert job.execute_in_process(partition_key=key, instance=instance, run_config=config).success
-        linked = query(settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'")[0]
+        linked = query(
+            settings, "SELECT count(*), count(cited_mag_id) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.%'"
+        )[0]
         # unarXive 2022 ships OpenAlex links only: the published rule gives contexts without a cited MAG id
         assert shipped[1] == 0 and linked[0] == linked[1] > 0
         # every shipped OpenAlex link gets its MAG id from the catalogue, and the resolver adds items
         assert linked[0] > shipped[0]
-        resolved = query(settings, "SELECT count(*) FROM arxiv.references WHERE release = 'unarxive-2022' AND resolved_mag_id IS NOT NULL")
+        resolved = query(
+            settings,
+            "SELECT count(*) FROM arxiv.references WHERE release = 'unarxive-2022' AND resolved_mag_id IS NOT NULL",
+        )
         assert resolved[0][0] > 0
     finally:
         assert job.execute_in_process(partition_key=key, instance=instance).success
@@ -117,7 +132,9 @@ def test_contexts_of_resolver_links_add_to_the_shipped_ones(built):
 def test_field_partitions_gather_papers_by_catalogue_field_then_discipline(built):
     settings, _, defs, instance, _ = built
     # the build gathered the fields that have papers; an empty field partition is written when asked for
-    assert defs.resolve_job_def("arxiv_field_job").execute_in_process(partition_key="biology", instance=instance).success
+    assert (
+        defs.resolve_job_def("arxiv_field_job").execute_in_process(partition_key="biology", instance=instance).success
+    )
     assert latest_metadata(instance, "arxiv_field_papers", "biology")["papers"] == 0
     assert latest_metadata(instance, "arxiv_field_papers", "physics")["papers"] == 20
     assert defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(instance=instance).success
@@ -132,6 +149,8 @@ def test_a_new_catalogue_asks_for_every_dump_file_to_be_resolved_again(built):
     first = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=selection)
     assert all(result.true_subset.size == 0 for result in first.results)
     assert defs.resolve_job_def("catalogue_job").execute_in_process(instance=instance).success
-    later = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=selection, cursor=first.cursor)
+    later = dg.evaluate_automation_conditions(
+        defs=defs, instance=instance, asset_selection=selection, cursor=first.cursor
+    )
     requested = {result.key.to_user_string(): result.true_subset.size for result in later.results}
     assert requested == {"arxiv_resolutions": 2, "arxiv_context_export": 1}

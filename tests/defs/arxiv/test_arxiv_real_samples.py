@@ -31,7 +31,10 @@ def test_every_real_paper_is_ingested(built):
     settings, failed, instance, shared_data = built
     assert failed == []
     texts = {p.stem for p in (shared_data / "unarxive-2020" / "papers").glob("*.txt")}
-    papers = query(settings, "SELECT release, count(*), count(DISTINCT paper_id), sum(n_markers) FROM arxiv.papers GROUP BY 1 ORDER BY 1")
+    papers = query(
+        settings,
+        "SELECT release, count(*), count(DISTINCT paper_id), sum(n_markers) FROM arxiv.papers GROUP BY 1 ORDER BY 1",
+    )
     paragraphs = dict(query(settings, "SELECT release, count(*) FROM arxiv.paragraphs GROUP BY 1"))
     references = dict(query(settings, "SELECT release, count(*) FROM arxiv.references GROUP BY 1"))
     contexts = dict(query(settings, "SELECT citing_paper_id LIKE '2212.%', count(*) FROM arxiv.contexts GROUP BY 1"))
@@ -40,17 +43,27 @@ def test_every_real_paper_is_ingested(built):
     assert papers[1][:3] == ("unarxive-2022", 20, 20)
     assert references == {"unarxive-2020": 4027, "unarxive-2022": references["unarxive-2022"]}
     assert query(settings, "SELECT count(*) FROM arxiv.read_issues WHERE release = 'unarxive-2020'") == [(0,)]
-    issues = latest_metadata(instance, "arxiv_papers", "unarxive_2022_arxiv_src_2212_086_first20")["read_issues_by_kind"]
+    issues = latest_metadata(instance, "arxiv_papers", "unarxive_2022_arxiv_src_2212_086_first20")[
+        "read_issues_by_kind"
+    ]
     print("unarXive 2022 sample read issues:", issues)
     assert issues == {"no_citation_markers": 3}  # three real papers cite nothing in their body text: explained
 
 
 def test_real_2022_disciplines_become_mag_field_partitions(built):
     settings, *_ = built
-    fields = query(settings, "SELECT field_key, papers, from_discipline FROM arxiv.papers_per_field ORDER BY 1 NULLS LAST")
+    fields = query(
+        settings, "SELECT field_key, papers, from_discipline FROM arxiv.papers_per_field ORDER BY 1 NULLS LAST"
+    )
     print("\nreal samples, arXiv papers per field:", fields)
     # arXiv's Quantitative Biology is MAG's Biology; the 2020 sample has no discipline and no catalogue here
-    assert fields == [("biology", 1, 1), ("computer_science", 3, 3), ("mathematics", 6, 6), ("physics", 10, 10), (None, 100, 0)]
+    assert fields == [
+        ("biology", 1, 1),
+        ("computer_science", 3, 3),
+        ("mathematics", 6, 6),
+        ("physics", 10, 10),
+        (None, 100, 0),
+    ]
 
 
 def test_the_2020_contexts_export_equals_the_published_extraction(built):
@@ -69,7 +82,12 @@ def test_resolver_against_the_shipped_links_is_reported(built):
     for row in agreement:
         print("  ", row)
     print("resolution routes/failures over all:", report)
-    shipped = dict(query(settings, "SELECT release, count(*) FILTER (WHERE linked_mag_id IS NOT NULL OR linked_openalex_id IS NOT NULL) FROM arxiv.references GROUP BY 1"))
+    shipped = dict(
+        query(
+            settings,
+            "SELECT release, count(*) FILTER (WHERE linked_mag_id IS NOT NULL OR linked_openalex_id IS NOT NULL) FROM arxiv.references GROUP BY 1",
+        )
+    )
     by_release = {row[0]: row for row in agreement}
     for release, links in shipped.items():
         same, different, shipped_only = by_release[release][1:4]
@@ -86,7 +104,9 @@ def test_the_export_as_the_citation_recommendation_reader_sees_it(built):
     catalogue = read_catalogue(settings.export_dir("arxiv") / "catalogue.jsonl", issues)
     by_release = dict(query(settings, "SELECT citing_paper_id LIKE '2212.%', count(*) FROM arxiv.contexts GROUP BY 1"))
     usable_2022 = sum(1 for c in contexts if (c.citing_arxiv or "").startswith("2212."))
-    print(f"\nexport: {len(contexts)} usable contexts ({usable_2022} of {by_release[True]} from 2022: its links are OpenAlex"
-          f" ids, usable only with a cited arXiv id), {issues.counts} unusable, {len(catalogue)} catalogue works")
+    print(
+        f"\nexport: {len(contexts)} usable contexts ({usable_2022} of {by_release[True]} from 2022: its links are OpenAlex"
+        f" ids, usable only with a cited arXiv id), {issues.counts} unusable, {len(catalogue)} catalogue works"
+    )
     assert len(contexts) - usable_2022 == by_release[False]  # every 2020 context has its cited MAG id
     assert all(c.cited in catalogue and c.citing in catalogue for c in contexts)

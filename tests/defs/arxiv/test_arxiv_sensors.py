@@ -23,7 +23,9 @@ def evaluate(sensor, instance, dumps, cursor=None):
     context = dg.build_sensor_context(
         instance=instance,
         cursor=cursor,
-        resources={"citeworth": CiteworthSettings(dumps=str(dumps), data=str(dumps.parent / "data"), shard_settle_seconds=60)},
+        resources={
+            "citeworth": CiteworthSettings(dumps=str(dumps), data=str(dumps.parent / "data"), shard_settle_seconds=60)
+        },
     )
     return sensor(context)
 

@@ -1,7 +1,6 @@
 """The citrec assets end to end on the generated answerable contexts: data set, every model trained and saved,
 evaluated into MLflow (the default SQLite store under the data root; MLflow 3 refuses new file stores) and the warehouse, with a real Dagster instance."""
 
-
 import dagster as dg
 import duckdb
 import mlflow
@@ -37,7 +36,9 @@ def built(tmp_path_factory):
     sample = write_citrec_sample(data / "exports" / "arxiv")
     resources = {
         "citeworth": CiteworthSettings(dumps=str(tmp), data=str(data)),
-        "citrec": CitrecSettings(name="generated", min_contexts=5, min_citing_papers=3, split_year=2016, models=MODEL_NAMES),
+        "citrec": CitrecSettings(
+            name="generated", min_contexts=5, min_citing_papers=3, split_year=2016, models=MODEL_NAMES
+        ),
     }
     (tmp / "dagster_home").mkdir()
     with dg.instance_for_test(temp_dir=str(tmp / "dagster_home")) as instance:
@@ -50,7 +51,13 @@ def built(tmp_path_factory):
 def test_every_citrec_asset_materializes_into_the_instance(built):
     result, _, _, _, materialized = built
     assert result.success
-    assert {"citrec_dataset", "citrec_models", "citrec_evaluation", "citrec/results", "citrec/dataset_statistics"} <= materialized
+    assert {
+        "citrec_dataset",
+        "citrec_models",
+        "citrec_evaluation",
+        "citrec/results",
+        "citrec/dataset_statistics",
+    } <= materialized
     metadata = result.asset_materializations_for_node("citrec_evaluation")[0].metadata
     assert metadata["plot"].value.startswith("![metrics against k](data:image/png;base64,iVBOR")  # a PNG, inline
     assert set(metadata["runs"].value) == set(MODEL_NAMES)
@@ -58,13 +65,17 @@ def test_every_citrec_asset_materializes_into_the_instance(built):
 
 def test_every_model_beats_random_widely_and_bow_finds_most_items(built):
     _, data, _, sample, _ = built
-    dataset = dataset_from_csv([sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path))
+    dataset = dataset_from_csv(
+        [sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
+    )
     chance = random_baseline(dataset)
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
         rows = connection.execute(
             "SELECT model, recall_at_10, mrr_at_10, items FROM citrec.summary WHERE dataset = 'generated'"
         ).fetchall()
-        statistics = connection.execute("SELECT candidates, test_items, read_issues FROM citrec.dataset_statistics").fetchall()
+        statistics = connection.execute(
+            "SELECT candidates, test_items, read_issues FROM citrec.dataset_statistics"
+        ).fetchall()
         long = connection.execute("SELECT count(*), count(DISTINCT run_id) FROM citrec.results").fetchone()
     assert statistics == [(len(dataset.candidates), len(dataset.test), 2)]  # the sample's two damaged lines
     assert long == (len(MODEL_NAMES) * 40, len(MODEL_NAMES))  # 4 metrics x 10 cut-offs per model, one run each

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.slow  # builds a small dump end to end
 
 def sensor_requests(instance, dumps, data, cursor=None, rules="citeworth_2021"):
     settings = CiteworthSettings(dumps=str(dumps), data=str(data), rules=rules, shard_settle_seconds=0)
-    result = s2orc_dump_sensor(dg.build_sensor_context(instance=instance, cursor=cursor, resources={"citeworth": settings}))
+    result = s2orc_dump_sensor(
+        dg.build_sensor_context(instance=instance, cursor=cursor, resources={"citeworth": settings})
+    )
     return [] if isinstance(result, dg.SkipReason) else result.run_requests
 
 

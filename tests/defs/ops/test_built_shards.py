@@ -24,7 +24,9 @@ def record_build(instance, shard, rules="citeworth_2021", splitter="scispacy_pys
     for key in SHARD_ASSETS[:upto]:
         tags = {"dagster/data_version": input_version(shard)} if key.path == ["s2orc_papers"] else {}
         metadata = {"rule_set": rules, "splitter": splitter} if key.path == ["citeworth_paragraphs"] else {}
-        instance.report_runless_asset_event(dg.AssetMaterialization(key, partition=shard.key, tags=tags, metadata=metadata))
+        instance.report_runless_asset_event(
+            dg.AssetMaterialization(key, partition=shard.key, tags=tags, metadata=metadata)
+        )
 
 
 def test_a_shard_is_built_only_from_the_same_files_rules_and_splitter_and_a_complete_run(tmp_path):
@@ -52,7 +54,12 @@ def test_the_sensor_leaves_a_shard_with_a_queued_or_running_run_alone(tmp_path):
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("s2orc_shards", ["20200705v1_0", "20200705v1_1"])
         instance.add_run(
-            dg.DagsterRun(job_name="s2orc_shard_job", run_id="a" * 36, status=dg.DagsterRunStatus.STARTED, tags={"dagster/partition": "20200705v1_0"})
+            dg.DagsterRun(
+                job_name="s2orc_shard_job",
+                run_id="a" * 36,
+                status=dg.DagsterRunStatus.STARTED,
+                tags={"dagster/partition": "20200705v1_0"},
+            )
         )
         result = s2orc_dump_sensor(dg.build_sensor_context(instance=instance, resources={"citeworth": settings}))
     assert [request.partition_key for request in result.run_requests] == ["20200705v1_1"]

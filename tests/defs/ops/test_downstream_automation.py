@@ -33,7 +33,11 @@ def run_requested(defs, instance, wanted: dict[dg.AssetKey, set]) -> None:
         for partition, keys in sorted(by_partition.items(), key=lambda item: str(item[0])):
             job = defs.resolve_implicit_job_def_def_for_assets(keys)
             result = job.execute_in_process(
-                instance=instance, asset_selection=keys, partition_key=partition, run_config=QUIET_RUN, raise_on_error=False
+                instance=instance,
+                asset_selection=keys,
+                partition_key=partition,
+                run_config=QUIET_RUN,
+                raise_on_error=False,
             )
             assert result.success, (keys, partition)
 
@@ -53,10 +57,14 @@ def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
         assert shard_job.execute_in_process(partition_key=keys[0], instance=instance, run_config=QUIET_RUN).success
         # The second shard has a run waiting to start: nothing that reads every shard may start yet (batching).
         queued = instance.create_run_for_job(
-            shard_job, status=dg.DagsterRunStatus.NOT_STARTED, tags={"dagster/partition": keys[1]},
+            shard_job,
+            status=dg.DagsterRunStatus.NOT_STARTED,
+            tags={"dagster/partition": keys[1]},
             asset_selection=frozenset(shard_job.asset_layer.executable_asset_keys),
         )
-        waiting = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target, cursor=idle.cursor)
+        waiting = dg.evaluate_automation_conditions(
+            defs=defs, instance=instance, asset_selection=target, cursor=idle.cursor
+        )
         assert not {"citeworth_field_paragraphs", "citeworth_dataset", "s2orc_duplicate_papers"} & {
             key.to_user_string() for key in requested(defs, waiting)
         }
@@ -65,7 +73,9 @@ def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
 
         cursor, ticks, runs_per_asset = waiting.cursor, 0, defaultdict(int)
         while True:
-            tick = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target, cursor=cursor)
+            tick = dg.evaluate_automation_conditions(
+                defs=defs, instance=instance, asset_selection=target, cursor=cursor
+            )
             cursor, wanted = tick.cursor, requested(defs, tick)
             if not wanted:
                 break

@@ -24,14 +24,20 @@ def build(root, dumps, mlflow_uri, baselines_config):
     keys = [shard.key for shard in discover_shards(dumps)]
     instance.add_dynamic_partitions(s2orc_shards.name, keys)
     for key in keys:
-        assert defs.resolve_job_def("s2orc_shard_job").execute_in_process(partition_key=key, instance=instance, run_config=QUIET).success
+        assert (
+            defs.resolve_job_def("s2orc_shard_job")
+            .execute_in_process(partition_key=key, instance=instance, run_config=QUIET)
+            .success
+        )
     assert defs.resolve_job_def("citesum_catalogue_job").execute_in_process(instance=instance, run_config=QUIET).success
     dataset = defs.resolve_job_def("sciqfs_dataset_job").execute_in_process(instance=instance, run_config=QUIET)
     baselines = defs.resolve_job_def("sciqfs_baselines_job").execute_in_process(
         instance=instance, run_config={**QUIET, "ops": {"sciqfs_baselines": {"config": baselines_config}}}
     )
     views = [dg.AssetKey(["sciqfs", name]) for name in VIEWS]
-    refreshed = defs.resolve_implicit_global_asset_job_def().execute_in_process(instance=instance, run_config=QUIET, asset_selection=views)
+    refreshed = defs.resolve_implicit_global_asset_job_def().execute_in_process(
+        instance=instance, run_config=QUIET, asset_selection=views
+    )
     assert refreshed.success
     return data, dataset, baselines, mlflow_uri
 

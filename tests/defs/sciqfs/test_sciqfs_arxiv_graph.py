@@ -29,23 +29,50 @@ def test_real_unarxive_papers_become_sciqfs_examples(shared_data, tmp_path):
     defs = build_definitions(CiteworthSettings(**settings.values()))
     with dg.instance_for_test() as instance:
         assert build_arxiv_sources(defs, instance, settings) == []
-        cited = sorted({i for r in lake.read_partition(settings.lake, "arxiv_references", "unarxive_2022_arxiv_src_2212_086_first20",
-                                                          ["arxiv_ids"], "dump_file").column("arxiv_ids").to_pylist() for i in r})  # fmt: skip
+        cited = sorted(
+            {
+                i
+                for r in lake.read_partition(
+                    settings.lake,
+                    "arxiv_references",
+                    "unarxive_2022_arxiv_src_2212_086_first20",
+                    ["arxiv_ids"],
+                    "dump_file",
+                )
+                .column("arxiv_ids")
+                .to_pylist()
+                for i in r
+            }
+        )
         (dumps / "arxiv-metadata").mkdir()
-        (dumps / "arxiv-metadata" / "meta.jsonl").write_text("".join(
-            json.dumps({"id": i, "title": f"Work {i}", "abstract": f"Random polynomials and their roots {i}."}) + "\n"
-            for i in cited[:5]))  # fmt: skip
+        (dumps / "arxiv-metadata" / "meta.jsonl").write_text(
+            "".join(
+                json.dumps({"id": i, "title": f"Work {i}", "abstract": f"Random polynomials and their roots {i}."})
+                + "\n"
+                for i in cited[:5]
+            )
+        )
         config = {**QUIET, "ops": {"sciqfs_tables": {"config": {"s2orc": False, "arxiv": True}}}}
         selection = [dg.AssetKey("sciqfs_tables"), dg.AssetKey("sciqfs_examples")]
         result = defs.resolve_implicit_global_asset_job_def().execute_in_process(
             instance=instance, run_config=config, asset_selection=selection
         )
         assert result.success
-    tables = {e.asset_key.to_user_string(): e.step_materialization_data.materialization.metadata
-              for e in result.get_asset_materialization_events()}  # fmt: skip
-    papers, citations = tables["sciqfs_tables"]["sciqfs_papers"].value, tables["sciqfs_tables"]["sciqfs_citations"].value
-    with_abstract, examples = tables["sciqfs_tables"]["references_with_abstract"].value, tables["sciqfs_examples"]["examples"].value
-    print(f"\nreal unarXive 2022 sample: {papers} papers, {citations} citations, {with_abstract} references with an "
-          f"abstract, {examples} examples; skipped {tables['sciqfs_examples']['skipped_pairs'].value}")  # fmt: skip
+    tables = {
+        e.asset_key.to_user_string(): e.step_materialization_data.materialization.metadata
+        for e in result.get_asset_materialization_events()
+    }
+    papers, citations = (
+        tables["sciqfs_tables"]["sciqfs_papers"].value,
+        tables["sciqfs_tables"]["sciqfs_citations"].value,
+    )
+    with_abstract, examples = (
+        tables["sciqfs_tables"]["references_with_abstract"].value,
+        tables["sciqfs_examples"]["examples"].value,
+    )
+    print(
+        f"\nreal unarXive 2022 sample: {papers} papers, {citations} citations, {with_abstract} references with an "
+        f"abstract, {examples} examples; skipped {tables['sciqfs_examples']['skipped_pairs'].value}"
+    )
     assert (papers, citations) == (20, 842)
     assert 0 < with_abstract <= 5 and examples >= with_abstract

@@ -10,8 +10,16 @@ from citeworth_assets.resources import CiteworthSettings
 
 
 def example(paper_id, reference_id, split, labels, sources):
-    return {"example_id": f"{paper_id}::{reference_id}", "paper_id": paper_id, "reference_id": reference_id, "split": split,
-            "sentences": [f"Sentence {i}." for i in range(len(labels))], "query": "q", "labels": labels, "label_sources": sources}  # fmt: skip
+    return {
+        "example_id": f"{paper_id}::{reference_id}",
+        "paper_id": paper_id,
+        "reference_id": reference_id,
+        "split": split,
+        "sentences": [f"Sentence {i}." for i in range(len(labels))],
+        "query": "q",
+        "labels": labels,
+        "label_sources": sources,
+    }
 
 
 def run_checks(tmp_path, rows):
@@ -21,16 +29,20 @@ def run_checks(tmp_path, rows):
 
 
 def test_good_examples_pass(tmp_path):
-    rows = [example("p1", "r1", "train", [True, True, False], ["citation", "rouge", None]),
-            example("p1", "r2", "train", [False, True], [None, "citation"])]  # fmt: skip
+    rows = [
+        example("p1", "r1", "train", [True, True, False], ["citation", "rouge", None]),
+        example("p1", "r2", "train", [False, True], [None, "citation"]),
+    ]
     labels, splits = run_checks(tmp_path, rows)
     assert labels.passed and splits.passed
 
 
 def test_a_lost_citation_label_and_a_paper_in_two_splits_fail(tmp_path):
-    rows = [example("p1", "r1", "train", [False, True], ["citation", "rouge"]),  # a citing sentence labelled false
-            example("p1", "r2", "test", [True, False], ["citation", None]),  # the same paper in test
-            example("p2", "r1", "train", [True, False], ["rouge", None])]  # no citing sentence  # fmt: skip
+    rows = [
+        example("p1", "r1", "train", [False, True], ["citation", "rouge"]),  # a citing sentence labelled false
+        example("p1", "r2", "test", [True, False], ["citation", None]),  # the same paper in test
+        example("p2", "r1", "train", [True, False], ["rouge", None]),
+    ]  # no citing sentence
     labels, splits = run_checks(tmp_path, rows)
     assert not labels.passed and labels.metadata["failing"].value == 2
     assert not splits.passed and splits.metadata["papers_in_several_splits"].value == 1

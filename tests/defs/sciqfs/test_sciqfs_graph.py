@@ -33,9 +33,15 @@ def test_every_citing_sentence_is_labelled_and_augmentation_only_adds(built):
     for row in citations:
         contexts.setdefault((row["paper_id"], row["reference_id"]), set()).add(" ".join(row["context"].split()))
     for example in examples:
-        labelled = {" ".join(s.split()) for s, source in zip(example["sentences"], example["label_sources"]) if source == "citation"}
+        labelled = {
+            " ".join(s.split())
+            for s, source in zip(example["sentences"], example["label_sources"])
+            if source == "citation"
+        }
         # every citing sentence of the pair is labelled (citation contexts are sentences of the paper here)
-        assert contexts[(example["paper_id"], example["reference_id"])] <= {" ".join(s.split()) for s in example["sentences"]}
+        assert contexts[(example["paper_id"], example["reference_id"])] <= {
+            " ".join(s.split()) for s in example["sentences"]
+        }
         assert labelled == contexts[(example["paper_id"], example["reference_id"])]
         assert example["labels"] == [source is not None for source in example["label_sources"]]
         assert set(example["label_sources"]) <= {"citation", "rouge", None}
@@ -44,13 +50,24 @@ def test_every_citing_sentence_is_labelled_and_augmentation_only_adds(built):
 def test_no_paper_in_two_splits_and_statistics_add_up(built):
     data, dataset, *_ = built
     assert query(data, "SELECT paper_id FROM sciqfs.examples GROUP BY paper_id HAVING count(DISTINCT split) > 1") == []
-    stats = {row[0]: row[1:] for row in query(data, "SELECT split, examples, sentences, positives_before, positives_after, rouge_added FROM sciqfs.statistics")}
+    stats = {
+        row[0]: row[1:]
+        for row in query(
+            data,
+            "SELECT split, examples, sentences, positives_before, positives_after, rouge_added FROM sciqfs.statistics",
+        )
+    }
     parts = [values for name, values in stats.items() if name != "all"]
     assert tuple(sum(column) for column in zip(*parts)) == stats["all"]
     examples, sentences, before, after, added = stats["all"]
-    print(f"\ngenerated dump: {examples} examples, {sentences} sentences, positives {before} before / {after} after the augmentation")
+    print(
+        f"\ngenerated dump: {examples} examples, {sentences} sentences, positives {before} before / {after} after the augmentation"
+    )
     assert after == before + added and added > 0  # the augmentation adds, never removes
-    counted = query(data, "SELECT count(*), sum(len(sentences)), sum(list_count(list_filter(label_sources, lambda s: s = 'citation'))) FROM sciqfs.examples")
+    counted = query(
+        data,
+        "SELECT count(*), sum(len(sentences)), sum(list_count(list_filter(label_sources, lambda s: s = 'citation'))) FROM sciqfs.examples",
+    )
     assert counted == [(examples, sentences, before)]
     checks = {e.check_name: e.passed for e in dataset.get_asset_check_evaluations()}
     assert checks == {"labels_follow_their_sources": True, "splits_disjoint_by_citing_paper": True}
@@ -61,8 +78,14 @@ def test_no_paper_in_two_splits_and_statistics_add_up(built):
 def test_release_holds_every_example_once(built):
     data, *_ = built
     folder = data / "exports" / "sciqfs"
-    lines = [json.loads(line) for split in ("train", "validation", "test") for line in (folder / f"{split}.jsonl").open()]
-    assert len(lines) == len({row["example_id"] for row in lines}) == query(data, "SELECT count(*) FROM sciqfs.examples")[0][0]
+    lines = [
+        json.loads(line) for split in ("train", "validation", "test") for line in (folder / f"{split}.jsonl").open()
+    ]
+    assert (
+        len(lines)
+        == len({row["example_id"] for row in lines})
+        == query(data, "SELECT count(*) FROM sciqfs.examples")[0][0]
+    )
     assert pq.read_table(folder / "sciqfs.parquet").num_rows == len(lines)
 
 
@@ -70,8 +93,13 @@ def test_baselines_are_tracked_and_cosine_on_tfidf_beats_random(built):
     data, _, baselines, uri = built
     assert baselines.success
     assert metadata(baselines, "sciqfs_baselines")["training_device"] == "cpu"  # the training_device resource, CPU here
-    rows = {(c, e): (status, ap, auc, prevalence, run_id, single) for c, e, status, ap, auc, prevalence, run_id, single in query(
-        data, "SELECT classifier, embeddings, status, average_precision_mean, roc_auc_mean, prevalence, run_id, single_class FROM sciqfs.baselines")}  # fmt: skip
+    rows = {
+        (c, e): (status, ap, auc, prevalence, run_id, single)
+        for c, e, status, ap, auc, prevalence, run_id, single in query(
+            data,
+            "SELECT classifier, embeddings, status, average_precision_mean, roc_auc_mean, prevalence, run_id, single_class FROM sciqfs.baselines",
+        )
+    }
     status, ap, auc, prevalence, run_id, _ = rows[("Cosine Similarity", "TFIDF-Words")]
     assert status == "ok" and ap > 2 * prevalence and auc > 0.6
     assert rows[("LSTM", "SPECTER")][0].startswith("unavailable")
@@ -81,9 +109,16 @@ def test_baselines_are_tracked_and_cosine_on_tfidf_beats_random(built):
 
     client = mlflow.tracking.MlflowClient(uri)
     run = client.get_run(run_id)
-    assert run.data.tags["classifier"] == "Cosine Similarity" and run.data.metrics["average_precision_mean"] == pytest.approx(ap)
-    per_example = query(data, "SELECT count(*), count(average_precision) FROM sciqfs.baseline_examples WHERE classifier = 'Cosine Similarity' AND embeddings = 'TFIDF-Words'")
-    assert per_example[0][0] - per_example[0][1] == rows[("Cosine Similarity", "TFIDF-Words")][5]  # single-class rows kept
+    assert run.data.tags["classifier"] == "Cosine Similarity" and run.data.metrics[
+        "average_precision_mean"
+    ] == pytest.approx(ap)
+    per_example = query(
+        data,
+        "SELECT count(*), count(average_precision) FROM sciqfs.baseline_examples WHERE classifier = 'Cosine Similarity' AND embeddings = 'TFIDF-Words'",
+    )
+    assert (
+        per_example[0][0] - per_example[0][1] == rows[("Cosine Similarity", "TFIDF-Words")][5]
+    )  # single-class rows kept
     print("\nsciqfs baselines on the generated dump (classifier, embeddings): status, AP, ROC AUC, prevalence")
     for key, row in sorted(rows.items()):
         print(key, row[:4])

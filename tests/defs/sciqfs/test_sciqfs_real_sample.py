@@ -12,8 +12,12 @@ from sciqfs_graph import build, metadata, query
 pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
 
 # One example: no test split, so the rankers (no training) are scored on every example.
-RANKERS = {"embeddings": ["TFIDF-Words", "TFIDF-Chars", "Sentence-BERT"], "classifiers": ["cosine", "euclidean"],
-           "train_split": "all", "test_split": "all"}  # fmt: skip
+RANKERS = {
+    "embeddings": ["TFIDF-Words", "TFIDF-Chars", "Sentence-BERT"],
+    "classifiers": ["cosine", "euclidean"],
+    "train_split": "all",
+    "test_split": "all",
+}
 
 
 def write_dump(shared, root):
@@ -35,17 +39,25 @@ def test_real_papers_with_linked_cited_abstracts_give_examples_and_rankings(shar
     dumps = write_dump(shared_data / "s2orc-20200705", tmp_path)
     data, dataset, baselines, _ = build(tmp_path, dumps, f"sqlite:///{tmp_path / 'mlflow.db'}", RANKERS)
     tables = metadata(dataset, "sciqfs_tables")
-    examples = query(data, "SELECT paper_id, len(sentences), list_count(list_filter(label_sources, lambda s: s = 'citation')), "
-                           "list_count(list_filter(label_sources, lambda s: s = 'rouge')) FROM sciqfs.examples")  # fmt: skip
-    print(f"\nreal S2ORC sample: {tables['sciqfs_papers']} citing papers, {tables['sciqfs_references']} references "
-          f"({tables['references_with_abstract']} with an abstract), {tables['sciqfs_citations']} citations; examples "
-          f"(paper, sentences, citing, ROUGE-added): {examples}")  # fmt: skip
+    examples = query(
+        data,
+        "SELECT paper_id, len(sentences), list_count(list_filter(label_sources, lambda s: s = 'citation')), "
+        "list_count(list_filter(label_sources, lambda s: s = 'rouge')) FROM sciqfs.examples",
+    )
+    print(
+        f"\nreal S2ORC sample: {tables['sciqfs_papers']} citing papers, {tables['sciqfs_references']} references "
+        f"({tables['references_with_abstract']} with an abstract), {tables['sciqfs_citations']} citations; examples "
+        f"(paper, sentences, citing, ROUGE-added): {examples}"
+    )
     assert tables["sciqfs_papers"] == 3 and tables["references_with_abstract"] >= 1
     assert examples and all(citing >= 1 for _, _, citing, _ in examples)
     assert examples[0][0] == "18980380"  # the one paper whose cited paper is linked and in the sample
     assert metadata(dataset, "sciqfs_examples")["skipped_pairs"]["reference_without_abstract"] > 0
     assert baselines.success
-    rows = query(data, "SELECT classifier, embeddings, status, evaluated, average_precision_mean, roc_auc_mean, prevalence FROM sciqfs.baselines ORDER BY 1, 2")
+    rows = query(
+        data,
+        "SELECT classifier, embeddings, status, evaluated, average_precision_mean, roc_auc_mean, prevalence FROM sciqfs.baselines ORDER BY 1, 2",
+    )
     for row in rows:
         print(row)
     ran = [row for row in rows if row[2] == "ok"]

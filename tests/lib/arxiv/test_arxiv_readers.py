@@ -106,7 +106,9 @@ def test_real_unarxive_2020_tarball_equals_folder(shared_data, tmp_path):
 
 def test_damaged_2020_inputs_are_counted(small_dump):
     log = IssueLog()
-    papers = {p.arxiv_id: p for p in unarxive2020.iter_papers(small_dump, log, unarxive2020.RefsDb(small_dump / "refs.db"))}
+    papers = {
+        p.arxiv_id: p for p in unarxive2020.iter_papers(small_dump, log, unarxive2020.RefsDb(small_dump / "refs.db"))
+    }
     assert set(papers) == {"1412.3684", "hep-th9901001", "1703.01234"}
     assert log.counts == {"no_citation_markers": 1, "invalid_utf8": 1, "marker_without_bibitem": 1}
     assert papers["1703.01234"].row["n_markers_without_reference"] == 1
@@ -140,7 +142,9 @@ def test_truncated_tarball_keeps_papers_before_the_damage(small_dump, tmp_path):
 def test_bad_bytes_in_refs_db_are_replaced_and_counted(tmp_path):
     db = make_refs_db(tmp_path / "refs.db", [("u1", "1", None, "1412.3684", None, "ok")])
     connection = sqlite3.connect(db)
-    connection.execute("insert into bibitem values ('u2', '1', ?, '1412.3684', null, ?)", (b"20\xff1", b"T. Heinzl \xfe"))
+    connection.execute(
+        "insert into bibitem values ('u2', '1', ?, '1412.3684', null, ?)", (b"20\xff1", b"T. Heinzl \xfe")
+    )
     connection.commit()
     connection.close()
     log = IssueLog()
@@ -157,7 +161,9 @@ def test_real_unarxive_2022_every_paper_marker_and_reference(shared_data):
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert [p.arxiv_id for p in papers] == [r["paper_id"] for r in records]
     assert sum(len(p.paragraphs) for p in papers) == sum(len(r["body_text"]) for r in records)
-    assert sum(p.row["n_markers"] for p in papers) == sum(len(par["cite_spans"]) for r in records for par in r["body_text"])
+    assert sum(p.row["n_markers"] for p in papers) == sum(
+        len(par["cite_spans"]) for r in records for par in r["body_text"]
+    )
     assert sum(len(p.references) for p in papers) == sum(len(r["bib_entries"]) for r in records)
     # the only issues are the three real papers without any citation marker
     assert log.counts == {"no_citation_markers": 3}
@@ -189,11 +195,18 @@ def test_damaged_2022_gzip_is_counted(shared_data, tmp_path):
 
 def test_2022_abstract_falls_back_to_the_metadata_and_counts_a_bad_type(tmp_path):
     log = IssueLog()
-    base = {"paper_id": "2212.00001", "metadata": {"title": "T", "abstract": " From the\n metadata. "},
-            "body_text": [{"section": "S", "text": "Text {{cite:aa}}.", "cite_spans": [{"ref_id": "aa"}]}],
-            "bib_entries": {"aa": {"bib_entry_raw": "A reference."}}}  # fmt: skip
-    rows = [unarxive2022.paper_from_record({**base, **extra}, tmp_path / "f.jsonl", n, 0, log).row
-            for n, extra in enumerate([{}, {"abstract": {"text": "  "}}, {"abstract": "Plain string."}, {"abstract": {"text": 7}}], 1)]  # fmt: skip
+    base = {
+        "paper_id": "2212.00001",
+        "metadata": {"title": "T", "abstract": " From the\n metadata. "},
+        "body_text": [{"section": "S", "text": "Text {{cite:aa}}.", "cite_spans": [{"ref_id": "aa"}]}],
+        "bib_entries": {"aa": {"bib_entry_raw": "A reference."}},
+    }
+    rows = [
+        unarxive2022.paper_from_record({**base, **extra}, tmp_path / "f.jsonl", n, 0, log).row
+        for n, extra in enumerate(
+            [{}, {"abstract": {"text": "  "}}, {"abstract": "Plain string."}, {"abstract": {"text": 7}}], 1
+        )
+    ]
     assert [r["abstract"] for r in rows] == ["From the metadata."] * 2 + ["Plain string.", "From the metadata."]
     assert log.counts == {"bad_type": 1}
     assert unarxive2022.abstract_of({}, {}) is None

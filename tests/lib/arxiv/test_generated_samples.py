@@ -38,9 +38,18 @@ def dumps(tmp_path_factory):
     mag = write_mag_dump(root / "mag", works)
     snapshot = write_openalex_snapshot(root / "openalex", works, per_part=50)
     metadata = write_arxiv_metadata(root / "arxiv-metadata.jsonl", works)
-    return {"root": root, "works": works, "folder": folder, "references": references, "tarball": tarball,
-            "jsonl": jsonl, "references_2022": references_2022, "mag": mag, "openalex": snapshot,
-            "metadata": metadata}  # fmt: skip
+    return {
+        "root": root,
+        "works": works,
+        "folder": folder,
+        "references": references,
+        "tarball": tarball,
+        "jsonl": jsonl,
+        "references_2022": references_2022,
+        "mag": mag,
+        "openalex": snapshot,
+        "metadata": metadata,
+    }
 
 
 def test_generators_are_deterministic(dumps, tmp_path):
@@ -55,8 +64,18 @@ def test_generators_are_deterministic(dumps, tmp_path):
 
     assert gzip.decompress(jsonl.read_bytes()) == gzip.decompress(dumps["jsonl"].read_bytes())
     styles = Counter(r.style for r in dumps["references"])
-    assert set(styles) == {"title", "quoted", "arxiv_old", "arxiv_new", "doi", "no_title", "formula", "longer",
-                           "noise", "non_publication"}  # fmt: skip
+    assert set(styles) == {
+        "title",
+        "quoted",
+        "arxiv_old",
+        "arxiv_new",
+        "doi",
+        "no_title",
+        "formula",
+        "longer",
+        "noise",
+        "non_publication",
+    }
 
 
 def test_generated_2020_read_with_every_damage_counted(dumps):
@@ -91,8 +110,10 @@ def test_resolution_of_generated_references_against_both_catalogues(dumps):
     mag = Catalogue.from_works(mag_works(dumps["mag"], log))
     mag.add_arxiv_titles(read_arxiv_metadata_titles(dumps["metadata"], log))
     assert log.counts == {"too_few_columns": 1, "invalid_utf8": 1, "bad_value": 1}
-    rows = {r["ref_id"]: r for r in unarxive2020.iter_references(unarxive2020.RefsDb(dumps["folder"] / "refs.db"),
-                                                                    IssueLog())}  # fmt: skip
+    rows = {
+        r["ref_id"]: r
+        for r in unarxive2020.iter_references(unarxive2020.RefsDb(dumps["folder"] / "refs.db"), IssueLog())
+    }
     sample = {r.uuid: r for r in dumps["references"]}
     resolutions = {r["ref_id"]: r for r in resolve_all([rows[u] for u in sample], mag)}
     for uuid, reference in sample.items():

@@ -4,13 +4,21 @@ from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020, ContextSettings
 from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
 
 A, B, C = (f"{n}1234567-89ab-4cde-8f01-23456789abcd" for n in "abc")
-TEXT = f"We build on {{{{cite:{A}}}}}{{{{cite:{B}}}}} here. Later work {{{{cite:{C}}}}} differs. Again {{{{cite:{A}}}}}."
+TEXT = (
+    f"We build on {{{{cite:{A}}}}}{{{{cite:{B}}}}} here. Later work {{{{cite:{C}}}}} differs. Again {{{{cite:{A}}}}}."
+)
 
 
 def test_shipped_links_win_and_resolver_links_are_added():
     references = [
         {"citing_paper_id": "p", "ref_id": A, "linked_mag_id": "11", "linked_arxiv_id": None, "arxiv_ids": []},
-        {"citing_paper_id": "p", "ref_id": B, "linked_mag_id": None, "linked_arxiv_id": None, "arxiv_ids": ["1703.01234"]},
+        {
+            "citing_paper_id": "p",
+            "ref_id": B,
+            "linked_mag_id": None,
+            "linked_arxiv_id": None,
+            "arxiv_ids": ["1703.01234"],
+        },
         {"citing_paper_id": "p", "ref_id": C, "linked_mag_id": None, "linked_arxiv_id": None, "arxiv_ids": []},
     ]
     resolutions = [
@@ -29,7 +37,15 @@ def test_shipped_links_win_and_resolver_links_are_added():
 
 
 def test_a_shipped_openalex_link_gets_the_catalogues_mag_id():
-    references = [{"citing_paper_id": "p", "ref_id": A, "linked_mag_id": None, "linked_openalex_id": "https://openalex.org/W5",
-                   "linked_arxiv_id": None, "arxiv_ids": []}]  # fmt: skip
+    references = [
+        {
+            "citing_paper_id": "p",
+            "ref_id": A,
+            "linked_mag_id": None,
+            "linked_openalex_id": "https://openalex.org/W5",
+            "linked_arxiv_id": None,
+            "arxiv_ids": [],
+        }
+    ]
     assert reference_links(references, [], openalex_mag={"W5": "55"}) == {"p": {A: ("55", None)}}
     assert reference_links(references, []) == {}

@@ -37,9 +37,18 @@ def paragraph(index, section, text, citations=(), invalid=0):
     for span_text, linked in citations:
         start = text.index(span_text, position)
         position = start + len(span_text)
-        spans.append({"start": start, "end": position, "text": span_text, "ref_id": "BIBREF0", "linked_paper_id": linked})
-    return {"paper_id": "citing", "paragraph_index": index, "section": section, "text": text, "cite_spans": spans,
-            "ref_spans": [], "invalid_span_count": invalid}  # fmt: skip
+        spans.append(
+            {"start": start, "end": position, "text": span_text, "ref_id": "BIBREF0", "linked_paper_id": linked}
+        )
+    return {
+        "paper_id": "citing",
+        "paragraph_index": index,
+        "section": section,
+        "text": text,
+        "cite_spans": spans,
+        "ref_spans": [],
+        "invalid_span_count": invalid,
+    }
 
 
 def candidates_of(*paragraphs, min_abstract_words=20):
@@ -48,8 +57,14 @@ def candidates_of(*paragraphs, min_abstract_words=20):
 
 
 def test_related_work_titles_are_normalized():
-    assert is_related_work("2 Related Work") and is_related_work("RELATED WORKS") and is_related_work("II. Related work:")
-    assert not is_related_work("Introduction") and not is_related_work("Related Work and Background") and not is_related_work(None)
+    assert (
+        is_related_work("2 Related Work") and is_related_work("RELATED WORKS") and is_related_work("II. Related work:")
+    )
+    assert (
+        not is_related_work("Introduction")
+        and not is_related_work("Related Work and Background")
+        and not is_related_work(None)
+    )
 
 
 def test_only_related_work_sentences_citing_exactly_one_paper_are_candidates():
@@ -62,26 +77,42 @@ def test_only_related_work_sentences_citing_exactly_one_paper_are_candidates():
         [("[1]", "p-a"), ("[1]", "p-a"), ("[1]", "p-a"), ("[2]", "p-b"), ("[3]", "p-c"), ("[4]", None)],
     )
     candidates, drops, counts = candidates_of(intro, related)
-    assert [(c["sentence_index"], c["cited_paper_id"], len(c["spans"])) for c in candidates] == [(0, "p-a", 1), (1, "p-a", 2)]
+    assert [(c["sentence_index"], c["cited_paper_id"], len(c["spans"])) for c in candidates] == [
+        (0, "p-a", 1),
+        (1, "p-a", 2),
+    ]
     first = candidates[0]
     assert first["sentence"] == "Smith et al. [1] propose a graph network for parsing."
     assert first["sentence"][first["spans"][0]["start"] : first["spans"][0]["end"]] == "[1]"
-    assert [(d["sentence_index"], d["reason"]) for d in drops] == [(2, "several_cited_papers"), (3, "unlinked_citation")]
-    assert drops[0] == {"citing_paper_id": "citing", "paragraph_index": 1, "sentence_index": 2,
-                        "sentence": "Lee [2] and Kim [3] study the decoder.", "reason": "several_cited_papers"}  # fmt: skip
+    assert [(d["sentence_index"], d["reason"]) for d in drops] == [
+        (2, "several_cited_papers"),
+        (3, "unlinked_citation"),
+    ]
+    assert drops[0] == {
+        "citing_paper_id": "citing",
+        "paragraph_index": 1,
+        "sentence_index": 2,
+        "sentence": "Lee [2] and Kim [3] study the decoder.",
+        "reason": "several_cited_papers",
+    }
     assert counts["related_work_paragraphs"] == 1 and counts["sentences"] == 5
     assert counts["sentences_without_citations"] == 1 and counts["candidates"] == 2
 
 
 def test_unlinked_span_drops_the_sentence_even_with_a_linked_one():
-    related = paragraph(0, "Related Work", "Smith [1] and its follow-up [2] propose graph parsers.", [("[1]", "p-a"), ("[2]", None)])
+    related = paragraph(
+        0, "Related Work", "Smith [1] and its follow-up [2] propose graph parsers.", [("[1]", "p-a"), ("[2]", None)]
+    )
     candidates, drops, _ = candidates_of(related)
     assert candidates == [] and [d["reason"] for d in drops] == ["unlinked_citation"]
 
 
 def test_unknown_and_short_cited_abstracts_are_dropped():
     related = paragraph(
-        0, "RELATED WORKS", "Old work [7] exists in the literature. Short work [8] exists as well.", [("[7]", "p-gone"), ("[8]", "p-short")]
+        0,
+        "RELATED WORKS",
+        "Old work [7] exists in the literature. Short work [8] exists as well.",
+        [("[7]", "p-gone"), ("[8]", "p-short")],
     )
     candidates, drops, counts = candidates_of(related)
     assert candidates == [] and [d["reason"] for d in drops] == ["cited_paper_unknown", "cited_abstract_too_short"]
@@ -107,17 +138,33 @@ def test_crossing_spans_bad_offsets_and_uncited_paragraphs():
 
 def test_rouge_recall_of_copied_and_unrelated_sentences():
     assert rouge_recall("We propose a graph network for dependency parsing.", ABSTRACT_A) == {
-        "rouge1_recall": 100.0, "rouge2_recall": 100.0, "rougeL_recall": 100.0}  # fmt: skip
-    assert rouge_recall("Bananas ripen quickly.", ABSTRACT_A) == {"rouge1_recall": 0.0, "rouge2_recall": 0.0, "rougeL_recall": 0.0}
+        "rouge1_recall": 100.0,
+        "rouge2_recall": 100.0,
+        "rougeL_recall": 100.0,
+    }
+    assert rouge_recall("Bananas ripen quickly.", ABSTRACT_A) == {
+        "rouge1_recall": 0.0,
+        "rouge2_recall": 0.0,
+        "rougeL_recall": 0.0,
+    }
     # 2 of 4 unigrams, 1 of 3 bigrams, an LCS of 2.
     assert rouge_recall("graph network bananas ripen", ABSTRACT_A) == {
-        "rouge1_recall": 50.0, "rouge2_recall": 33.3333, "rougeL_recall": 50.0}  # fmt: skip
+        "rouge1_recall": 50.0,
+        "rouge2_recall": 33.3333,
+        "rougeL_recall": 50.0,
+    }
 
 
 def test_candidates_are_scored_without_their_citation_spans():
     sentence = "Smith et al. [1] propose a graph network."
-    candidate = {"citing_paper_id": "citing", "cited_paper_id": "p-a", "paragraph_index": 0, "sentence_index": 0,
-                 "sentence": sentence, "spans": [{"start": 0, "end": sentence.index(" propose")}]}  # fmt: skip
+    candidate = {
+        "citing_paper_id": "citing",
+        "cited_paper_id": "p-a",
+        "paragraph_index": 0,
+        "sentence_index": 0,
+        "sentence": sentence,
+        "spans": [{"start": 0, "end": sentence.index(" propose")}],
+    }
     assert remove_citations(sentence, candidate["spans"]) == "propose a graph network."
     [scored] = score_candidates([candidate], ABSTRACTS)
     assert (scored["rouge1_recall"], scored["rouge2_recall"], scored["rougeL_recall"]) == (100.0, 100.0, 100.0)
@@ -185,8 +232,15 @@ def test_split_by_cited_paper_has_no_leakage_and_is_seeded():
 
 
 def example(cited, target, abstract, discipline):
-    scored = {"citing_paper_id": "citing", "cited_paper_id": cited, "paragraph_index": 3, "sentence_index": 1,
-              "sentence": target, "spans": spans_of(target, "[1]"), **scores(80, 40, 60)}  # fmt: skip
+    scored = {
+        "citing_paper_id": "citing",
+        "cited_paper_id": cited,
+        "paragraph_index": 3,
+        "sentence_index": 1,
+        "sentence": target,
+        "spans": spans_of(target, "[1]"),
+        **scores(80, 40, 60),
+    }
     fields = [discipline, "Mathematics"] if discipline else None
     return make_example(scored, {"title": f"Title of {cited}", "abstract": abstract, "mag_field_of_study": fields})
 
@@ -194,13 +248,26 @@ def example(cited, target, abstract, discipline):
 def test_examples_statistics_and_release_records():
     first = example("p-a", "Smith [1] proposes graphs.", "one two three four", "Computer Science")
     assert first == {
-        "citing_paper_id": "citing", "cited_paper_id": "p-a", "paragraph_index": 3, "sentence_index": 1,
-        "sentence": "Smith [1] proposes graphs.", "target": "Smith REF proposes graphs.",
-        "rouge1_recall": 80, "rouge2_recall": 40, "rougeL_recall": 60,
-        "title": "Title of p-a", "abstract": "one two three four", "discipline": "Computer Science",
-    }  # fmt: skip
-    assert release_record(first) == {"src": "one two three four", "tgt": "Smith REF proposes graphs.", "paper_id": "p-a",
-                                     "title": "Title of p-a", "discipline": "Computer Science"}  # fmt: skip
+        "citing_paper_id": "citing",
+        "cited_paper_id": "p-a",
+        "paragraph_index": 3,
+        "sentence_index": 1,
+        "sentence": "Smith [1] proposes graphs.",
+        "target": "Smith REF proposes graphs.",
+        "rouge1_recall": 80,
+        "rouge2_recall": 40,
+        "rougeL_recall": 60,
+        "title": "Title of p-a",
+        "abstract": "one two three four",
+        "discipline": "Computer Science",
+    }
+    assert release_record(first) == {
+        "src": "one two three four",
+        "tgt": "Smith REF proposes graphs.",
+        "paper_id": "p-a",
+        "title": "Title of p-a",
+        "discipline": "Computer Science",
+    }
     splits = {
         "train": [first, example("p-a", "Later [1] extends it.", "one two three four", "Computer Science")],
         "validation": [example("p-b", "[1] trees.", "one two", "Biology")],

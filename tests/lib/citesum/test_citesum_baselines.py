@@ -16,7 +16,11 @@ from citeworth_assets.lib.citesum.baselines import (
 )
 from citeworth_assets.lib.sentences import splitter
 
-SOURCE = ["Deep networks are popular.", "We introduce a sparse graph network.", "It improves parsing accuracy on five treebanks."]
+SOURCE = [
+    "Deep networks are popular.",
+    "We introduce a sparse graph network.",
+    "It improves parsing accuracy on five treebanks.",
+]
 PARSING = "improves parsing accuracy on treebanks"
 GRAPH = "a sparse graph network"
 
@@ -24,7 +28,10 @@ GRAPH = "a sparse graph network"
 def test_lead_and_heuristic_picks():
     assert ext_lead(SOURCE, [PARSING]) == SOURCE[0]
     assert ext_heuristic(SOURCE, [PARSING]) == SOURCE[1]
-    assert ext_heuristic(["Background.", "IN THIS PAPER we study graphs.", "We propose more."], []) == "IN THIS PAPER we study graphs."
+    assert (
+        ext_heuristic(["Background.", "IN THIS PAPER we study graphs.", "We propose more."], [])
+        == "IN THIS PAPER we study graphs."
+    )
     assert ext_heuristic(["Graphs are common.", "We study them."], []) == "Graphs are common."  # falls back to LEAD
 
 
@@ -48,7 +55,10 @@ def test_means_are_times_100_and_an_empty_source_scores_zero():
         {"source": [], "target": ["birds sing"]},
     ]
     scores = score_baselines(records)
-    assert scores == {name: {"rouge1": 33.33, "rouge2": 33.33, "rougeL": 33.33} for name in ("EXT-LEAD", "EXT-HEURISTIC", "EXT-ORACLE")}
+    assert scores == {
+        name: {"rouge1": 33.33, "rouge2": 33.33, "rougeL": 33.33}
+        for name in ("EXT-LEAD", "EXT-HEURISTIC", "EXT-ORACLE")
+    }
     table = format_table(scores).splitlines()
     assert table[0].split() == ["Method", "R-1", "R-2", "R-L"]
     assert table[3].split() == ["EXT-ORACLE", "33.33", "33.33", "33.33"]
@@ -57,9 +67,14 @@ def test_means_are_times_100_and_an_empty_source_scores_zero():
 def test_citesum_examples_become_tldr_records():
     abstract = "We propose a graph network. It parses quickly."
     assert tldr_record(abstract, "REF proposes a graph network.", splitter()) == {
-        "source": ["We propose a graph network.", "It parses quickly."], "target": ["REF proposes a graph network."]}  # fmt: skip
+        "source": ["We propose a graph network.", "It parses quickly."],
+        "target": ["REF proposes a graph network."],
+    }
     examples = [{"abstract": abstract, "target": "t1"}, {"abstract": None, "target": "t2"}]
-    assert [r["source"] for r in tldr_records(examples, splitter())] == [["We propose a graph network.", "It parses quickly."], []]
+    assert [r["source"] for r in tldr_records(examples, splitter())] == [
+        ["We propose a graph network.", "It parses quickly."],
+        [],
+    ]
 
 
 def test_reading_jsonl_names_file_and_line_of_a_bad_record(tmp_path):

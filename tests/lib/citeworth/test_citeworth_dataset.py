@@ -18,21 +18,47 @@ RULES = "citeworth_2021"
 
 def paragraph(paper, index, field):
     samples = [
-        {"text": "It has been shown that cells divide quickly.", "label": "check-worthy", "original_text": "It has been shown that cells divide quickly [1].", "ref_ids": [["BIBREF0"]], "citation_text": ["[1]"]},
-        {"text": "We measured the division rate in every sample.", "label": "non-check-worthy", "original_text": "We measured the division rate in every sample.", "ref_ids": None, "citation_text": None},
+        {
+            "text": "It has been shown that cells divide quickly.",
+            "label": "check-worthy",
+            "original_text": "It has been shown that cells divide quickly [1].",
+            "ref_ids": [["BIBREF0"]],
+            "citation_text": ["[1]"],
+        },
+        {
+            "text": "We measured the division rate in every sample.",
+            "label": "non-check-worthy",
+            "original_text": "We measured the division rate in every sample.",
+            "ref_ids": None,
+            "citation_text": None,
+        },
     ]
     return {
-        "rule_set": RULES, "paper_id": paper, "section_idx": index, "section_title": "Introduction",
-        "original_text": "...", "mag_field_of_study": [field], "file_index": "0", "file_offset": 7,
-        "samples": samples, "sentences": 2, "cite_worthy": 1,
-        "release": "r", "shard": "r_0", "source_file": "pdf_parses_0.jsonl.gz", "line": 1, "byte_offset": 7,
-    }  # fmt: skip
+        "rule_set": RULES,
+        "paper_id": paper,
+        "section_idx": index,
+        "section_title": "Introduction",
+        "original_text": "...",
+        "mag_field_of_study": [field],
+        "file_index": "0",
+        "file_offset": 7,
+        "samples": samples,
+        "sentences": 2,
+        "cite_worthy": 1,
+        "release": "r",
+        "shard": "r_0",
+        "source_file": "pdf_parses_0.jsonl.gz",
+        "line": 1,
+        "byte_offset": 7,
+    }
 
 
 def make_fields(root, sizes):
     for field, (papers, per_paper) in sizes.items():
         rows = [paragraph(f"{field_key(field)}-{p}", i, field) for p in range(papers) for i in range(per_paper)]
-        lake.write_partition(root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, rows, f"{RULES}.{field_key(field)}", "field")
+        lake.write_partition(
+            root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, rows, f"{RULES}.{field_key(field)}", "field"
+        )
 
 
 def test_fields_are_sampled_evenly_and_splits_are_disjoint_by_paper(tmp_path):
@@ -70,10 +96,24 @@ def test_statistics_and_release(tmp_path):
     assert stats["Biology"]["tokens"] == 10 * (9 + 9)  # words and the final period
     folder, counts = export_release(tmp_path, RULES, tmp_path / "exports" / RULES)
     assert sum(counts.values()) == 20 and sorted(p.name for p in folder.iterdir()) == [
-        "README.md", "citeworth.parquet", "dev.jsonl", "table_2.png", "test.jsonl", "train.jsonl",
-    ]  # fmt: skip  (README.md: the dataset card)
+        "README.md",
+        "citeworth.parquet",
+        "dev.jsonl",
+        "table_2.png",
+        "test.jsonl",
+        "train.jsonl",
+    ]  # (README.md: the dataset card)
     record = json.loads((folder / "train.jsonl").read_text().splitlines()[0])
-    assert list(record) == ["paper_id", "section_idx", "file_index", "file_offset", "mag_field_of_study", "original_text", "section_title", "samples"]
+    assert list(record) == [
+        "paper_id",
+        "section_idx",
+        "file_index",
+        "file_offset",
+        "mag_field_of_study",
+        "original_text",
+        "section_title",
+        "samples",
+    ]
     assert list(record["samples"][0]) == ["text", "label", "original_text", "ref_ids", "citation_text"]
     assert "citation_text" not in record["samples"][1] and record["samples"][1]["ref_ids"] is None
     assert pq.read_table(folder / "citeworth.parquet").num_rows == 20

@@ -25,13 +25,27 @@ def spans_of(text, *pieces):
     spans, position = [], 0
     for number, piece in enumerate(pieces):
         start = text.index(piece, position)
-        spans.append({"start": start, "end": start + len(piece), "text": piece, "ref_id": f"BIBREF{number}", "linked_paper_id": None})
+        spans.append(
+            {
+                "start": start,
+                "end": start + len(piece),
+                "text": piece,
+                "ref_id": f"BIBREF{number}",
+                "linked_paper_id": None,
+            }
+        )
         position = start + len(piece)
     return spans
 
 
 def paragraph(text, *pieces, index=0, section="Introduction"):
-    return {"paragraph_index": index, "section": section, "text": text, "cite_spans": spans_of(text, *pieces), "invalid_span_count": 0}
+    return {
+        "paragraph_index": index,
+        "section": section,
+        "text": text,
+        "cite_spans": spans_of(text, *pieces),
+        "invalid_span_count": 0,
+    }
 
 
 FILLER = (
@@ -84,7 +98,10 @@ def test_the_first_citation_group_joins_grobid_fragments():
 
 @pytest.mark.parametrize(
     ("text", "pieces"),
-    [(NUMERIC_GROUP, ("[22,", "23]", "[24]")), (AUTHOR_YEAR_GROUP, ("(Smith et al., 2019;", "Jones, 2020)", "(Brown, 2021)"))],
+    [
+        (NUMERIC_GROUP, ("[22,", "23]", "[24]")),
+        (AUTHOR_YEAR_GROUP, ("(Smith et al., 2019;", "Jones, 2020)", "(Brown, 2021)")),
+    ],
     ids=["numeric", "author_year"],
 )
 def test_a_paper_whose_first_citation_is_a_fragment_is_kept_only_with_grouped_first_citation(text, pieces):
@@ -110,7 +127,9 @@ def test_a_real_cord19_paper_starting_with_a_split_group_passes_the_first_citati
     for rules in (ALONE("grouped_first_citation"), CITEWORTH_IMPROVED):
         (improved,) = clean_papers([paper], rules, splitter())
         assert improved.paper_reason is None
-        assert {drop.reason for drop in improved.drops} and "first_citation_not_numeric_or_year" not in {d.reason for d in improved.drops}
+        assert {drop.reason for drop in improved.drops} and "first_citation_not_numeric_or_year" not in {
+            d.reason for d in improved.drops
+        }
 
 
 # --- emptied_parenthetical --------------------------------------------------------------------------------------
@@ -122,9 +141,15 @@ DKIST = (
 
 def test_an_emptied_parenthetical_loses_its_separator_and_brackets():
     first = paragraph(DKIST, "[49,", "56]", "[57]")
-    assert outcome(clean(first, CITEWORTH_2021, False))[0] == "High-resolution spectra will come from the Solar Telescope (DKIST,)."
+    assert (
+        outcome(clean(first, CITEWORTH_2021, False))[0]
+        == "High-resolution spectra will come from the Solar Telescope (DKIST,)."
+    )
     for rules in (ALONE("emptied_parenthetical"), CITEWORTH_IMPROVED):
-        assert outcome(clean(first, rules, False))[0] == "High-resolution spectra will come from the Solar Telescope (DKIST)."
+        assert (
+            outcome(clean(first, rules, False))[0]
+            == "High-resolution spectra will come from the Solar Telescope (DKIST)."
+        )
 
 
 @pytest.mark.parametrize(
@@ -153,7 +178,10 @@ CLAY = (
 
 def test_a_pointer_phrase_left_pointing_at_nothing_drops_the_paragraph():
     first = paragraph(CLAY, "[39]", "[40]")
-    assert outcome(clean(first, CITEWORTH_2021))[0] == "Soil particles are grouped by size into classes like clay, silt or sand, see in particular."
+    assert (
+        outcome(clean(first, CITEWORTH_2021))[0]
+        == "Soil particles are grouped by size into classes like clay, silt or sand, see in particular."
+    )
     for rules in (ALONE("dangling_reference_phrase"), CITEWORTH_IMPROVED):
         result = clean(first, rules)
         assert outcome(result) == "dangling_reference_phrase"
@@ -209,8 +237,9 @@ def test_reversed_curly_quotes_no_longer_glue_sentences():
         "On the contrary, the sentence \u201dI am fine\u201c was labelled as positive by all of them.",
     ]
     assert adjust_sentences(GLUED, faithful, CITEWORTH_2021, splitter()) == faithful
-    assert orient_quotes(GLUED) == GLUED.replace("\u201dAre", "\u201cAre").replace("surex \u201c", "surex \u201d").replace(
-        "\u201dI am", "\u201cI am").replace("fine\u201c", "fine\u201d")
+    assert orient_quotes(GLUED) == GLUED.replace("\u201dAre", "\u201cAre").replace(
+        "surex \u201c", "surex \u201d"
+    ).replace("\u201dI am", "\u201cI am").replace("fine\u201c", "fine\u201d")
 
 
 def test_a_glued_paragraph_is_cleaned_sentence_by_sentence_with_quote_aware_splitting():
@@ -237,7 +266,9 @@ def test_real_paragraphs_keep_their_boundaries_with_quote_aware_splitting(shared
     """Every paragraph of the shared S2ORC, CORD-19 and unarXive 2022 papers (52 hold curly quotes, all the right way
     round): quote-aware splitting leaves the text to split, hence every boundary, as it is."""
     texts = []
-    for path in sorted((shared_data / "cord19" / "pdf_json").glob("*.json")) + sorted((shared_data / "s2orc-20200705" / "pdf_parses").glob("*.json")):
+    for path in sorted((shared_data / "cord19" / "pdf_json").glob("*.json")) + sorted(
+        (shared_data / "s2orc-20200705" / "pdf_parses").glob("*.json")
+    ):
         texts += [p["text"] for p in json.loads(path.read_text())["body_text"]]
     for path in sorted((shared_data / "unarxive-2022").glob("*.jsonl")):
         texts += [p["text"] for line in path.read_text().splitlines() for p in json.loads(line)["body_text"]]

@@ -29,11 +29,17 @@ def record(paper_id, empty_span=False):
     (where no rule drops the paragraph before splitting): the reader accepts it (its offsets are inside
     the paragraph), and the published context-only test reads the span text's first character, which
     raises IndexError. No other input is known to raise."""
-    spans = [{"start": TEXT.index(p), "end": TEXT.index(p) + 3, "text": p, "ref_id": f"BIBREF{i}"} for i, p in enumerate(["[1]", "[2]", "[3]"])]
+    spans = [
+        {"start": TEXT.index(p), "end": TEXT.index(p) + 3, "text": p, "ref_id": f"BIBREF{i}"}
+        for i, p in enumerate(["[1]", "[2]", "[3]"])
+    ]
     if empty_span:
         at = TEXT.index("every region.") + len("every region")
         spans.insert(1, {"start": at, "end": at, "text": "", "ref_id": "BIBREF9"})
-    body = [{"section": "Introduction", "text": TEXT, "cite_spans": [dict(s) for s in spans], "ref_spans": []} for _ in range(2)]
+    body = [
+        {"section": "Introduction", "text": TEXT, "cite_spans": [dict(s) for s in spans], "ref_spans": []}
+        for _ in range(2)
+    ]
     return {"paper_id": paper_id, "body_text": body, "bib_entries": {}}
 
 
@@ -77,7 +83,11 @@ def test_an_error_in_a_batched_step_loses_only_the_paper_that_raises(papers, mon
     poisoned["body_text"][0]["text"] = TEXT.replace("every region", "every poison region")
     (papers / "b.json").write_text(json.dumps(poisoned))
     results = list(clean_papers(read_paper_files([papers], []), CITEWORTH_2021, nlp))
-    assert [(r.paper.paper_id, r.paper_reason) for r in results] == [("paper-a", None), ("paper-p", "internal_error"), ("paper-c", None)]
+    assert [(r.paper.paper_id, r.paper_reason) for r in results] == [
+        ("paper-a", None),
+        ("paper-p", "internal_error"),
+        ("paper-c", None),
+    ]
     assert results[1].drops[0].detail.startswith("RuntimeError: tokenizer failed")
     assert results[0].accepted and results[2].accepted
 
@@ -94,5 +104,7 @@ def test_the_rule_comparison_counts_internal_errors(papers):
     from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA, compare_rule_sets
 
     rows = compare_rule_sets(list(read_paper_files([papers], [])), [CITEWORTH_2021], splitter())
-    assert [(row["candidate_papers"], row["internal_errors"], row["papers_per_1000"]) for row in rows] == [(3, 1, 666.7)]
+    assert [(row["candidate_papers"], row["internal_errors"], row["papers_per_1000"]) for row in rows] == [
+        (3, 1, 666.7)
+    ]
     assert set(rows[0]) == set(COMPARISON_SCHEMA.names)

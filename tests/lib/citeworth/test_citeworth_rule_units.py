@@ -58,16 +58,30 @@ def test_an_unregistered_reason_fails_at_declaration_and_at_run_time():
 def test_unit_names_and_published_order_are_stable():
     names = lambda units: [unit.name for unit in units]
     assert names(CITEWORTH_2021.cited_sentence_rules) == [
-        "long_enough", "capitalized", "ends_with_final_mark", "no_leftover_citation_marker", "no_hanging_citation",
-    ]  # fmt: skip
+        "long_enough",
+        "capitalized",
+        "ends_with_final_mark",
+        "no_leftover_citation_marker",
+        "no_hanging_citation",
+    ]
     assert names(CITEWORTH_2021.plain_sentence_rules) == [
-        "no_missed_citation", "capitalized", "ends_with_final_mark", "long_enough", "no_hanging_citation",
-    ]  # fmt: skip
+        "no_missed_citation",
+        "capitalized",
+        "ends_with_final_mark",
+        "long_enough",
+        "no_hanging_citation",
+    ]
     assert names(CITEWORTH_2021.paper_rules) == ["has_cited_permissible_paragraph", "enough_citation_spans"]
     # Improvements change units' behaviour, not the order; one adds a unit after the hanging rule.
     assert CITEWORTH_IMPROVED_V1.units() == CITEWORTH_2021.units()
-    assert names(CITEWORTH_IMPROVED.cited_sentence_rules)[-2:] == ["no_hanging_citation", "no_dangling_reference_phrase"]
-    assert names(CITEWORTH_IMPROVED.plain_sentence_rules)[-2:] == ["no_hanging_citation", "no_dangling_reference_phrase"]
+    assert names(CITEWORTH_IMPROVED.cited_sentence_rules)[-2:] == [
+        "no_hanging_citation",
+        "no_dangling_reference_phrase",
+    ]
+    assert names(CITEWORTH_IMPROVED.plain_sentence_rules)[-2:] == [
+        "no_hanging_citation",
+        "no_dangling_reference_phrase",
+    ]
     assert set(CITEWORTH_IMPROVED.units()) - set(CITEWORTH_2021.units()) == {rules_module.no_dangling_reference_phrase}
 
 
@@ -84,9 +98,11 @@ def test_units_judge_single_items():
 def test_reason_rows_for_the_warehouse():
     rows = reason_rows()
     assert [row["reason"] for row in rows if row["level"] == "paper"] == [
-        "no_cited_permissible_paragraph", "first_citation_not_numeric_or_year", "five_or_fewer_citation_spans",
+        "no_cited_permissible_paragraph",
+        "first_citation_not_numeric_or_year",
+        "five_or_fewer_citation_spans",
         "internal_error",
-    ]  # fmt: skip
+    ]
     assert len(rows) == len(REASONS) and {row["level"] for row in rows} == set(LEVELS)
     assert all(row["description"] and "\n" not in row["description"] for row in rows)
     table = reason_table()
@@ -98,7 +114,15 @@ def paragraph(text, *pieces, section="Introduction", index=0):
     spans, position = [], 0
     for number, piece in enumerate(pieces):
         start = text.index(piece, position)
-        spans.append({"start": start, "end": start + len(piece), "text": piece, "ref_id": f"BIBREF{number}", "linked_paper_id": None})
+        spans.append(
+            {
+                "start": start,
+                "end": start + len(piece),
+                "text": piece,
+                "ref_id": f"BIBREF{number}",
+                "linked_paper_id": None,
+            }
+        )
         position = start + len(piece)
     return {"paragraph_index": index, "section": section, "text": text, "cite_spans": spans, "invalid_span_count": 0}
 
@@ -115,7 +139,11 @@ def clean(rules, *paragraphs):
 
 
 def test_thresholds_are_fields_with_the_published_defaults():
-    assert (CITEWORTH_2021.short_sentence_chars, CITEWORTH_2021.few_citation_spans, CITEWORTH_2021.merge_below_tokens) == (20, 5, 2)
+    assert (
+        CITEWORTH_2021.short_sentence_chars,
+        CITEWORTH_2021.few_citation_spans,
+        CITEWORTH_2021.merge_below_tokens,
+    ) == (20, 5, 2)
     assert (CITEWORTH_2021.min_sentences, CITEWORTH_2021.hanging_punctuation_longer_than) == (3, 20)
     three_spans = paragraph(CITED, "[1]", "[2]", "[3]")
     assert clean(CITEWORTH_2021, three_spans).paper_reason == "five_or_fewer_citation_spans"
@@ -145,7 +173,9 @@ def test_improvements_are_an_enumeration_and_typos_fail_at_once():
         CITEWORTH_2021.uses("et_al_word_boundry")
     with pytest.raises(ValueError, match="unknown improvement"):
         CITEWORTH_2021.with_improvements("typo")
-    with pytest.raises(SettingError, match=r"CITEWORTH_RULES / --rules.*citeworth_2021.*citeworth_improved_v1.*et_al_word_boundary"):
+    with pytest.raises(
+        SettingError, match=r"CITEWORTH_RULES / --rules.*citeworth_2021.*citeworth_improved_v1.*et_al_word_boundary"
+    ):
         rule_set("citeworth_2021+typo")
     with pytest.raises(SettingError, match="CITEWORTH_RULES / --rules"):
         rule_set("citeworth_improved_v0")
@@ -156,9 +186,11 @@ def test_rule_set_names_are_versioned_and_the_plain_name_selects_the_latest():
     assert rule_set("citeworth_improved_v1") is CITEWORTH_IMPROVED_V1  # an earlier version stays resolvable
     assert CITEWORTH_IMPROVED_V2.improvements == frozenset(Improvement)
     assert CITEWORTH_IMPROVED_V1.improvements == frozenset(Improvement) - {
-        Improvement.GROUPED_FIRST_CITATION, Improvement.EMPTIED_PARENTHETICAL, Improvement.DANGLING_REFERENCE_PHRASE,
+        Improvement.GROUPED_FIRST_CITATION,
+        Improvement.EMPTIED_PARENTHETICAL,
+        Improvement.DANGLING_REFERENCE_PHRASE,
         Improvement.QUOTE_AWARE_SPLITTING,
-    }  # fmt: skip
+    }
     assert rule_set("citeworth_improved+et_al_word_boundary").name == "citeworth_improved_v2+et_al_word_boundary"
     v1_plus = rule_set("citeworth_improved_v1+dangling_reference_phrase")
     assert v1_plus.name == "citeworth_improved_v1+dangling_reference_phrase"
@@ -172,7 +204,12 @@ def test_drops_on_real_papers_have_registered_reasons_at_their_level(shared_data
 
     folders = [shared_data / "s2orc-20200705" / "pdf_parses", shared_data / "cord19" / "pdf_json"]
     papers = list(read_paper_files(folders, []))
-    drops = [drop for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED) for r in clean_papers(papers, rules, splitter()) for drop in r.drops]
+    drops = [
+        drop
+        for rules in (CITEWORTH_2021, CITEWORTH_IMPROVED)
+        for r in clean_papers(papers, rules, splitter())
+        for drop in r.drops
+    ]
     assert {drop.level for drop in drops} == {"paper", "paragraph"}
     for drop in drops:
         level = REASONS[drop.reason].level
@@ -187,4 +224,8 @@ def test_the_cli_names_the_setting_for_an_unknown_improvement(tmp_path):
 
     (tmp_path / "p.json").write_text('{"paper_id": "1", "body_text": []}')
     result = CliRunner().invoke(main, ["clean-paper", str(tmp_path / "p.json"), "--rules", "citeworth_2021+et_al"])
-    assert result.exit_code == 2 and "CITEWORTH_RULES / --rules" in result.output and "et_al_word_boundary" in result.output
+    assert (
+        result.exit_code == 2
+        and "CITEWORTH_RULES / --rules" in result.output
+        and "et_al_word_boundary" in result.output
+    )

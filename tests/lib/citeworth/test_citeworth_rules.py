@@ -37,13 +37,27 @@ def spans_of(text, *pieces):
     spans, position = [], 0
     for number, piece in enumerate(pieces):
         start = text.index(piece, position)
-        spans.append({"start": start, "end": start + len(piece), "text": piece, "ref_id": f"BIBREF{number}", "linked_paper_id": None})
+        spans.append(
+            {
+                "start": start,
+                "end": start + len(piece),
+                "text": piece,
+                "ref_id": f"BIBREF{number}",
+                "linked_paper_id": None,
+            }
+        )
         position = start + len(piece)
     return spans
 
 
 def paragraph(text, *pieces, section="Introduction", index=0):
-    return {"paragraph_index": index, "section": section, "text": text, "cite_spans": spans_of(text, *pieces), "invalid_span_count": 0}
+    return {
+        "paragraph_index": index,
+        "section": section,
+        "text": text,
+        "cite_spans": spans_of(text, *pieces),
+        "invalid_span_count": 0,
+    }
 
 
 def filler(index):
@@ -169,7 +183,9 @@ def test_published_numeric_expression_is_a_character_range():
     assert CITEWORTH_2021.numeric_citation("[1, 4]") and CITEWORTH_IMPROVED.numeric_citation("[1-3, 7]")
 
 
-@pytest.mark.parametrize("separators, expression", [(RANGE_SEPARATORS, PUBLISHED_NUMERIC), (IMPROVED_SEPARATORS, LITERAL_NUMERIC)])
+@pytest.mark.parametrize(
+    "separators, expression", [(RANGE_SEPARATORS, PUBLISHED_NUMERIC), (IMPROVED_SEPARATORS, LITERAL_NUMERIC)]
+)
 def test_numeric_automaton_agrees_with_the_expression(separators, expression):
     alphabet = list("[]0123456789 ,.;:/-\u2013\n\tx(")
     generator = random.Random(7)
@@ -196,7 +212,9 @@ def test_et_al_inside_words():
     assert [label for label, _ in verdict_of(improved)] == ["check-worthy", "non-check-worthy", "non-check-worthy"]
 
 
-@pytest.mark.parametrize("title", ["2 Related Work", "II. INTRODUCTION", "Methods:", "3.1 Experimental results", "RELATED WORKS"])
+@pytest.mark.parametrize(
+    "title", ["2 Related Work", "II. INTRODUCTION", "Methods:", "3.1 Experimental results", "RELATED WORKS"]
+)
 def test_numbered_and_decorated_titles_qualify_only_when_normalized(title):
     assert CITEWORTH_2021.permissible_section(title) is (title == "RELATED WORKS")
     assert CITEWORTH_IMPROVED.permissible_section(title)
@@ -265,5 +283,12 @@ def test_section_titles_with_line_breaks_normalize_without_error(title, normaliz
 
 def test_a_paper_with_a_line_break_in_a_section_title_is_cleaned():
     text = COMPUTER_SCIENCE + " Change detection is an active research area with many open questions."
-    result = clean(paragraph(text, "[1]", "[2]", section="1\nIntroduction"), filler(1), filler(2), rules=CITEWORTH_IMPROVED)
-    assert [label for label, _ in verdict_of(result)] == ["check-worthy", "non-check-worthy", "check-worthy", "non-check-worthy"]
+    result = clean(
+        paragraph(text, "[1]", "[2]", section="1\nIntroduction"), filler(1), filler(2), rules=CITEWORTH_IMPROVED
+    )
+    assert [label for label, _ in verdict_of(result)] == [
+        "check-worthy",
+        "non-check-worthy",
+        "check-worthy",
+        "non-check-worthy",
+    ]

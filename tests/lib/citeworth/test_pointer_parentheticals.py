@@ -27,7 +27,15 @@ def paragraph(text, *pieces, index=0, section="Introduction"):
     spans, position = [], 0
     for number, piece in enumerate(pieces):
         start = text.index(piece, position)
-        spans.append({"start": start, "end": start + len(piece), "text": piece, "ref_id": f"BIBREF{number}", "linked_paper_id": None})
+        spans.append(
+            {
+                "start": start,
+                "end": start + len(piece),
+                "text": piece,
+                "ref_id": f"BIBREF{number}",
+                "linked_paper_id": None,
+            }
+        )
         position = start + len(piece)
     return {"paragraph_index": index, "section": section, "text": text, "cite_spans": spans, "invalid_span_count": 0}
 

@@ -27,7 +27,11 @@ def _record(text, bib=None, ref_entries=None):
     }
     return {
         "paper_id": "2212.00001",
-        "metadata": {"title": "T", "versions": [{"created": "Mon, 5 Dec 2022"}], "authors_parsed": [["Smith", "J", ""]]},
+        "metadata": {
+            "title": "T",
+            "versions": [{"created": "Mon, 5 Dec 2022"}],
+            "authors_parsed": [["Smith", "J", ""]],
+        },
         "discipline": "Physics",
         "abstract": {"text": "An abstract."},
         "body_text": [{"section": "Introduction", "text": text, "cite_spans": [], "ref_spans": []}],
@@ -69,7 +73,10 @@ def test_a_marker_without_bib_entry_is_dropped_and_reported():
 
 
 def test_bib_labels_from_raw_strings():
-    assert bib_label(1, "T. Alazard, O. Lazar, and Q. H. Nguyen. On the dynamics. J. Math., 162:1–22, 2022.").author_year() == "Alazard et al., 2022"
+    assert (
+        bib_label(1, "T. Alazard, O. Lazar, and Q. H. Nguyen. On the dynamics. J. Math., 162:1–22, 2022.").author_year()
+        == "Alazard et al., 2022"
+    )
     assert bib_label(2, "Z. Kabluchko. Critical points. Ann. Probab. 2015.").author_year() == "Kabluchko, 2015"
     assert bib_label(3, "").author_year() == "Anonymous, n.d."
     with pytest.raises(ValueError, match="citation style"):
@@ -79,7 +86,12 @@ def test_bib_labels_from_raw_strings():
 def test_every_shared_paper_converts_with_spans_on_their_text(shared_data):
     log = IssueLog()
     with open(shared_data / SAMPLE, encoding="utf-8") as lines:
-        markers = sum(len(MARKER.findall(p["text"])) for line in lines for p in json.loads(line)["body_text"] if "{{cite:" in p["text"])
+        markers = sum(
+            len(MARKER.findall(p["text"]))
+            for line in lines
+            for p in json.loads(line)["body_text"]
+            if "{{cite:" in p["text"]
+        )
     assert markers > 800
     for style in STYLES:
         papers = list(convert_file(shared_data / SAMPLE, style, log))
@@ -92,7 +104,11 @@ def test_every_shared_paper_converts_with_spans_on_their_text(shared_data):
                 for span in paragraph["cite_spans"] + paragraph["ref_spans"]:
                     assert 0 <= span["start"] < span["end"] <= len(text)
                     assert text[span["start"] : span["end"]] == span["text"]
-                    assert span["ref_id"] in (paper.pdf_parse["bib_entries"] if span in paragraph["cite_spans"] else paper.pdf_parse["ref_entries"])
+                    assert span["ref_id"] in (
+                        paper.pdf_parse["bib_entries"]
+                        if span in paragraph["cite_spans"]
+                        else paper.pdf_parse["ref_entries"]
+                    )
                 spans += len(paragraph["cite_spans"])
                 groups += sum(1 for span in paragraph["cite_spans"] if span["text"][-1] in ",;")
         assert spans == markers  # every {{cite:...}} marker of the sample has its bib entry
@@ -102,14 +118,19 @@ def test_every_shared_paper_converts_with_spans_on_their_text(shared_data):
 
 def test_converted_shared_papers_pass_the_s2orc_readers_and_candidate_filter(shared_data, tmp_path):
     log = IssueLog()
-    inputs = [paper_input(paper, SAMPLE, line, log) for line, paper in enumerate(convert_file(shared_data / SAMPLE, "numeric", log), 1)]
+    inputs = [
+        paper_input(paper, SAMPLE, line, log)
+        for line, paper in enumerate(convert_file(shared_data / SAMPLE, "numeric", log), 1)
+    ]
     candidates = [paper for paper in inputs if not isinstance(paper, str)]
     rejected = [reason for reason in inputs if isinstance(reason, str)]
     # Three sample papers have no bibliography (no {{cite}} marker at all); the others are candidates.
     assert rejected == ["has_pdf_parsed_bib_entries"] * 3
     assert len(candidates) == 17 and all(paper.mag_field_of_study for paper in candidates)
     assert not log.counts
-    assert write_s2orc_shard(iter(convert_file(shared_data / SAMPLE, "author_year", log)), tmp_path, "unarxive2022") == 20
+    assert (
+        write_s2orc_shard(iter(convert_file(shared_data / SAMPLE, "author_year", log)), tmp_path, "unarxive2022") == 20
+    )
     with gzip.open(tmp_path / "unarxive2022/full/pdf_parses/pdf_parses_0.jsonl.gz", "rt") as lines:
         assert len([json.loads(line) for line in lines]) == 20
     assert not list(tmp_path.rglob("*.part"))
@@ -131,7 +152,9 @@ def test_the_command_writes_a_dump_that_the_s2orc_readers_and_cleaning_take(shar
     from citeworth_assets.lib.s2orc.shards import discover_shards
     from citeworth_assets.lib.sentences import splitter
 
-    result = CliRunner().invoke(main, ["unarxive-to-s2orc", str(shared_data / SAMPLE), "--out", str(tmp_path), "--style", "author_year"])
+    result = CliRunner().invoke(
+        main, ["unarxive-to-s2orc", str(shared_data / SAMPLE), "--out", str(tmp_path), "--style", "author_year"]
+    )
     assert result.exit_code == 0, result.output
     assert "20 papers -> unarxive2022 shard 0" in result.output
     (shard,) = discover_shards(tmp_path)

@@ -16,16 +16,34 @@ from citeworth_assets.lib.jsonl import IssueLog
 S, L = "\u241e", "\u241f"
 
 
-def line(cited="2038721957", adjacent="2081580037", citing="None", cited_arxiv="None", adj_arxiv="None",
-         citing_arxiv="1412.3684", text="as listed in the Wordnet CIT MAINCIT lexical database ."):  # fmt: skip
+def line(
+    cited="2038721957",
+    adjacent="2081580037",
+    citing="None",
+    cited_arxiv="None",
+    adj_arxiv="None",
+    citing_arxiv="1412.3684",
+    text="as listed in the Wordnet CIT MAINCIT lexical database .",
+):
     return S.join([cited, adjacent, citing, cited_arxiv, adj_arxiv, citing_arxiv, text]) + "\n"
 
 
 @pytest.mark.parametrize(
     "arxiv_id, year",
-    [("1412.3684", 2014), ("0704.0001", 2007), ("2012.01234v2", 2020), ("hep-th/9901001", 1999),
-     ("math.AG/0601001", 2006), ("cs/0512345", 2005), ("hep-ph0606272", 2006), ("quant-ph9904013", 1999), ("1413.0001", None), ("not an id", None), (None, None)],
-)  # fmt: skip
+    [
+        ("1412.3684", 2014),
+        ("0704.0001", 2007),
+        ("2012.01234v2", 2020),
+        ("hep-th/9901001", 1999),
+        ("math.AG/0601001", 2006),
+        ("cs/0512345", 2005),
+        ("hep-ph0606272", 2006),
+        ("quant-ph9904013", 1999),
+        ("1413.0001", None),
+        ("not an id", None),
+        (None, None),
+    ],
+)
 def test_arxiv_year(arxiv_id, year):
     assert arxiv_year(arxiv_id) == year
 

@@ -38,7 +38,9 @@ def test_dataset_round_trips_through_its_lake_rows(tmp_path):
     assert back.train == built.train and back.test == built.test
     assert back.train_citing == built.train_citing and back.test_citing == built.test_citing
     titled = candidates.to_pylist()[0]
-    assert titled["title"] == catalogue[titled["work"]].title and titled["train_contexts"] == len(built.train[titled["work"]])
+    assert titled["title"] == catalogue[titled["work"]].title and titled["train_contexts"] == len(
+        built.train[titled["work"]]
+    )
     assert sum(candidates.column("test_items").to_pylist()) == len(built.test)
 
 

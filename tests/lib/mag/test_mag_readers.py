@@ -18,8 +18,34 @@ def write(path, lines):
 
 
 def paper_line(paper_id, title, year, citations, doi="", columns=26):
-    cells = [str(paper_id), "1", doi, "Journal", normalise_title(title), title, "", str(year), "", "", "", "", "",
-             "", "", "", "", "", "0", str(citations), str(citations), "", "", "", "", "2016-06-24"]  # fmt: skip
+    cells = [
+        str(paper_id),
+        "1",
+        doi,
+        "Journal",
+        normalise_title(title),
+        title,
+        "",
+        str(year),
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "0",
+        str(citations),
+        str(citations),
+        "",
+        "",
+        "",
+        "",
+        "2016-06-24",
+    ]
     return "\t".join(cells[:columns])
 
 

@@ -16,8 +16,10 @@ from citeworth_assets.lib.manual_eval.store import check_annotator
 
 
 def write_sample(path):
-    rows = [{"item_id": i, "position": n, "text": f"Sentence {i}.", "paragraph": "P.", "method": "m", "label": "l"}
-            for n, i in enumerate(["a1", "b2", "c3"])]  # fmt: skip
+    rows = [
+        {"item_id": i, "position": n, "text": f"Sentence {i}.", "paragraph": "P.", "method": "m", "label": "l"}
+        for n, i in enumerate(["a1", "b2", "c3"])
+    ]
     pq.write_table(pa.Table.from_pylist(rows), path)
     return path
 

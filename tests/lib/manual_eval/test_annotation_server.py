@@ -15,10 +15,28 @@ from citeworth_assets.lib.manual_eval.store import JudgementStore
 
 SCRIPT = "We show <script>alert(1)</script> that it works."
 ITEMS = [  # rows not in display order, to check that position decides
-    {"item_id": "c3", "position": 2, "text": "Third sentence.", "method": "SECRET_ours", "label": "SECRET_check-worthy"},
+    {
+        "item_id": "c3",
+        "position": 2,
+        "text": "Third sentence.",
+        "method": "SECRET_ours",
+        "label": "SECRET_check-worthy",
+    },
     {"item_id": "a1", "position": 0, "text": SCRIPT, "method": "SECRET_baseline", "label": "SECRET_non-check-worthy"},
-    {"item_id": "b2", "position": 1, "text": "Second sentence.", "method": "SECRET_ours", "label": "SECRET_non-check-worthy"},
-    {"item_id": "d4", "position": 3, "text": "Fourth sentence.", "method": "SECRET_baseline", "label": "SECRET_check-worthy"},
+    {
+        "item_id": "b2",
+        "position": 1,
+        "text": "Second sentence.",
+        "method": "SECRET_ours",
+        "label": "SECRET_non-check-worthy",
+    },
+    {
+        "item_id": "d4",
+        "position": 3,
+        "text": "Fourth sentence.",
+        "method": "SECRET_baseline",
+        "label": "SECRET_check-worthy",
+    },
 ]
 
 
@@ -54,7 +72,12 @@ class Client:
         return status, json.loads(raw)
 
     def judge(self, annotator, item_id, extracted=True, markers=True, **extra):
-        body = {"annotator": annotator, "item_id": item_id, "extracted_correctly": extracted, "markers_removed": markers}
+        body = {
+            "annotator": annotator,
+            "item_id": item_id,
+            "extracted_correctly": extracted,
+            "markers_removed": markers,
+        }
         return self.json("POST", "/api/judgements", {**body, **extra})
 
 
@@ -105,7 +128,13 @@ def test_page_is_self_contained(client):
 def test_state_serves_items_in_position_order_and_resumes(client, server, paths):
     status, state = client.json("GET", "/api/state?annotator=alice")
     assert status == 200
-    assert state == {"annotator": "alice", "total": 4, "done": 0, "next": {"item_id": "a1", "position": 0, "text": SCRIPT}, "last": None}
+    assert state == {
+        "annotator": "alice",
+        "total": 4,
+        "done": 0,
+        "next": {"item_id": "a1", "position": 0, "text": SCRIPT},
+        "last": None,
+    }
     assert client.judge("alice", "a1", True, False, comment="fine")[0] == 201
     assert client.judge("alice", "c3", False, True)[0] == 201
     _, state = client.json("GET", "/api/state?annotator=alice")

@@ -36,7 +36,14 @@ def test_judge_undo_and_active(tmp_path):
     assert [e["action"] for e in events(store, "alice")] == ["judge", "judge", "undo", "undo", "judge"]
     assert events(store, "alice")[2]["undoes"] == 2
     assert {(j["annotator"], j["item_id"]) for j in store.all_active()} == {("alice", "b"), ("bob", "a")}
-    assert set(store.all_active()[0]) == {"annotator", "item_id", "extracted_correctly", "markers_removed", "comment", "at"}
+    assert set(store.all_active()[0]) == {
+        "annotator",
+        "item_id",
+        "extracted_correctly",
+        "markers_removed",
+        "comment",
+        "at",
+    }
 
 
 def test_placeholder_file_is_there_and_never_an_annotator(tmp_path):
@@ -95,7 +102,12 @@ def test_duplicates_and_bad_values_are_refused(tmp_path):
     store.judge("alice", "a", True, False)
     with pytest.raises(DuplicateJudgement):
         store.judge("alice", "a", False, False)
-    for bad in [("alice", "b", "yes", True), ("alice", "b", True, 1), ("alice", "", True, True), ("alice", 5, True, True)]:
+    for bad in [
+        ("alice", "b", "yes", True),
+        ("alice", "b", True, 1),
+        ("alice", "", True, True),
+        ("alice", 5, True, True),
+    ]:
         with pytest.raises(ValueError):
             store.judge(*bad)
     with pytest.raises(ValueError):
@@ -129,8 +141,10 @@ def test_csv_export_import_round_trip(tmp_path):
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0]) == ["annotator", "item_id", "extracted_correctly", "markers_removed", "comment", "at"]
     assert [(r["annotator"], r["item_id"], r["extracted_correctly"], r["markers_removed"]) for r in rows] == [
-        ("alice", "a", "yes", "no"), ("alice", "b", "no", "yes"), ("bob", "a", "yes", "yes")
-    ]  # fmt: skip
+        ("alice", "a", "yes", "no"),
+        ("alice", "b", "no", "yes"),
+        ("bob", "a", "yes", "yes"),
+    ]
     assert len(list(csv.DictReader(io.StringIO(source.export_csv("bob"))))) == 1
 
     target = JudgementStore(tmp_path / "target")
@@ -141,11 +155,13 @@ def test_csv_export_import_round_trip(tmp_path):
 
 def test_filled_sheet_import(tmp_path):
     store = JudgementStore(tmp_path)
-    sheet = annotation_sheet_csv([
-        {"item_id": "b", "position": 1, "text": "Second, with <b>markup</b>.", "paragraph": "p"},
-        {"item_id": "a", "position": 0, "text": "First.", "paragraph": "p"},
-        {"item_id": "c", "position": 2, "text": "Third.", "paragraph": "p"},
-    ])  # fmt: skip
+    sheet = annotation_sheet_csv(
+        [
+            {"item_id": "b", "position": 1, "text": "Second, with <b>markup</b>.", "paragraph": "p"},
+            {"item_id": "a", "position": 0, "text": "First.", "paragraph": "p"},
+            {"item_id": "c", "position": 2, "text": "Third.", "paragraph": "p"},
+        ]
+    )
     rows = list(csv.DictReader(io.StringIO(sheet)))
     assert list(rows[0]) == ["item_id", "position", "text", "extracted_correctly", "markers_removed", "comment"]
     assert [r["item_id"] for r in rows] == ["a", "b", "c"]
@@ -158,8 +174,9 @@ def test_filled_sheet_import(tmp_path):
     assert store.import_csv(out.getvalue(), "carol", known_items={"a", "b", "c"}) == 2
     active = store.active("carol")
     assert [(i, j["extracted_correctly"], j["markers_removed"], j["comment"]) for i, j in active.items()] == [
-        ("a", True, False, "ok"), ("b", True, False, "")
-    ]  # fmt: skip
+        ("a", True, False, "ok"),
+        ("b", True, False, ""),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -16,14 +16,32 @@ from citeworth_assets.lib.s2orc.records import (
 )
 
 METADATA = {
-    "paper_id": "1", "title": "T", "authors": [{"first": "A", "middle": [], "last": "B", "suffix": ""}],
-    "abstract": "An abstract.", "year": 2019, "arxiv_id": None, "acl_id": None, "pmc_id": None, "pubmed_id": "9",
-    "doi": None, "venue": "V", "journal": None, "has_pdf_body_text": True, "mag_id": "5",
-    "mag_field_of_study": ["Biology"], "outbound_citations": ["2"], "inbound_citations": ["3"],
-    "has_outbound_citations": True, "has_inbound_citations": True, "has_pdf_parse": True,
-    "has_pdf_parsed_abstract": True, "has_pdf_parsed_body_text": True, "has_pdf_parsed_bib_entries": True,
-    "has_pdf_parsed_ref_entries": True, "s2_url": "https://api.semanticscholar.org/CorpusID:1",
-}  # fmt: skip
+    "paper_id": "1",
+    "title": "T",
+    "authors": [{"first": "A", "middle": [], "last": "B", "suffix": ""}],
+    "abstract": "An abstract.",
+    "year": 2019,
+    "arxiv_id": None,
+    "acl_id": None,
+    "pmc_id": None,
+    "pubmed_id": "9",
+    "doi": None,
+    "venue": "V",
+    "journal": None,
+    "has_pdf_body_text": True,
+    "mag_id": "5",
+    "mag_field_of_study": ["Biology"],
+    "outbound_citations": ["2"],
+    "inbound_citations": ["3"],
+    "has_outbound_citations": True,
+    "has_inbound_citations": True,
+    "has_pdf_parse": True,
+    "has_pdf_parsed_abstract": True,
+    "has_pdf_parsed_body_text": True,
+    "has_pdf_parsed_bib_entries": True,
+    "has_pdf_parsed_ref_entries": True,
+    "s2_url": "https://api.semanticscholar.org/CorpusID:1",
+}
 
 
 def write_lines(path: Path, lines: list[bytes]) -> Path:
@@ -39,10 +57,13 @@ BAD_METADATA = [
     ({"year": 99999999999}, "year", None),
     ({"year": "99999999999"}, "year", None),
     ({"authors": [{"first": 123}]}, "authors", [{"first": "", "middle": [], "last": "", "suffix": ""}]),
-    ({"authors": [{"first": "A", "middle": [1, {"x": 1}], "last": ["B"], "suffix": None}]}, "authors",
-     [{"first": "A", "middle": ["1"], "last": "", "suffix": ""}]),
+    (
+        {"authors": [{"first": "A", "middle": [1, {"x": 1}], "last": ["B"], "suffix": None}]},
+        "authors",
+        [{"first": "A", "middle": ["1"], "last": "", "suffix": ""}],
+    ),
     ({"outbound_citations": ["2", {"id": 3}, [4]]}, "outbound_citations", ["2"]),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("change,column,expected", BAD_METADATA)
@@ -60,8 +81,13 @@ def test_a_bad_metadata_value_is_nulled_and_reported_and_the_shard_is_written(tm
 
 
 def test_invalid_utf8_in_a_paper_id_loses_only_that_line(tmp_path):
-    good = [json.dumps({"paper_id": str(i), "body_text": [{"text": "x", "section": "S"}], "bib_entries": {}}).encode() for i in range(3)]
-    path = write_lines(tmp_path / "pdf_parses_0.jsonl", [good[0], b'{"paper_id": "\xff\xfe12", "body_text": []}', *good[1:]])
+    good = [
+        json.dumps({"paper_id": str(i), "body_text": [{"text": "x", "section": "S"}], "bib_entries": {}}).encode()
+        for i in range(3)
+    ]
+    path = write_lines(
+        tmp_path / "pdf_parses_0.jsonl", [good[0], b'{"paper_id": "\xff\xfe12", "body_text": []}', *good[1:]]
+    )
     log = IssueLog()
     rows = read_paragraphs(source(path), log, paper_ids={"0", "1", "2"})
     assert lake.write_partition(tmp_path / "lake", "paragraphs", PARAGRAPH_SCHEMA, rows, "s") == 3
@@ -69,8 +95,10 @@ def test_invalid_utf8_in_a_paper_id_loses_only_that_line(tmp_path):
 
 
 def test_a_paper_id_that_is_not_a_scalar_is_reported_and_skipped(tmp_path):
-    path = write_lines(tmp_path / "metadata_0.jsonl", [json.dumps({**METADATA, "paper_id": {"a": 1}}).encode(),
-                                                       json.dumps(METADATA).encode()])  # fmt: skip
+    path = write_lines(
+        tmp_path / "metadata_0.jsonl",
+        [json.dumps({**METADATA, "paper_id": {"a": 1}}).encode(), json.dumps(METADATA).encode()],
+    )
     log = IssueLog()
     assert [row["paper_id"] for row in read_metadata(source(path), log)] == ["1"]
     assert [(i.kind, i.line) for i in log.issues] == [("bad_type", 1)]

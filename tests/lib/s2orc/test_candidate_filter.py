@@ -8,11 +8,21 @@ from citeworth_assets.lib.s2orc.candidate_filter import (
 )
 
 CANDIDATE = {
-    "mag_field_of_study": ["Computer Science"], "has_inbound_citations": True, "has_pdf_parse": True,
-    "has_pdf_parsed_abstract": True, "has_pdf_parsed_body_text": True, "has_pdf_parsed_bib_entries": True,
-    "has_pdf_parsed_ref_entries": True, "abstract": "We study things.", "journal": None, "venue": "ACL",
-    "arxiv_id": None, "acl_id": None, "pubmed_id": None, "pmc_id": None,
-}  # fmt: skip
+    "mag_field_of_study": ["Computer Science"],
+    "has_inbound_citations": True,
+    "has_pdf_parse": True,
+    "has_pdf_parsed_abstract": True,
+    "has_pdf_parsed_body_text": True,
+    "has_pdf_parsed_bib_entries": True,
+    "has_pdf_parsed_ref_entries": True,
+    "abstract": "We study things.",
+    "journal": None,
+    "venue": "ACL",
+    "arxiv_id": None,
+    "acl_id": None,
+    "pubmed_id": None,
+    "pmc_id": None,
+}
 
 
 def test_a_paper_with_everything_is_a_candidate():
@@ -61,11 +71,14 @@ def test_real_metadata_sample_counts(shared_data):
             paper.setdefault(flag, False)
     reasons = [first_failed_criterion(paper) for paper in papers]
     expected = sum(
-        bool(p["mag_field_of_study"]) and p["has_inbound_citations"] and p["has_pdf_parse"]
-        and all(p[f] for f in CRITERION_NAMES[3:7]) and bool(p["abstract"])
+        bool(p["mag_field_of_study"])
+        and p["has_inbound_citations"]
+        and p["has_pdf_parse"]
+        and all(p[f] for f in CRITERION_NAMES[3:7])
+        and bool(p["abstract"])
         and any(p[f] for f in ("journal", "venue", "arxiv_id", "acl_id", "pubmed_id", "pmc_id"))
         for p in papers
-    )  # fmt: skip
+    )
     assert reasons.count(None) == expected == 42
 
 
@@ -74,8 +87,14 @@ def test_split_candidates_keeps_whole_rows_and_names_the_reason():
 
     from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
 
-    rows = [{**CANDIDATE, "paper_id": "a"}, {**CANDIDATE, "paper_id": "b", "abstract": None}, {**CANDIDATE, "paper_id": "c"}]
+    rows = [
+        {**CANDIDATE, "paper_id": "a"},
+        {**CANDIDATE, "paper_id": "b", "abstract": None},
+        {**CANDIDATE, "paper_id": "c"},
+    ]
     accepted, rejected = split_candidates(pa.Table.from_pylist(rows))
     assert accepted.column("paper_id").to_pylist() == ["a", "c"]
-    assert rejected.select(["paper_id", "failed_criterion"]).to_pylist() == [{"paper_id": "b", "failed_criterion": "abstract"}]
+    assert rejected.select(["paper_id", "failed_criterion"]).to_pylist() == [
+        {"paper_id": "b", "failed_criterion": "abstract"}
+    ]
     assert accepted.schema.names == list(rows[0])

@@ -19,8 +19,15 @@ def write(path, records):
 
 
 def test_a_paper_id_repeated_in_a_file_keeps_its_first_line_and_reports_the_others(tmp_path):
-    path = write(tmp_path / "metadata_0.jsonl", [{"paper_id": "1", "title": "first"}, {"paper_id": "2"},
-                                                 {"paper_id": "1", "title": "second"}, {"paper_id": "1"}])  # fmt: skip
+    path = write(
+        tmp_path / "metadata_0.jsonl",
+        [
+            {"paper_id": "1", "title": "first"},
+            {"paper_id": "2"},
+            {"paper_id": "1", "title": "second"},
+            {"paper_id": "1"},
+        ],
+    )
     log = IssueLog()
     rows = list(read_metadata(ShardSource("r", "r_0", path), log))
     assert [(row["paper_id"], row["title"]) for row in rows] == [("1", "first"), ("2", None)]
@@ -44,8 +51,12 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
     assert write_duplicate_papers(tmp_path / "lake") == 5
     table = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
     assert [(r["paper_id"], r["shard"], r["line"], r["kept"]) for r in table] == [
-        ("1", "r_0", 1, True), ("1", "r_1", 2, False), ("1", "r_2", 1, False), ("2", "r_0", 2, True), ("2", "r_2", 2, False),
-    ]  # fmt: skip
+        ("1", "r_0", 1, True),
+        ("1", "r_1", 2, False),
+        ("1", "r_2", 1, False),
+        ("2", "r_0", 2, True),
+        ("2", "r_2", 2, False),
+    ]
 
 
 def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
@@ -56,8 +67,15 @@ def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
     root = tmp_path / "lake"
 
     def paragraph(paper_id, shard):
-        return {"rule_set": "citeworth_2021", "paper_id": paper_id, "section_idx": 0, "mag_field_of_study": ["Biology"],
-                "samples": [], "shard": shard, "line": 1}  # fmt: skip
+        return {
+            "rule_set": "citeworth_2021",
+            "paper_id": paper_id,
+            "section_idx": 0,
+            "mag_field_of_study": ["Biology"],
+            "samples": [],
+            "shard": shard,
+            "line": 1,
+        }
 
     for shard in ("r_0", "r_1"):
         rows = [paragraph("twice", shard), paragraph(f"only_{shard}", shard)]
@@ -68,7 +86,11 @@ def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
     ]
     lake.write_partition(root, "s2orc_duplicate_papers", DUPLICATE_SCHEMA, duplicates)
     assert write_field_paragraphs(root, "citeworth_2021", "Biology", "biology") == 3
-    table = lake.read_partition(root, "citeworth_field_paragraphs", rules_key("citeworth_2021", "biology"), dimension="field")
+    table = lake.read_partition(
+        root, "citeworth_field_paragraphs", rules_key("citeworth_2021", "biology"), dimension="field"
+    )
     assert sorted(zip(table.column("paper_id").to_pylist(), table.column("shard").to_pylist())) == [
-        ("only_r_0", "r_0"), ("only_r_1", "r_1"), ("twice", "r_0"),
-    ]  # fmt: skip
+        ("only_r_0", "r_0"),
+        ("only_r_1", "r_1"),
+        ("twice", "r_0"),
+    ]

@@ -57,7 +57,9 @@ def test_the_sensor_logs_half_shards_once_and_does_not_run_them(tmp_path):
         assert [r.partition_key for r in result.run_requests] == ["20200705v1_0"]
         cursor = json.loads(result.cursor)
         assert set(cursor["_incomplete"]) == {"20200705v1_1", "20200705v1_2", "20200705v1_3", "20200705v1_5"}
-        again = s2orc_dump_sensor(dg.build_sensor_context(instance=instance, cursor=result.cursor, resources={"citeworth": settings}))
+        again = s2orc_dump_sensor(
+            dg.build_sensor_context(instance=instance, cursor=result.cursor, resources={"citeworth": settings})
+        )
         skip = again if isinstance(again, dg.SkipReason) else again.skip_reason
         assert "4 incomplete" in str(skip) and "pdf_parses_2.jsonl.gz is missing" in str(skip)
 

@@ -21,14 +21,32 @@ def source(path: Path) -> ShardSource:
 
 
 METADATA = {
-    "paper_id": "1", "title": "T", "authors": [{"first": "A", "middle": [], "last": "B", "suffix": ""}],
-    "abstract": "An abstract.", "year": 2019, "arxiv_id": None, "acl_id": None, "pmc_id": None, "pubmed_id": "9",
-    "doi": None, "venue": "V", "journal": None, "has_pdf_body_text": True, "mag_id": "5",
-    "mag_field_of_study": ["Biology"], "outbound_citations": ["2"], "inbound_citations": ["3"],
-    "has_outbound_citations": True, "has_inbound_citations": True, "has_pdf_parse": True,
-    "has_pdf_parsed_abstract": True, "has_pdf_parsed_body_text": True, "has_pdf_parsed_bib_entries": True,
-    "has_pdf_parsed_ref_entries": True, "s2_url": "https://api.semanticscholar.org/CorpusID:1",
-}  # fmt: skip
+    "paper_id": "1",
+    "title": "T",
+    "authors": [{"first": "A", "middle": [], "last": "B", "suffix": ""}],
+    "abstract": "An abstract.",
+    "year": 2019,
+    "arxiv_id": None,
+    "acl_id": None,
+    "pmc_id": None,
+    "pubmed_id": "9",
+    "doi": None,
+    "venue": "V",
+    "journal": None,
+    "has_pdf_body_text": True,
+    "mag_id": "5",
+    "mag_field_of_study": ["Biology"],
+    "outbound_citations": ["2"],
+    "inbound_citations": ["3"],
+    "has_outbound_citations": True,
+    "has_inbound_citations": True,
+    "has_pdf_parse": True,
+    "has_pdf_parsed_abstract": True,
+    "has_pdf_parsed_body_text": True,
+    "has_pdf_parsed_bib_entries": True,
+    "has_pdf_parsed_ref_entries": True,
+    "s2_url": "https://api.semanticscholar.org/CorpusID:1",
+}
 
 
 def test_metadata_rows_are_typed_with_provenance(tmp_path):
@@ -39,8 +57,11 @@ def test_metadata_rows_are_typed_with_provenance(tmp_path):
     assert rows[1]["year"] == 2001
     assert rows[0]["mag_field_of_study"] == ["Biology"] and rows[0]["has_pdf_parsed_bib_entries"] is True
     assert (rows[1]["release"], rows[1]["shard"], rows[1]["source_file"], rows[1]["line"]) == (
-        "20200705v1", "20200705v1_0", "metadata_0.jsonl", 2,
-    )  # fmt: skip
+        "20200705v1",
+        "20200705v1_0",
+        "metadata_0.jsonl",
+        2,
+    )
     assert rows[1]["byte_offset"] == len(json.dumps(METADATA)) + 1
     assert log.total == 0
 
@@ -83,12 +104,17 @@ PARSE = {
             ],
             "ref_spans": [],
         },
-        {"section": None, "text": "Bad offsets [2].", "cite_spans": [{"start": 12, "end": 99, "text": "[2]", "ref_id": None}], "ref_spans": None},
+        {
+            "section": None,
+            "text": "Bad offsets [2].",
+            "cite_spans": [{"start": 12, "end": 99, "text": "[2]", "ref_id": None}],
+            "ref_spans": None,
+        },
         {"section": "Methods", "cite_spans": []},
     ],
     "bib_entries": {"BIBREF0": {"title": "x", "link": "777"}, "BIBREF1": {"title": "y", "link": None}},
     "ref_entries": {},
-}  # fmt: skip
+}
 
 
 def test_paragraphs_carry_spans_links_and_provenance(tmp_path):

@@ -85,16 +85,29 @@ def test_real_papers_are_adapted_with_mentions_in_their_citing_sentences(real_pa
 
 def test_real_references_get_queries_from_the_metadata_snapshot(real_papers, tmp_path):
     path, papers, _ = real_papers
-    cited = sorted({r.linked_paper_id.removeprefix("arxiv:") for p in papers for r in p.references if r.linked_paper_id})
-    snapshot = write_jsonl(tmp_path / "arxiv-metadata.jsonl", [
-        {"id": arxiv_id, "title": f"Work {arxiv_id}", "abstract": f"We study random polynomials and roots {arxiv_id}."}
-        for arxiv_id in cited[:5]
-    ])  # fmt: skip
+    cited = sorted(
+        {r.linked_paper_id.removeprefix("arxiv:") for p in papers for r in p.references if r.linked_paper_id}
+    )
+    snapshot = write_jsonl(
+        tmp_path / "arxiv-metadata.jsonl",
+        [
+            {
+                "id": arxiv_id,
+                "title": f"Work {arxiv_id}",
+                "abstract": f"We study random polynomials and roots {arxiv_id}.",
+            }
+            for arxiv_id in cited[:5]
+        ],
+    )
     metadata = {i: (t, a) for i, t, a in read_metadata_abstracts(snapshot, IssueLog())}
     log = IssueLog()
-    again = papers_from_unarxive_2022(path, default_splitter(), log, CitedWorks(dump_papers=dump_papers(path), metadata=metadata))
+    again = papers_from_unarxive_2022(
+        path, default_splitter(), log, CitedWorks(dump_papers=dump_papers(path), metadata=metadata)
+    )
     report = build_dataset(again, tmp_path / "out", default_splitter(), log, FAST)
-    with_query = sum(1 for p in papers for r in p.references if r.linked_paper_id and r.linked_paper_id[6:] in cited[:5])
+    with_query = sum(
+        1 for p in papers for r in p.references if r.linked_paper_id and r.linked_paper_id[6:] in cited[:5]
+    )
     assert report["papers"] == 20 and report["citations"] == 842
     assert report["examples"] == with_query > 0  # one example per (citing paper, reference with an abstract)
     assert report["unmatched_citing_sentences"] == 0
@@ -102,18 +115,35 @@ def test_real_references_get_queries_from_the_metadata_snapshot(real_papers, tmp
 
 def test_a_cited_paper_of_the_dump_gives_its_abstract_whichever_comes_first(tmp_path):
     body = "Earlier work {{cite:h1}} solved sparse graphs. We extend it to dense graphs."
-    citing = {"paper_id": "2301.00001", "metadata": {"title": "Dense graphs"}, "abstract": {"text": "Dense."},
-              "body_text": [{"section": "Intro", "text": body, "cite_spans": [{}]}],
-              "bib_entries": {"h1": {"bib_entry_raw": "A. Author, Sparse graphs, arXiv:2301.00002",
-                                     "contained_arXiv_ids": [{"id": "2301.00002"}], "ids": {}}}}  # fmt: skip
-    cited = {"paper_id": "2301.00002", "metadata": {"title": "Sparse  graphs", "abstract": "We solve sparse graphs."},
-             "abstract": {"text": "  "}, "body_text": [], "bib_entries": {}}  # fmt: skip
+    citing = {
+        "paper_id": "2301.00001",
+        "metadata": {"title": "Dense graphs"},
+        "abstract": {"text": "Dense."},
+        "body_text": [{"section": "Intro", "text": body, "cite_spans": [{}]}],
+        "bib_entries": {
+            "h1": {
+                "bib_entry_raw": "A. Author, Sparse graphs, arXiv:2301.00002",
+                "contained_arXiv_ids": [{"id": "2301.00002"}],
+                "ids": {},
+            }
+        },
+    }
+    cited = {
+        "paper_id": "2301.00002",
+        "metadata": {"title": "Sparse  graphs", "abstract": "We solve sparse graphs."},
+        "abstract": {"text": "  "},
+        "body_text": [],
+        "bib_entries": {},
+    }
     path = write_jsonl(tmp_path / "dump.jsonl", [citing, cited])
     log = IssueLog()
     papers = list(papers_from_unarxive_2022(path, default_splitter(), log, CitedWorks(dump_papers=dump_papers(path))))
     reference = papers[0].references[0]
     assert (reference.linked_paper_id, reference.title, reference.abstract) == (
-        "arxiv:2301.00002", "Sparse graphs", "We solve sparse graphs.")  # fmt: skip
+        "arxiv:2301.00002",
+        "Sparse graphs",
+        "We solve sparse graphs.",
+    )
     assert papers[0].mentions[0].context == "Earlier work CIT solved sparse graphs."
     report = build_dataset(papers, tmp_path / "out", default_splitter(), log, FAST)
     assert report["examples"] == 1
@@ -146,19 +176,26 @@ def test_the_lake_tables_give_the_same_papers_as_the_dump_file(tmp_path):
     works = sample_works(13, 120)
     dumps, root = tmp_path / "dumps", tmp_path / "lake"
     jsonl, _ = write_unarxive_2022(dumps / "unarxive-2022" / "u2022.jsonl.gz", works, papers=6)
-    write_jsonl((dumps / "arxiv-metadata").mkdir(parents=True) or dumps / "arxiv-metadata" / "meta.jsonl", [
-        {"id": w.arxiv_id, "title": w.title, "abstract": f"{w.title}. An abstract about it."} for w in works if w.arxiv_id
-    ])  # fmt: skip
+    write_jsonl(
+        (dumps / "arxiv-metadata").mkdir(parents=True) or dumps / "arxiv-metadata" / "meta.jsonl",
+        [
+            {"id": w.arxiv_id, "title": w.title, "abstract": f"{w.title}. An abstract about it."}
+            for w in works
+            if w.arxiv_id
+        ],
+    )
     catalogue_rows = list(openalex_works(write_openalex_snapshot(tmp_path / "openalex", works), IssueLog()))
     catalogue = Catalogue.from_works(catalogue_rows)
     # the arXiv ingest and resolution as the arxiv domain writes them, one dump-file partition
     key = discover_dump_files(dumps)[0].key
     papers = list(unarxive2022.iter_papers(jsonl, IssueLog()))
     references = [r for p in papers for r in p.references]
-    for table, schema, rows in [("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
-                                ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
-                                ("arxiv_references", REFERENCE_SCHEMA, references),
-                                ("arxiv_resolutions", RESOLUTION_SCHEMA, list(resolve_all(references, catalogue)))]:  # fmt: skip
+    for table, schema, rows in [
+        ("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
+        ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
+        ("arxiv_references", REFERENCE_SCHEMA, references),
+        ("arxiv_resolutions", RESOLUTION_SCHEMA, list(resolve_all(references, catalogue))),
+    ]:
         lake.write_partition(root, table, schema, rows, key, DIMENSION)
     lake.write_partition(root, "works", WORK_SCHEMA, catalogue_rows)
     log = IssueLog()
@@ -172,33 +209,62 @@ def test_the_lake_tables_give_the_same_papers_as_the_dump_file(tmp_path):
     assert all(p.abstract for p in from_lake)
     assert len(from_lake) == 6 and any(r.abstract for p in from_lake for r in p.references)
     for lake_paper, file_paper in zip(from_lake, from_file, strict=True):
-        assert (lake_paper.paper_id, lake_paper.title, lake_paper.abstract) == (file_paper.paper_id, file_paper.title, file_paper.abstract)
+        assert (lake_paper.paper_id, lake_paper.title, lake_paper.abstract) == (
+            file_paper.paper_id,
+            file_paper.title,
+            file_paper.abstract,
+        )
         assert lake_paper.sections == file_paper.sections and lake_paper.mentions == file_paper.mentions
         assert lake_paper.references == file_paper.references
 
 
 def test_a_lake_paper_cited_by_another_gives_its_abstract_from_the_lake(tmp_path):
     """No dump file and no metadata snapshot: the cited paper's abstract is its arxiv_papers row's."""
-    def record(paper_id, text, bib, abstract):
-        return {"paper_id": paper_id, "metadata": {"title": f"Paper {paper_id}", "abstract": "metadata version"},
-                "abstract": {"section": "Abstract", "text": abstract}, "bib_entries": bib,
-                "body_text": [{"section": "Intro", "text": text, "cite_spans": [{"ref_id": h} for h in bib]}]}  # fmt: skip
 
-    citing = record("2212.00001", "Query-focused summarization ranks sentences {{cite:aa11}}. It works well.",
-                    {"aa11": {"bib_entry_raw": "B. Author. Paper 2212.00002. arXiv:2212.00002", "contained_arXiv_ids": [{"id": "2212.00002"}]}},
-                    "  The citing\npaper's abstract. ")  # fmt: skip
-    cited = record("2212.00002", "A body {{cite:bb22}}.", {"bb22": {"bib_entry_raw": "C. Other. Something."}},
-                   "Sentence ranking with\n  queries.")  # fmt: skip
+    def record(paper_id, text, bib, abstract):
+        return {
+            "paper_id": paper_id,
+            "metadata": {"title": f"Paper {paper_id}", "abstract": "metadata version"},
+            "abstract": {"section": "Abstract", "text": abstract},
+            "bib_entries": bib,
+            "body_text": [{"section": "Intro", "text": text, "cite_spans": [{"ref_id": h} for h in bib]}],
+        }
+
+    citing = record(
+        "2212.00001",
+        "Query-focused summarization ranks sentences {{cite:aa11}}. It works well.",
+        {
+            "aa11": {
+                "bib_entry_raw": "B. Author. Paper 2212.00002. arXiv:2212.00002",
+                "contained_arXiv_ids": [{"id": "2212.00002"}],
+            }
+        },
+        "  The citing\npaper's abstract. ",
+    )
+    cited = record(
+        "2212.00002",
+        "A body {{cite:bb22}}.",
+        {"bb22": {"bib_entry_raw": "C. Other. Something."}},
+        "Sentence ranking with\n  queries.",
+    )
     root, log = tmp_path / "lake", IssueLog()
-    papers = [unarxive2022.paper_from_record(r, tmp_path / "x.jsonl", n, 0, log) for n, r in enumerate([citing, cited], 1)]
+    papers = [
+        unarxive2022.paper_from_record(r, tmp_path / "x.jsonl", n, 0, log) for n, r in enumerate([citing, cited], 1)
+    ]
     assert [p.row["abstract"] for p in papers] == ["The citing paper's abstract.", "Sentence ranking with queries."]
-    for table, schema, rows in [("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
-                                ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
-                                ("arxiv_references", REFERENCE_SCHEMA, [r for p in papers for r in p.references])]:  # fmt: skip
+    for table, schema, rows in [
+        ("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
+        ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
+        ("arxiv_references", REFERENCE_SCHEMA, [r for p in papers for r in p.references]),
+    ]:
         lake.write_partition(root, table, schema, rows, "unarxive-2022__x", DIMENSION)
     works = cited_works_from_lake(root, tmp_path / "no-dumps", log)
     assert works.dump_papers == {"2212.00002": ("Paper 2212.00002", "Sentence ranking with queries.")}
     by_id = {p.paper_id: p for p in papers_from_arxiv_lake(root, default_splitter(), works)}
     assert by_id["2212.00001"].abstract == "The citing paper's abstract."
     [reference] = by_id["2212.00001"].references
-    assert (reference.linked_paper_id, reference.title, reference.abstract) == ("arxiv:2212.00002", "Paper 2212.00002", "Sentence ranking with queries.")
+    assert (reference.linked_paper_id, reference.title, reference.abstract) == (
+        "arxiv:2212.00002",
+        "Paper 2212.00002",
+        "Sentence ranking with queries.",
+    )

@@ -17,7 +17,25 @@ from citeworth_assets.lib.sciqfs.sample import generate_dump
 from citeworth_assets.lib.sciqfs.tables import build_tables
 from citeworth_assets.lib.settings import SettingError
 
-WORDS = ["model", "models", "modelling", "data", "the", "of", "a", "learning", "learned", "graph", "graphs", "neural", "net", "über", "café", "3d", "x-ray"]
+WORDS = [
+    "model",
+    "models",
+    "modelling",
+    "data",
+    "the",
+    "of",
+    "a",
+    "learning",
+    "learned",
+    "graph",
+    "graphs",
+    "neural",
+    "net",
+    "über",
+    "café",
+    "3d",
+    "x-ray",
+]
 
 
 def _document(rng: random.Random, sentences: int):
@@ -44,7 +62,11 @@ def test_incremental_search_selects_what_the_naive_loop_selects(rouge_type, stem
 
 
 def test_final_scores_are_the_final_summarys():
-    document = ["Graph neural networks learn graphs.", "Unrelated words here.", "Neural networks learn representations of graphs."]
+    document = [
+        "Graph neural networks learn graphs.",
+        "Unrelated words here.",
+        "Neural networks learn representations of graphs.",
+    ]
     query = "Graph neural networks learn representations of graphs."
     found = augment(document, query, [0])
     assert found.added == [2]  # sentence 1 shares no bigram and is rejected

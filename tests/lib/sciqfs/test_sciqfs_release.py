@@ -82,10 +82,14 @@ def science_parse_release(tmp_path):
     from citeworth_assets.lib.sciqfs.tables import normalise_title
 
     folder = Path(__file__).resolve().parent / "science_parse"
-    catalogue = {normalise_title("Ranking Sentences by Query Overlap"): "We rank sentences by their word overlap with a query.",
-                 normalise_title("Graph Neural Networks"): "Graph neural networks learn representations of graph nodes."}  # fmt: skip
+    catalogue = {
+        normalise_title("Ranking Sentences by Query Overlap"): "We rank sentences by their word overlap with a query.",
+        normalise_title("Graph Neural Networks"): "Graph neural networks learn representations of graph nodes.",
+    }
     log = IssueLog()
-    report = build_dataset(read_science_parse_folder(folder, log), tmp_path / "out", default_splitter(), log, catalogue_abstracts=catalogue)
+    report = build_dataset(
+        read_science_parse_folder(folder, log), tmp_path / "out", default_splitter(), log, catalogue_abstracts=catalogue
+    )
     return tmp_path / "out", report
 
 

@@ -31,7 +31,11 @@ def test_both_shapes_are_read_with_ids_text_and_mentions():
     assert survey.title == "A Survey of Query-Focused Summarization"
     assert survey.abstract == "We survey query-focused summarization systems."
     assert len(survey.sections) == 2 and "Method" not in " ".join(survey.sections)  # headings are not text
-    assert [(m.internal_id, m.context[m.start_offset : m.end_offset]) for m in survey.mentions] == [("0", "[1]"), ("1", "[2]"), ("0", "[1]")]
+    assert [(m.internal_id, m.context[m.start_offset : m.end_offset]) for m in survey.mentions] == [
+        ("0", "[1]"),
+        ("1", "[2]"),
+        ("0", "[1]"),
+    ]
     assert by_id["sp-citation-contexts"].abstract is None
     assert log.counts == {"bad_section": 1}
 
@@ -57,7 +61,10 @@ def test_examples_from_science_parse_label_the_citing_sentences():
     split = default_splitter()
     papers, log = _read()
     counts = ExampleCounts()
-    examples = {(e.paper_id, e.reference_id): e for e in build_examples(build_tables(papers, log, CATALOGUE), split, counts=counts)}
+    examples = {
+        (e.paper_id, e.reference_id): e
+        for e in build_examples(build_tables(papers, log, CATALOGUE), split, counts=counts)
+    }
     assert counts.examples == 3 and counts.unmatched_citing_sentences == 0
     assert counts.skipped["reference_without_abstract"] == 2  # the encoder paper and the ACL corpus
     positives = {key[0]: [s for s, label in zip(e.sentences, e.labels) if label] for key, e in examples.items()}
@@ -66,7 +73,10 @@ def test_examples_from_science_parse_label_the_citing_sentences():
         "Sentence ranking by cosine similarity to the query remains a strong baseline [1].",
     ]
     assert positives["sp-citation-contexts"] == ["Overlap ranking (Smith, 2005) is simple and strong."]
-    assert positives["graph_notes"] == ["Graph neural networks learn node representations [1].", "They scale to large graphs [1]."]
+    assert positives["graph_notes"] == [
+        "Graph neural networks learn node representations [1].",
+        "They scale to large graphs [1].",
+    ]
 
 
 def test_a_broken_file_is_counted_and_the_others_kept(tmp_path):
@@ -89,13 +99,17 @@ def test_a_science_parse_folder_becomes_a_released_dataset(tmp_path):
     from citeworth_assets.lib.sciqfs.dataset import build_dataset
 
     log = IssueLog()
-    report = build_dataset(read_science_parse_folder(FILES, log), tmp_path, default_splitter(), log, catalogue_abstracts=CATALOGUE)
+    report = build_dataset(
+        read_science_parse_folder(FILES, log), tmp_path, default_splitter(), log, catalogue_abstracts=CATALOGUE
+    )
     assert report["examples"] == sum(report["rows_per_split"].values()) == 3
     assert report["skipped_pairs"] == {"reference_without_abstract": 2}
     assert report["problems"] == {"bad_section": 1, "unknown_reference": 1, "offset_out_of_range": 1}
     assert json.loads((tmp_path / "build.json").read_text()) == report
     stats = {row["split"]: row for row in pq.read_table(tmp_path / "statistics.parquet").to_pylist()}
     assert stats["all"]["examples"] == 3 and stats["all"]["positives_before"] == 5
-    released = [row for split in report["rows_per_split"] for row in pq.read_table(tmp_path / f"{split}.parquet").to_pylist()]
+    released = [
+        row for split in report["rows_per_split"] for row in pq.read_table(tmp_path / f"{split}.parquet").to_pylist()
+    ]
     assert sorted(r["paper_id"] for r in released) == ["graph_notes", "sp-citation-contexts", "sp-qfs-survey"]
     assert pq.read_table(tmp_path / "citations.parquet").num_rows == 7

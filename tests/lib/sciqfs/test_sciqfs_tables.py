@@ -25,7 +25,7 @@ from citeworth_assets.lib.sciqfs.tables import (
     build_tables,
     normalise_title,
     reference_id,
-)  # fmt: skip
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,24 +44,44 @@ def test_duplicate_references_take_all_fields_from_one_record():
     second = ParsedReference("b3", "deep nets.", "Abstract of the second record.")
     third = ParsedReference("b1", "DEEP NETS", "A different abstract of a third record.")
     papers = [
-        ParsedPaper("p1", "P1", None, ["Deep nets help [1]."], [first], [ParsedMention("b0", "Deep nets help [1].", 15, 18)]),
-        ParsedPaper("p2", "P2", None, ["We use them [4]. Again [4]."], [second],
-                    [ParsedMention("b3", "We use them [4].", 12, 15), ParsedMention("b3", "Again [4].", 6, 9)]),
+        ParsedPaper(
+            "p1", "P1", None, ["Deep nets help [1]."], [first], [ParsedMention("b0", "Deep nets help [1].", 15, 18)]
+        ),
+        ParsedPaper(
+            "p2",
+            "P2",
+            None,
+            ["We use them [4]. Again [4]."],
+            [second],
+            [ParsedMention("b3", "We use them [4].", 12, 15), ParsedMention("b3", "Again [4].", 6, 9)],
+        ),
         ParsedPaper("p3", "P3", None, ["x"], [third], []),
-    ]  # fmt: skip
+    ]
     tables = build_tables(papers, IssueLog())
     (row,) = tables.references.to_pylist()
-    assert row == {"reference_id": reference_id("title:deep nets"), "title": "deep nets.",
-                   "total_citations": 3, "abstract": "Abstract of the second record."}  # fmt: skip
+    assert row == {
+        "reference_id": reference_id("title:deep nets"),
+        "title": "deep nets.",
+        "total_citations": 3,
+        "abstract": "Abstract of the second record.",
+    }
     assert set(tables.citations.column("reference_id").to_pylist()) == {row["reference_id"]}
 
 
 def test_bad_mentions_are_counted_and_other_data_kept():
     paper = ParsedPaper(
-        "p1", None, None, ["A [1]."], [ParsedReference("b0", "T", "Q")],
-        [ParsedMention("b9", "A [1].", 2, 5), ParsedMention("b0", "A [1].", 4, 99), ParsedMention("b0", "A [1].", 2, 5)],
+        "p1",
+        None,
+        None,
+        ["A [1]."],
+        [ParsedReference("b0", "T", "Q")],
+        [
+            ParsedMention("b9", "A [1].", 2, 5),
+            ParsedMention("b0", "A [1].", 4, 99),
+            ParsedMention("b0", "A [1].", 2, 5),
+        ],
         source="p1.json",
-    )  # fmt: skip
+    )
     log = IssueLog()
     tables = build_tables([paper, paper], log)
     assert log.counts == {"unknown_reference": 1, "offset_out_of_range": 1, "duplicate_paper": 1}
@@ -73,7 +93,12 @@ def test_bad_mentions_are_counted_and_other_data_kept():
 
 def test_each_citing_sentence_matched_on_its_own(split):
     """Two contexts of one pair: the published grouping glues them ("...them [1].Later ..."); here both match."""
-    sentences = ["Intro text here.", "Transformers were proposed by them [1].", "Other words.", "Later work extended them [1]."]
+    sentences = [
+        "Intro text here.",
+        "Transformers were proposed by them [1].",
+        "Other words.",
+        "Later work extended them [1].",
+    ]
     contexts = ["Transformers were proposed by them [1].", "Later work extended them [1]."]
     labels, unmatched = label_sentences(sentences, citing_sentences(contexts, split))
     assert labels == [False, True, False, True] and unmatched == 0
@@ -97,13 +122,18 @@ def test_every_citing_sentence_is_labelled_on_the_generated_dump(split):
             continue
         example = examples[(row["paper_id"], row["reference_id"])]
         assert example.labels[example.sentences.index(row["context"])]
-        assert row["context"][row["start_offset"] : row["end_offset"]] in ("[1]", "[2]", "[3]", "[4]", "[5]") or \
-            row["context"][row["start_offset"]] == "("
+        assert (
+            row["context"][row["start_offset"] : row["end_offset"]] in ("[1]", "[2]", "[3]", "[4]", "[5]")
+            or row["context"][row["start_offset"]] == "("
+        )
         checked += 1
     assert checked > 50
     for example in examples.values():  # positives are exactly the citing sentences
-        citing = {r["context"] for r in tables.citations.to_pylist()
-                  if (r["paper_id"], r["reference_id"]) == (example.paper_id, example.reference_id)}  # fmt: skip
+        citing = {
+            r["context"]
+            for r in tables.citations.to_pylist()
+            if (r["paper_id"], r["reference_id"]) == (example.paper_id, example.reference_id)
+        }
         assert {s for s, label in zip(example.sentences, example.labels) if label} == citing
 
 
@@ -125,7 +155,10 @@ def test_real_s2orc_paper_with_a_linked_cited_abstract(shared_data, split):
             if row.get("abstract"):
                 abstracts[row["paper_id"]] = row["abstract"]
     log = IssueLog()
-    papers = [paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p) for p in sorted((folder / "pdf_parses").glob("*.json"))]
+    papers = [
+        paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p)
+        for p in sorted((folder / "pdf_parses").glob("*.json"))
+    ]
     tables = build_tables(papers, log)
     examples = list(build_examples(tables, split))
     assert tables.papers.num_rows == 3 and tables.citations.num_rows > 50
@@ -137,18 +170,31 @@ def test_real_s2orc_paper_with_a_linked_cited_abstract(shared_data, split):
 
 def test_lake_paragraph_rows_without_bibliography_titles_group_by_link(split):
     rows = [
-        {"text": "Intro. Prior work did this [3]. More text.", "cite_spans": [
-            {"start": 27, "end": 30, "text": "[3]", "ref_id": "BIBREF2", "linked_paper_id": "555"},
-            {"start": 0, "end": 5, "text": "Intro", "ref_id": None, "linked_paper_id": None}]},
+        {
+            "text": "Intro. Prior work did this [3]. More text.",
+            "cite_spans": [
+                {"start": 27, "end": 30, "text": "[3]", "ref_id": "BIBREF2", "linked_paper_id": "555"},
+                {"start": 0, "end": 5, "text": "Intro", "ref_id": None, "linked_paper_id": None},
+            ],
+        },
         {"text": "No citations here.", "cite_spans": []},
-    ]  # fmt: skip
+    ]
     paper = paper_from_paragraphs("p9", rows, split, {"555": "The cited abstract."})
     assert [(m.internal_id, m.context, m.context[m.start_offset : m.end_offset]) for m in paper.mentions] == [
-        ("BIBREF2", "Prior work did this [3].", "[3]")]  # fmt: skip
+        ("BIBREF2", "Prior work did this [3].", "[3]")
+    ]
     tables = build_tables([paper], IssueLog())
     assert tables.references.to_pylist() == [
-        {"reference_id": reference_id("linked:555"), "title": None, "total_citations": 1, "abstract": "The cited abstract."}]  # fmt: skip
-    assert tables.papers.column("text").to_pylist() == ["Intro. Prior work did this [3]. More text.\n\nNo citations here."]
+        {
+            "reference_id": reference_id("linked:555"),
+            "title": None,
+            "total_citations": 1,
+            "abstract": "The cited abstract.",
+        }
+    ]
+    assert tables.papers.column("text").to_pylist() == [
+        "Intro. Prior work did this [3]. More text.\n\nNo citations here."
+    ]
 
 
 def test_real_cord19_papers_parse_and_yield_no_example_without_linked_abstracts(shared_data, split):

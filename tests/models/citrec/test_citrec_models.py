@@ -86,7 +86,9 @@ def test_boost_one_up():
 def test_field_matching_and_jaccard():
     matcher = FieldMatcher(["Computer Science", "Information retrieval", "Information"])
     assert matcher.fields("Work in information retrieval and computer science CIT .") == {
-        "information retrieval", "computer science"}  # fmt: skip
+        "information retrieval",
+        "computer science",
+    }
     assert matcher.fields("informational") == set()
     model = FosModel(["Information retrieval"]).fit([["physics and information retrieval"], ["biology"], ["nothing"]])
     scores = model.score(["information retrieval MAINCIT", "no field here"])

@@ -37,9 +37,12 @@ def test_listing_5_2_claim_tuples_and_voice_invariance():
         ]
     )
     listing_5_2 = {
-        "show:paper", "show:context based methods", "show:global approaches",
-        "outperform:context based methods", "outperform:global approaches",
-    }  # fmt: skip
+        "show:paper",
+        "show:context based methods",
+        "show:global approaches",
+        "outperform:context based methods",
+        "outperform:global approaches",
+    }
     assert set(active) == listing_5_2
     assert set(passive) == listing_5_2  # "also has the claim representation shown in Listing 5.2"
 

@@ -10,9 +10,11 @@ from citeworth_models.citrec.plots import plot_metrics
 def results(datasets=("toy",)):
     rows = [
         {"model": m, "dataset": d, "metric": metric, "k": k, "value": k / (10 + i), "items": 5}
-        for d in datasets for i, m in enumerate(("bow", "claim+bow")) for metric in ("recall", "mrr", "map", "ndcg")
+        for d in datasets
+        for i, m in enumerate(("bow", "claim+bow"))
+        for metric in ("recall", "mrr", "map", "ndcg")
         for k in range(1, 11)
-    ]  # fmt: skip
+    ]
     return pa.Table.from_pylist(rows, schema=RESULT_SCHEMA)
 
 

@@ -13,8 +13,10 @@ from citeworth_models.citrec.store import (
     load_index,
 )
 
-CANDIDATES = [["sparse lattice estimator for entropy", "the lattice estimator of entropy"],
-              ["protein folding with neural networks", "folding proteins by networks"]]  # fmt: skip
+CANDIDATES = [
+    ["sparse lattice estimator for entropy", "the lattice estimator of entropy"],
+    ["protein folding with neural networks", "folding proteins by networks"],
+]
 
 
 def _save(root, dataset, models=("bow", "fos")):

