@@ -51,6 +51,7 @@ def contexts(
     from citeworth_assets.defs.arxiv.assets import paper_folder
     from citeworth_assets.lib.arxiv import unarxive2022
     from citeworth_assets.lib.arxiv.context_export import (
+        CsvRepairs,
         contexts_2020,
         contexts_2022,
         write_contexts_csv,
@@ -81,8 +82,11 @@ def contexts(
             if not refs.is_file():
                 raise click.UsageError(f"no refs.db beside or inside {source}; give --refs-db")
             rows = contexts_2020(folder, refs, window, log)
-    lines = write_contexts_csv(rows, out)
+    repairs = CsvRepairs()
+    lines = write_contexts_csv(rows, out, repairs)
     click.echo(f"wrote {lines} contexts to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
+    if repairs.warning():
+        click.echo(f"warning: {repairs.warning()}", err=True)
     for kind, count in sorted(log.counts.items()):
         click.echo(f"issues: {kind}: {count}", err=True)
 

@@ -16,6 +16,8 @@ decompressed stream.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,9 +87,17 @@ def _is_gzip(path: Path) -> bool:
 TEXT_PROBE_BYTES = 4096
 
 
-def _not_text(path: Path, json_lines: bool) -> str | None:
+def _utf8_text(head: bytes) -> bool:
+    """Whether a file's first bytes look like UTF-8 text: at most one in eight is a NUL or an invalid byte
+    (binary data gets about half), so that a few bad lines do not condemn the file."""
+    bad = head.count(0) + head.decode("utf-8", errors="replace").count("\ufffd")
+    return bad * 8 <= len(head)
+
+
+def _not_text(path: Path, json_lines: bool, nul_ok: bool = False) -> str | None:
     """Why a file without a gzip header cannot be text lines (binary, another compression) or, with
-    ``json_lines``, JSON lines; None when it can.
+    ``json_lines``, JSON lines; None when it can. With ``nul_ok`` a NUL is a problem of its line, and only
+    a head that is not UTF-8 text makes the file binary.
 
     Checked once on the file's first bytes, so that such a file is one file-level problem instead of
     hundreds of misleading ``invalid_json`` lines.
@@ -97,7 +107,7 @@ def _not_text(path: Path, json_lines: bool) -> str | None:
     stripped = head.lstrip()
     if not stripped:
         return None
-    if b"\x00" in head:
+    if (b"\x00" in head and not nul_ok) or (nul_ok and not _utf8_text(head)):
         return f"not gzip and not text (starts with {head[:8]!r})"
     if json_lines and stripped[:1] not in (b"{", b"["):
         return f"not gzip and not JSON lines (starts with {head[:8]!r})"
@@ -217,16 +227,19 @@ def _salvage(f, member_start: int, failed_at: int, failed_bytes: int, given_out:
     return b"".join(kept)
 
 
-def iter_raw_lines(path: str | Path, log: IssueLog, json_lines: bool = False) -> Iterator[tuple[int, int, bytes, bool]]:
+def iter_raw_lines(
+    path: str | Path, log: IssueLog, json_lines: bool = False, nul_ok: bool = False
+) -> Iterator[tuple[int, int, bytes, bool]]:
     """(line number, byte offset, line bytes, ended by a newline) of a gzipped or plain file, streaming.
 
-    A plain file that cannot hold such lines (``json_lines``: JSON lines) is one file-level problem.
+    A plain file that cannot hold such lines (``json_lines``: JSON lines) is one file-level problem;
+    ``nul_ok``: a NUL in a text file is left to the caller, line by line.
     """
     path = Path(path)
     if _is_gzip(path):
         chunks = _gzip_chunks(path)
     else:
-        problem = _not_text(path, json_lines)  # plain lines under a .gz name are read as they are
+        problem = _not_text(path, json_lines, nul_ok)  # plain lines under a .gz name are read as they are
         if problem is not None:
             kind = "not_gzip" if path.suffix == ".gz" else "not_json_lines" if json_lines else "not_text"
             log.add(ReadIssue(str(path), None, None, kind, problem))
@@ -251,12 +264,41 @@ def iter_raw_lines(path: str | Path, log: IssueLog, json_lines: bool = False) ->
         yield number, offset, partial, False
 
 
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(value):
+    """A parsed JSON value with every lone surrogate of its strings (keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def _repaired(line: bytes) -> tuple[object, str] | None:
+    """A line that is JSON but for invalid UTF-8 bytes or lone-surrogate escapes: its value with U+FFFD in
+    their place, and what was replaced; None when it is not JSON either way."""
+    text = line.decode("utf-8", errors="replace")
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    cleaned = _without_surrogates(value)
+    what = [w for w, bad in (("invalid UTF-8", "\ufffd" in text), ("lone surrogates", cleaned != value)) if bad]
+    return cleaned, " and ".join(what) or "nothing"
+
+
 def iter_json_lines(
-    path: str | Path, log: IssueLog, wanted: Callable[[bytes], bool] | None = None
+    path: str | Path, log: IssueLog, wanted: Callable[[bytes], bool] | None = None, repair: bool = False
 ) -> Iterator[JsonLine]:
     """JSON objects of a JSON-lines file; bad lines are logged and skipped, blank lines ignored.
 
-    ``wanted``, if given, sees each raw line first; lines it rejects are not parsed at all.
+    ``wanted``, if given, sees each raw line first; lines it rejects are not parsed at all. ``repair``: a line
+    that is JSON but for invalid UTF-8 or lone-surrogate escapes is kept with U+FFFD in their place (reported
+    as ``invalid_utf8``) instead of skipped.
     """
     path = Path(path)
     for number, offset, line, complete in iter_raw_lines(path, log, json_lines=True):
@@ -266,10 +308,14 @@ def iter_json_lines(
             record = orjson.loads(line)
         except orjson.JSONDecodeError as error:
             kind = "invalid_json" if complete else "truncated_line"
-            if complete and "UTF-8" in str(error):
+            if complete and ("UTF-8" in str(error) or (repair and "surrogate" in str(error))):
                 kind = "invalid_utf8"
-            log.add(ReadIssue(str(path), number, offset, kind, f"{error} ({len(line)} bytes)"))
-            continue
+            repaired = _repaired(line) if repair and kind == "invalid_utf8" else None
+            if repaired is None:
+                log.add(ReadIssue(str(path), number, offset, kind, f"{error} ({len(line)} bytes)"))
+                continue
+            record, what = repaired
+            log.add(ReadIssue(str(path), number, offset, kind, f"{what} replaced by U+FFFD, record kept"))
         if not isinstance(record, dict):
             log.add(ReadIssue(str(path), number, offset, "not_an_object", f"a JSON {type(record).__name__}"))
             continue

@@ -103,37 +103,45 @@ class ContextConfig(dg.Config):
 
 
 @contextmanager
-def paper_folder(dump: DumpFile) -> Iterator[Path]:
-    """The folder of a 2020 dump's text files (a tarball's are unpacked into a temporary folder, with refs.db)."""
+def paper_folder(dump: DumpFile, root: Path | None = None) -> Iterator[Path]:
+    """The folder of a 2020 dump's text files (a tarball's are unpacked into a temporary folder, with refs.db);
+    nothing that leads out of ``root`` is unpacked."""
     if dump.path.is_dir():
         yield dump.path
         return
     with tempfile.TemporaryDirectory(prefix="unarxive_") as folder:
         log = IssueLog()  # the ingestion step counted these already
-        for file in unarxive2020.iter_paper_files(dump.path, log):
+        for file in unarxive2020.iter_paper_files(dump.path, log, root):
             (Path(folder) / file.name).write_bytes(file.data)
-        with unarxive2020.refs_db_path(dump.path, None, log) as refs:
+        with unarxive2020.refs_db_path(dump.path, None, log, root) as refs:
             if refs is not None:
                 (Path(folder) / "refs.db").write_bytes(refs.read_bytes())
         yield Path(folder)
 
 
-def context_rows(dump: DumpFile, settings: ContextSettings, published_labels: bool, log: IssueLog) -> Iterator[dict]:
-    """CONTEXT_SCHEMA rows of one dump file: markers of bibliography items with a shipped link, as published."""
+def context_rows(
+    dump: DumpFile, settings: ContextSettings, published_labels: bool, log: IssueLog, root: Path | None = None
+) -> Iterator[dict]:
+    """CONTEXT_SCHEMA rows of one dump file: markers of bibliography items with a shipped link, as published.
+    Nothing is read from outside the dump root ``root``."""
+    if root is not None and unarxive2020.followed_out(dump.path, root, log):
+        return
     if dump.release == UNARXIVE_2020:
-        with paper_folder(dump) as folder:
-            if not (folder / "refs.db").is_file():
+        with paper_folder(dump, root) as folder:
+            refs = folder / "refs.db"
+            if not refs.is_file() or (root is not None and unarxive2020.followed_out(refs, root, log)):
                 return
-            for row in contexts_2020(folder, folder / "refs.db", settings, log, published_labels=published_labels):
+            contexts = contexts_2020(folder, refs, settings, log, published_labels=published_labels, root=root)
+            for row in contexts:
                 yield row.as_row()
         return
     for paper in unarxive2022.iter_papers(dump.path, log):
-        for row in contexts_2022(paper, settings):
+        for row in contexts_2022(paper, settings, log):
             yield row.as_row()
 
 
 def resolver_linked_rows(
-    lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog
+    lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog, dumps: Path | None = None
 ) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows for every item linked by the input (a shipped OpenAlex id gets its MAG id from the
     catalogue) or by the resolver (lib/arxiv/linked_contexts)."""
@@ -159,7 +167,8 @@ def resolver_linked_rows(
     links = reference_links(references, resolutions, openalex_mag=openalex_mag)
     citing_mag = {r["citing_paper_id"]: r["citing_mag_id"] for r in references if r["citing_mag_id"]}
     if dump.release == UNARXIVE_2020:
-        texts = ((p.arxiv_id, citing_mag.get(p.arxiv_id), p.text) for p in unarxive2020.iter_papers(dump.path, log))
+        papers = unarxive2020.iter_papers(dump.path, log, root=dumps)
+        texts = ((p.arxiv_id, citing_mag.get(p.arxiv_id), p.text) for p in papers)
         rules = UNARXIVE_2020_RULES
     else:
         texts = (
@@ -187,13 +196,14 @@ def arxiv_contexts(
     context: dg.AssetExecutionContext, config: ContextConfig, citeworth: CiteworthSettings
 ) -> dg.MaterializeResult:
     settings, key = citeworth.settings, context.partition_key
-    dump = find_dump_file(settings.require_dumps(), key)
+    dumps = settings.require_dumps()
+    dump = find_dump_file(dumps, key)
     window = config.settings()
     log = IssueLog()
     if config.link_source == "shipped":
-        rows = context_rows(dump, window, config.published_labels, log)
+        rows = context_rows(dump, window, config.published_labels, log, dumps)
     else:
-        rows = resolver_linked_rows(settings.lake, dump, key, window, log)
+        rows = resolver_linked_rows(settings.lake, dump, key, window, log, dumps)
     rows = lake.write_partition(settings.lake, "arxiv_contexts", CONTEXT_SCHEMA, rows, key, DIMENSION)
     return dg.MaterializeResult(
         metadata={

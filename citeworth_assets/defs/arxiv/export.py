@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.defs.arxiv.issues import DIMENSION
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.context_export import RECORD_SEPARATOR, UNIT_SEPARATOR
+from citeworth_assets.lib.arxiv.context_export import CsvRepairs, context_csv_line
 from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.citrec.contexts import work_id
 from citeworth_assets.resources import CiteworthSettings
@@ -25,18 +25,18 @@ EXPORT_DATASET = "arxiv"
 CONTEXTS_FILE, CATALOGUE_FILE = "contexts.csv", "catalogue.jsonl"
 
 
-def csv_line(row: dict) -> str:
+def csv_line(row: dict, repairs: CsvRepairs) -> str:
     """One context row of the lake as a line of unarXive's CSV (``str`` of each value, as published)."""
-    joined = lambda ids: UNIT_SEPARATOR.join(str(value) for value in ids or [])
-    values = (
+    return context_csv_line(
         row["cited_mag_id"],
-        joined(row["adjacent_mag_ids"]),
+        row["adjacent_mag_ids"],
         row["citing_mag_id"],
         row["cited_arxiv_id"],
-        joined(row["adjacent_arxiv_ids"]),
+        row["adjacent_arxiv_ids"],
         row["citing_paper_id"],
+        row["text"],
+        repairs,
     )
-    return RECORD_SEPARATOR.join([*(str(value) for value in values), row["text"]]) + "\n"
 
 
 def _ids(row: dict) -> list[str]:
@@ -54,7 +54,7 @@ def _ids(row: dict) -> list[str]:
     ]
 
 
-def write_contexts(lake_root: Path, path: Path) -> tuple[int, set[str]]:
+def write_contexts(lake_root: Path, path: Path, repairs: CsvRepairs) -> tuple[int, set[str]]:
     """Every partition's contexts (partitions by key, rows in their stored order) -> CSV; the ids named."""
     ids: set[str] = set()
     count = 0
@@ -63,7 +63,7 @@ def write_contexts(lake_root: Path, path: Path) -> tuple[int, set[str]]:
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         for key in keys:
             for row in lake.iter_partition_rows(lake_root, "arxiv_contexts", key, dimension=DIMENSION):
-                out.write(csv_line(row))
+                out.write(csv_line(row, repairs))
                 ids.update(_ids(row))
                 count += 1
     return count, ids
@@ -113,18 +113,23 @@ def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
         "published together; read by the citation-recommendation assets."
     ),
 )
-def arxiv_context_export(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
     settings.require_data()
     folder = settings.export_dir(EXPORT_DATASET)
+    repairs = CsvRepairs()
     with lake.replaced_folder(folder) as staging:
-        contexts, ids = write_contexts(settings.lake, staging / CONTEXTS_FILE)
+        contexts, ids = write_contexts(settings.lake, staging / CONTEXTS_FILE, repairs)
         works = catalogue_rows(settings.lake, ids)
         with open(staging / CATALOGUE_FILE, "w", encoding="utf-8", newline="\n") as out:
             out.writelines(json.dumps(work, ensure_ascii=False) + "\n" for work in works)
+    if repairs.warning():
+        context.log.warning(f"{folder / CONTEXTS_FILE}: {repairs.warning()}")
     return dg.MaterializeResult(
         metadata={
             "contexts": contexts,
+            "contexts_repaired": repairs.lines,
+            "characters_replaced": dg.MetadataValue.json(dict(sorted(repairs.characters.items()))),
             "catalogue_works": len(works),
             "with_year": sum(work["year"] is not None for work in works),
             "with_fields": sum(bool(work["fields_of_study"]) for work in works),

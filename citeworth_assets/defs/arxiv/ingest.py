@@ -3,6 +3,7 @@ bibliography items, written in one pass over the file."""
 
 import time
 from contextlib import ExitStack
+from pathlib import Path
 
 import dagster as dg
 
@@ -10,7 +11,8 @@ from citeworth_assets.defs.arxiv.issues import DIMENSION, issue_metadata
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, find_dump_file
+from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, dump_issues, find_dump_file
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.resources import CiteworthSettings
@@ -18,13 +20,21 @@ from citeworth_assets.resources import CiteworthSettings
 ARXIV_ISSUES = "arxiv_read_issues"
 
 
-def _read_2020(dump: DumpFile, log: IssueLog, papers, paragraphs, references) -> None:
-    with unarxive2020.refs_db_path(dump.path, None, log) as db:
+def _long_text(text: str, row: dict, path: Path, log: IssueLog) -> None:
+    """A text the sentence splitter takes in blocks (contexts near a block's edge may lose a sentence): counted."""
+    if len(text) > MAX_SPLIT_CHARS:
+        message = f"{len(text)} characters: split into blocks of at most {MAX_SPLIT_CHARS} for sentence splitting"
+        log.add(ReadIssue(str(path), row["line"], row["byte_offset"], "long_text", message, row["paper_id"]))
+
+
+def _read_2020(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, references) -> None:
+    with unarxive2020.refs_db_path(dump.path, None, log, root) as db:
         if db is None:
             log.add(ReadIssue(str(dump.path), None, None, "missing_refs_db", "no refs.db: markers cannot be checked"))
-        refs = unarxive2020.RefsDb(db) if db is not None else None
+        refs = unarxive2020.open_refs_db(db, log) if db is not None else None
         try:
-            for paper in unarxive2020.iter_papers(dump.path, log, refs):
+            for paper in unarxive2020.iter_papers(dump.path, log, refs, root):
+                _long_text(paper.text, paper.row, dump.path, log)
                 papers.write(paper.row)
                 paragraphs.write_all(paper.paragraphs)
             if refs is not None:
@@ -34,8 +44,10 @@ def _read_2020(dump: DumpFile, log: IssueLog, papers, paragraphs, references) ->
                 refs.close()
 
 
-def _read_2022(dump: DumpFile, log: IssueLog, papers, paragraphs, references) -> None:
+def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, references) -> None:
     for paper in unarxive2022.iter_papers(dump.path, log):
+        for paragraph in paper.paragraphs:
+            _long_text(paragraph["text"], paper.row, dump.path, log)
         papers.write(paper.row)
         paragraphs.write_all(paper.paragraphs)
         references.write_all(paper.references)
@@ -75,8 +87,14 @@ def _read_2022(dump: DumpFile, log: IssueLog, papers, paragraphs, references) ->
 )
 def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     settings, key = citeworth.settings, context.partition_key
-    dump = find_dump_file(settings.require_dumps(), key)
+    dumps = settings.require_dumps()
+    dump = find_dump_file(dumps, key)
     log = IssueLog()
+    for issue in dump_issues(dump):
+        log.add(issue)
+    read = _read_2020 if dump.release == UNARXIVE_2020 else _read_2022
+    if unarxive2020.followed_out(dump.path, dumps, log):
+        read = None
     started = time.perf_counter()
     with ExitStack() as stack:
         papers, paragraphs, references = (
@@ -87,11 +105,12 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
                 ("arxiv_references", REFERENCE_SCHEMA),
             )
         )
-        (_read_2020 if dump.release == UNARXIVE_2020 else _read_2022)(dump, log, papers, paragraphs, references)
+        if read is not None:
+            read(dump, dumps, log, papers, paragraphs, references)
     seconds = time.perf_counter() - started
     if log.total:
         context.log.warning(f"{dump.path}: {log.total} read issues {log.counts}")
-    issues = issue_metadata(settings.lake, ARXIV_ISSUES, dump.release, key, log)
+    issues = issue_metadata(settings.lake, ARXIV_ISSUES, dump.release, key, log, dumps)
     yield dg.MaterializeResult(
         asset_key="arxiv_papers",
         metadata={

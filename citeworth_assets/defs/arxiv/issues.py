@@ -12,10 +12,25 @@ SHOWN_ISSUES = 20
 DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
 
 
-def issue_metadata(lake_root: Path, table: str, release: str, key: str | None, log: IssueLog) -> dict:
-    """Write the issues of one input as a lake partition; metadata that counts them and shows the first few."""
+def relative_file(file: str | None, dumps: Path | None) -> str | None:
+    """An issue's file as a path under the dump root (``openalex/works/updated_date=2024-01-01/part_000.gz``,
+    ``unarxive-2020/x.tar.gz:papers/1701.00001.txt``): a base name alone is ambiguous between folders."""
+    if not file:
+        return None
+    if dumps is not None:
+        for root in dict.fromkeys((str(dumps), str(Path(dumps).resolve()))):
+            if file.startswith(root.rstrip("/") + "/"):
+                return file[len(root.rstrip("/")) + 1 :]
+    return Path(file).name
+
+
+def issue_metadata(
+    lake_root: Path, table: str, release: str, key: str | None, log: IssueLog, dumps: Path | None = None
+) -> dict:
+    """Write the issues of one input as a lake partition (files named relative to ``dumps``); metadata that counts
+    them and shows the first few."""
     rows = (
-        {"release": release, "shard": key, **vars(issue), "file": Path(issue.file).name if issue.file else None}
+        {"release": release, "shard": key, **vars(issue), "file": relative_file(issue.file, dumps)}
         for issue in log.issues
     )
     lake.write_partition(lake_root, table, READ_ISSUE_SCHEMA, rows, key, DIMENSION)

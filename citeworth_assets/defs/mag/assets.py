@@ -118,7 +118,7 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     lake.write_partition(settings.lake, "mag_fields_of_study", FIELD_OF_STUDY_SCHEMA, field_rows)
     if log.total:
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
-    issues = issue_metadata(settings.lake, CATALOGUE_ISSUES, "catalogue", None, log)
+    issues = issue_metadata(settings.lake, CATALOGUE_ISSUES, "catalogue", None, log, dumps)
     yield dg.MaterializeResult(
         asset_key="works", metadata={"works": works.rows_written, "arxiv_titles": titles, **issues}
     )

@@ -7,6 +7,12 @@ paper's text give one context each. The CSV has seven fields separated by U+241E
 adjacent MAG ids, citing MAG id, cited arXiv id, adjacent arXiv ids, citing arXiv id, text; id lists
 are joined by U+241F and a missing value is written ``None`` (published ``str(None)``).
 
+Every context is written as one line of exactly seven fields, whatever its text holds: a character that
+would break the line or its fields for a reader (NUL and the other C0/C1 controls, line and paragraph
+separators, U+241E, in ids U+241F too, lone surrogates) is replaced, a space for whitespace and U+FFFD
+otherwise, and counted in :class:`CsvRepairs` so that the writer can warn (the published script writes
+text as it is, so such a paper breaks its own file).
+
 Here each paper is read once (not once per candidate) and its contexts are put back in the published
 order when written. Differences from the published script, none of which changes its output on a
 readable dump: a text that is not valid UTF-8 is decoded with replacements and counted (the script
@@ -15,8 +21,10 @@ stops), and a candidate whose citing paper has no text file is counted (the scri
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -38,6 +46,77 @@ if TYPE_CHECKING:
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
 RECORD_SEPARATOR, UNIT_SEPARATOR = "\u241e", "\u241f"
+UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u241e\ud800-\udfff]")
+UNSAFE_ID = re.compile("[\\s\x00-\x1f\x7f-\x9f\u241e\u241f\ud800-\udfff]")
+
+
+def _kind(char: str) -> str:
+    if char == "\x00":
+        return "nul"
+    if char in (RECORD_SEPARATOR, UNIT_SEPARATOR):
+        return "separator"
+    if "\ud800" <= char <= "\udfff":
+        return "lone_surrogate"
+    return "line_break" if char.isspace() else "control"
+
+
+@dataclass
+class CsvRepairs:
+    """What the writer replaced to keep every context one seven-field line: lines touched, characters by kind."""
+
+    written: int = 0
+    lines: int = 0
+    characters: dict[str, int] = field(default_factory=dict)
+    first_line: int | None = None
+
+    def clean(self, value: str, pattern: re.Pattern) -> str:
+        found = pattern.findall(value)
+        if not found:
+            return value
+        for char in found:
+            kind = _kind(char)
+            self.characters[kind] = self.characters.get(kind, 0) + 1
+        return pattern.sub(lambda m: " " if m.group().isspace() and pattern is UNSAFE_TEXT else "\ufffd", value)
+
+    def warning(self) -> str | None:
+        """One line for the log, or None when nothing was replaced."""
+        if not self.lines:
+            return None
+        kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(self.characters.items()))
+        return (
+            f"{self.lines} contexts held characters that would break the CSV (first at line {self.first_line}); "
+            f"replaced: {kinds}"
+        )
+
+
+def context_csv_line(
+    cited_mag_id,
+    adjacent_mag_ids: Sequence,
+    citing_mag_id,
+    cited_arxiv_id,
+    adjacent_arxiv_ids: Sequence,
+    citing_arxiv_id,
+    text: str,
+    repairs: CsvRepairs,
+) -> str:
+    """One line of unarXive's context CSV (``str`` of each value, as published), safe whatever the values hold."""
+    before = sum(repairs.characters.values())
+    ident = lambda value: repairs.clean(str(value), UNSAFE_ID)
+    joined = lambda values: UNIT_SEPARATOR.join(ident(value) for value in values or [])
+    fields = [
+        ident(cited_mag_id),
+        joined(adjacent_mag_ids),
+        ident(citing_mag_id),
+        ident(cited_arxiv_id),
+        joined(adjacent_arxiv_ids),
+        ident(citing_arxiv_id),
+        repairs.clean(str(text), UNSAFE_TEXT),
+    ]
+    repairs.written += 1
+    if sum(repairs.characters.values()) != before:
+        repairs.lines += 1
+        repairs.first_line = repairs.first_line or repairs.written
+    return RECORD_SEPARATOR.join(fields) + "\n"
 
 
 class Candidate(NamedTuple):
@@ -52,14 +131,29 @@ def _text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
-def published_candidates(refs: unarxive2020.RefsDb, min_citing_docs: int = 1) -> list[Candidate]:
-    """The published candidate query, run as it was written (its order included)."""
+def published_candidates(
+    refs: unarxive2020.RefsDb, min_citing_docs: int = 1, log: IssueLog | None = None
+) -> list[Candidate]:
+    """The published candidate query, run as it was written (its order included). A cited MAG id that is not a
+    number is no link: such a row is reported and left out (the published script would write it)."""
     query = (
         "select uuid, cited_mag_id, cited_arxiv_id, citing_mag_id, citing_arxiv_id from bibitem"
         " where cited_mag_id in (select cited_mag_id from bibitem group by cited_mag_id"
         f" having count(uuid) > {int(min_citing_docs) - 1}) order by cited_mag_id"
     )
-    return [Candidate(*(_text(v) for v in row)) for row in refs.connection.execute(query)]
+    log = log if log is not None else IssueLog()
+    path = str(refs.path)
+    candidates = []
+    try:
+        for row in refs.connection.execute(query):
+            candidate = Candidate(*(_text(v) for v in row))
+            cited = unarxive2020.mag_id(candidate.cited_mag_id, "cited_mag_id", candidate.uuid, path, log)
+            if cited is not None:
+                citing = unarxive2020.mag_id(candidate.citing_mag_id, "citing_mag_id", candidate.uuid, path, log)
+                candidates.append(candidate._replace(citing_mag_id=citing))
+    except sqlite3.DatabaseError as error:
+        log.add(ReadIssue(path, None, None, "corrupt_refs_db", f"reading stopped: {error}"))
+    return candidates
 
 
 @dataclass
@@ -94,6 +188,18 @@ class ContextRow:
         values = (self.cited_mag_id, ids(0), self.citing_mag_id, self.cited_arxiv_id, ids(1), self.citing_paper_id)
         return [str(v) for v in values] + [self.text]
 
+    def csv_line(self, repairs: CsvRepairs) -> str:
+        return context_csv_line(
+            self.cited_mag_id,
+            [a[0] for a in self.adjacent],
+            self.citing_mag_id,
+            self.cited_arxiv_id,
+            [a[1] for a in self.adjacent],
+            self.citing_paper_id,
+            self.text,
+            repairs,
+        )
+
 
 def text_contexts(
     text: str,
@@ -103,10 +209,14 @@ def text_contexts(
     rules: ContextRules,
     exact: bool = False,
     tokenizer: PunktSentenceTokenizer | None = None,
+    report: Callable[[str, str], None] | None = None,
 ) -> Iterator[ContextRow]:
-    """Contexts of the given candidates' markers in one text; ``id_map``: uuid -> (MAG id, arXiv id)."""
+    """Contexts of the given candidates' markers in one text; ``id_map``: uuid -> (MAG id, arXiv id). ``report``
+    (kind, message) hears of a text too long for the sentence splitter in one piece."""
     tokenizer = tokenizer or punkt_tokenizer()
     windows = SentenceWindows(text, tokenizer, exact=exact) if settings.unit == "sentences" else None
+    if windows is not None and len(windows.blocks) > 1 and report is not None:
+        report("long_text_split", f"{len(text)} characters split into {len(windows.blocks)} blocks for Punkt")
     for order, candidate in targets:
         marker = "{{cite:" + candidate.uuid + "}}"
         start, occurrence = text.find(marker), 0
@@ -138,6 +248,7 @@ def contexts_2020(
     exact: bool = False,
     published_labels: bool = True,
     tokenizer: PunktSentenceTokenizer | None = None,
+    root: str | Path | None = None,
 ) -> list[ContextRow]:
     """All contexts of a folder of unarXive 2020 papers, in the published order and grouping.
 
@@ -145,12 +256,17 @@ def contexts_2020(
     whose citing paper has no text file is skipped without updating the current cited MAG id, so the
     contexts that follow, up to the next paper that has a file, are labelled with the cited MAG id of the
     candidate after the last one read, and grouped with it for the ``min_*`` filters. With ``False``
-    (rule set unarxive_2020_corrected) every context carries its own bibitem's cited MAG id.
+    (rule set unarxive_2020_corrected) every context carries its own bibitem's cited MAG id. A refs.db that
+    cannot be read gives no contexts (reported); a text file leading out of ``root`` (default: the folder) is
+    not read.
     """
     papers = Path(papers)
-    refs = unarxive2020.RefsDb(refs_db)
+    root = Path(root or papers)
+    refs = unarxive2020.open_refs_db(refs_db, log)
+    if refs is None:
+        return []
     try:
-        candidates = published_candidates(refs, min_citing_docs)
+        candidates = published_candidates(refs, min_citing_docs, log)
     finally:
         refs.close()
     id_map = {c.uuid: (c.cited_mag_id, c.cited_arxiv_id) for c in candidates}
@@ -161,16 +277,21 @@ def contexts_2020(
     present: set[str] = set()
     for arxiv_id in sorted(by_paper, key=str):
         path = papers / f"{arxiv_id}.txt"
-        if not path.is_file():
+        if not path.is_file() or unarxive2020.followed_out(path, root, log):
             log.add(ReadIssue(str(path), None, None, "citing_paper_missing", "bibitems of a paper without text"))
             continue
         present.add(arxiv_id)
         lines = unarxive2020.decode_lines(path.read_bytes(), str(path), log, arxiv_id)
         text = "\n".join(line for _, _, line in lines)
-        for row in text_contexts(text, by_paper[arxiv_id], id_map, settings, UNARXIVE_2020, exact, tokenizer):
+        report = _reporter(log, str(path), arxiv_id)
+        for row in text_contexts(text, by_paper[arxiv_id], id_map, settings, UNARXIVE_2020, exact, tokenizer, report):
             by_rank.setdefault(row.order[0], []).append(row)
     groups = _published_groups(candidates, present, by_rank, published_labels)
     return [row for group in groups if _kept(group, min_contexts, min_citing_docs) for row in group]
+
+
+def _reporter(log: IssueLog, path: str, paper_id: str | None, line: int | None = None) -> Callable[[str, str], None]:
+    return lambda kind, message: log.add(ReadIssue(path, line, None, kind, message, paper_id))
 
 
 def _kept(group: list[ContextRow], min_contexts: int, min_citing_docs: int) -> bool:
@@ -204,18 +325,24 @@ def _published_groups(candidates, present, by_rank, published_labels: bool) -> I
         yield group
 
 
-def write_contexts_csv(rows: Iterable[ContextRow], path: str | Path) -> int:
-    """unarXive's context CSV (U+241E fields, U+241F lists, ``None`` for missing values); returns the line count."""
+def write_contexts_csv(rows: Iterable[ContextRow], path: str | Path, repairs: CsvRepairs | None = None) -> int:
+    """unarXive's context CSV (U+241E fields, U+241F lists, ``None`` for missing values); returns the line count.
+    What had to be replaced is counted in ``repairs``."""
+    repairs = repairs if repairs is not None else CsvRepairs()
     count = 0
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         for row in rows:
-            out.write(RECORD_SEPARATOR.join(row.csv_fields()) + "\n")
+            out.write(row.csv_line(repairs))
             count += 1
     return count
 
 
-def contexts_2022(paper: unarxive2022.Paper, settings: ContextSettings) -> Iterator[ContextRow]:
+def contexts_2022(
+    paper: unarxive2022.Paper, settings: ContextSettings, log: IssueLog | None = None
+) -> Iterator[ContextRow]:
     """Contexts of one unarXive 2022 paper, per paragraph; candidates are references with a shipped link."""
+    where = paper.row["source_file"], paper.row["line"]
+    report = _reporter(log, where[0], paper.arxiv_id, where[1]) if log is not None else None
     linked = [r for r in paper.references if r["linked_mag_id"] or r["linked_openalex_id"]]
     id_map = {r["ref_id"]: (r["linked_mag_id"], r["linked_arxiv_id"]) for r in linked}
     targets = [
@@ -235,4 +362,5 @@ def contexts_2022(paper: unarxive2022.Paper, settings: ContextSettings) -> Itera
                 id_map,
                 settings,
                 UNARXIVE_2022,
+                report=report,
             )

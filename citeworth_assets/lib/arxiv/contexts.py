@@ -29,6 +29,11 @@ sentences because Punkt decides each break from the tokens beside it. Checked: t
 unarXive 2020 sample hash the same as the published script's full re-tokenisation (every marker of the
 sample), and tests/lib/arxiv/test_contexts.py compares both ways marker by marker on real papers.
 
+Bounded splitting: NLTK runs Punkt's regular expressions under a time guard, which fails on a single text
+of tens of megabytes (one 50 MB line). A text longer than ``MAX_SPLIT_CHARS`` (far above any real paper, so
+published results are untouched) is cut into blocks first, at blank lines, else line ends, else spaces,
+and each block is split on its own; a sentence never crosses a block, and the caller counts such texts.
+
 ``unarxive_2022`` applies the same rules to unarXive 2022's 40-hex markers (49 characters, gap 5) and
 replaces whole markers, so the stray ``}`` that the 2022 preparation code leaves in some contexts
 cannot occur.
@@ -205,14 +210,38 @@ def _select(sentences, before: int, after: int) -> str:
     return " ".join(chosen)
 
 
+MAX_SPLIT_CHARS = 1_000_000  # Punkt takes about 0.8 s per million characters here; its time guard trips at 5 s
+
+
+def split_blocks(text: str, limit: int | None = None) -> list[tuple[int, int]]:
+    """``[start, end)`` blocks covering ``text``, each at most ``limit`` characters, cut at the last blank line,
+    else line end, else space before the limit (a hard cut when there is none)."""
+    limit = limit or MAX_SPLIT_CHARS
+    blocks, start = [], 0
+    while len(text) - start > limit:
+        end = start + limit
+        for separator in ("\n\n", "\n", " "):
+            cut = text.rfind(separator, start + 1, end)
+            if cut > start:
+                end = cut + len(separator)
+                break
+        blocks.append((start, end))
+        start = end
+    return [*blocks, (start, len(text))]
+
+
 class SentenceWindows:
-    """Sentence windows of one text; the text is tokenised once, markers re-tokenised locally."""
+    """Sentence windows of one text; the text is tokenised once (per block), markers re-tokenised locally."""
 
     MARGIN = 2  # extra whole sentences on each side of the window, beyond those asked for
 
     def __init__(self, text: str, tokenizer: PunktSentenceTokenizer, exact: bool = False):
         self.text, self.tokenizer, self.exact = text, tokenizer, exact
-        self.spans = [] if exact else list(tokenizer.span_tokenize(text))
+        self.blocks = split_blocks(text)
+        self.block_starts = [s for s, _ in self.blocks]
+        self.spans = (
+            [] if exact else [(s + a, s + b) for s, e in self.blocks for a, b in tokenizer.span_tokenize(text[s:e])]
+        )
         self.starts = [s for s, _ in self.spans]
         # a literal MAINCIT before a marker would be taken for the citing sentence: use the full re-tokenisation
         self.first_literal = text.find(MAINCIT)
@@ -220,12 +249,14 @@ class SentenceWindows:
     def window(self, start: int, end: int, before: int, after: int) -> str:
         text = self.text
         if self.exact or not self.spans or (0 <= self.first_literal < start):
-            sentences = self.tokenizer.tokenize(f"{text[:start]} {MAINCIT} {text[end:]}")
+            low, high = self.blocks[bisect_right(self.block_starts, start) - 1]
+            sentences = self.tokenizer.tokenize(f"{text[low:start]} {MAINCIT} {text[end : max(end, high)]}")
             return _select(sentences, before, after)
         first = max(0, bisect_right(self.starts, start) - 1 - before - self.MARGIN)
         last = bisect_right(self.starts, max(start, end - 1)) - 1 + after + self.MARGIN
-        left = 0 if first == 0 else self.spans[first][0]
-        right = len(text) if last >= len(self.spans) - 1 else self.spans[last][1]
+        low, high = self.blocks[bisect_right(self.block_starts, start) - 1]
+        left = max(low, 0 if first == 0 else self.spans[first][0])
+        right = max(end, min(high, len(text) if last >= len(self.spans) - 1 else self.spans[last][1]))
         piece = f"{text[left:start]} {MAINCIT} {text[end:right]}"
         return _select(self.tokenizer.tokenize(piece), before, after)
 

@@ -12,16 +12,23 @@ Layout (one folder per source, beside the S2ORC release folders)::
 Each unarXive folder, tarball or JSON-lines file is one :class:`DumpFile` and one partition. A dump file
 is ready once it (every file of a folder) is older than ``settle_seconds``, as with S2ORC shards. Only
 directory listings and stats: never reads or hashes a file.
+
+Names that normalise to the same partition key (``Coll-X.jsonl``, ``coll_x.jsonl``) are all kept: the first
+by name keeps the key, each other one gets a suffix from a hash of its name (``..._coll_x_3f2a9c1d``), and
+each knows the names it shares its key with, so that its ingestion reports it. The same dump in two forms
+(``x.jsonl`` and ``x.jsonl.gz``) is read once, from the compressed file, and the other one is reported.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeworth_assets.lib.jsonl import ReadIssue
 from citeworth_assets.lib.mag import tsv
 
 UNARXIVE_2020, UNARXIVE_2022 = "unarxive-2020", "unarxive-2022"
@@ -47,10 +54,13 @@ class DumpFile:
 
     release: str
     path: Path
+    suffix: str = ""  # set when another file's name normalises to the same key
+    shares_key_with: tuple[str, ...] = field(default=(), compare=False)
+    shadows: tuple[str, ...] = field(default=(), compare=False)  # the same dump in another form, not read
 
     @property
     def key(self) -> str:
-        return dump_key(self.release, self.path.name)
+        return dump_key(self.release, self.path.name) + (f"_{self.suffix}" if self.suffix else "")
 
     def _stats(self) -> list[os.stat_result]:
         if not self.path.is_dir():
@@ -70,11 +80,38 @@ class DumpFile:
         )
 
 
+def _name_hash(name: str) -> str:
+    return hashlib.sha1(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+
+
+def _disambiguated(release: str, entries: list[Path]) -> list[DumpFile]:
+    """One DumpFile per entry of a release folder; entries whose names share a key get distinct keys."""
+    by_stem: dict[str, list[Path]] = {}
+    for entry in entries:  # the same dump in two forms: the compressed one is read
+        by_stem.setdefault(_stem(entry.name), []).append(entry)
+    chosen = {}
+    for stem, forms in by_stem.items():
+        forms.sort(key=lambda p: (not p.name.endswith(".gz"), p.name))
+        chosen[stem] = (forms[0], tuple(p.name for p in forms[1:]))
+    by_key: dict[str, list[str]] = {}
+    for stem in sorted(chosen):
+        by_key.setdefault(dump_key(release, chosen[stem][0].name), []).append(stem)
+    dumps = []
+    for stems in by_key.values():
+        names = [chosen[stem][0].name for stem in stems]
+        for index, stem in enumerate(stems):
+            entry, shadows = chosen[stem]
+            others = tuple(n for n in names if n != entry.name)
+            suffix = _name_hash(entry.name) if index else ""
+            dumps.append(DumpFile(release, entry, suffix, others, shadows))
+    return dumps
+
+
 def _candidates(dumps: Path, release: str) -> list[DumpFile]:
     folder = dumps / release
     if not folder.is_dir():
         return []
-    found: dict[str, DumpFile] = {}
+    entries = []
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
@@ -83,11 +120,38 @@ def _candidates(dumps: Path, release: str) -> list[DumpFile]:
         else:
             usable = entry.is_file() and JSON_LINES.search(entry.name)
         if usable:
-            dump = DumpFile(release, entry)
-            # prefer the compressed file when both forms are present
-            if dump.key not in found or entry.name.endswith(".gz"):
-                found[dump.key] = dump
-    return [found[key] for key in sorted(found)]
+            entries.append(entry)
+    return sorted(_disambiguated(release, entries), key=lambda dump: dump.key)
+
+
+def dump_issues(dump: DumpFile) -> list[ReadIssue]:
+    """What its ingestion reports about a dump file's name: a key shared with other names, a form not read."""
+    issues = []
+    if dump.shares_key_with:
+        issues.append(
+            ReadIssue(
+                str(dump.path),
+                None,
+                None,
+                "partition_key_collision",
+                f"the name normalises to the same key as {', '.join(dump.shares_key_with)}; both are read, "
+                f"this one as partition {dump.key}",
+            )
+        )
+    issues += [
+        ReadIssue(str(dump.path.parent / name), None, None, "same_dump_in_two_forms", f"not read: {dump.path.name} is")
+        for name in dump.shadows
+    ]
+    return issues
+
+
+def outside_root(path: Path, root: Path) -> bool:
+    """Whether ``path`` (a symlink, or under one) leads out of ``root``: such input is never read."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return True
+    return False
 
 
 def discover_dump_files(

@@ -7,7 +7,10 @@ bibitem_string)``) beside or inside it. Papers are read one at a time, streaming
 Text is decoded as the published tools read it (Python's ``open()``: UTF-8, universal newlines), so
 that marker positions and contexts agree with theirs. Damage is counted, never fatal: invalid UTF-8
 (replaced by U+FFFD), a truncated or corrupt tarball (papers before the damage are kept), a file with
-no citation marker, a marker whose uuid is not in ``refs.db``, a file name that is no arXiv id.
+no citation marker, a marker whose uuid is not in ``refs.db``, a file name that is no arXiv id, a
+``refs.db`` that is not SQLite, lacks the bibitem table or its columns, or is empty (the papers are
+kept, without references), a MAG id that is not a number, a symlink that leads out of the dump root
+(never followed).
 
 Paragraphs: the text files mark no paragraph ends except blank lines (Tralics wraps lines), so a
 paragraph row is a block of non-blank lines; the context extraction works on the whole text anyway.
@@ -25,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeworth_assets.lib.arxiv.dump_files import outside_root
 from citeworth_assets.lib.arxiv.identifiers import NEW_STYLE, OLD_STYLE, find_arxiv_ids, find_dois, normalise_arxiv_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
@@ -58,11 +62,24 @@ def _is_txt(name: str) -> bool:
     return name.endswith(".txt") and not Path(name).name.startswith(".")
 
 
-def iter_paper_files(source: str | Path, log: IssueLog) -> Iterator[PaperFile]:
-    """The ``.txt`` files of a folder (sorted by name) or a tarball (in archive order), streaming."""
+def followed_out(path: Path, root: Path, log: IssueLog) -> bool:
+    """Whether ``path`` leads out of the dump root ``root`` (a symlink): reported, and never read."""
+    if not outside_root(path, root):
+        return False
+    log.add(
+        ReadIssue(str(path), None, None, "outside_dump_root", f"a link to {path.resolve()}, outside {root}: not read")
+    )
+    return True
+
+
+def iter_paper_files(source: str | Path, log: IssueLog, root: str | Path | None = None) -> Iterator[PaperFile]:
+    """The ``.txt`` files of a folder (sorted by name) or a tarball (in archive order), streaming; a file that
+    leads out of ``root`` (default: the folder) is reported and not read."""
     source = Path(source)
     if source.is_dir():
         for path in sorted(p for p in source.iterdir() if _is_txt(p.name)):
+            if followed_out(path, Path(root or source), log):
+                continue
             try:
                 data = path.read_bytes()
             except OSError as error:
@@ -90,14 +107,17 @@ def iter_paper_files(source: str | Path, log: IssueLog) -> Iterator[PaperFile]:
 
 
 @contextmanager
-def refs_db_path(source: str | Path, refs_db: str | Path | None, log: IssueLog) -> Iterator[Path | None]:
+def refs_db_path(
+    source: str | Path, refs_db: str | Path | None, log: IssueLog, root: str | Path | None = None
+) -> Iterator[Path | None]:
     """``refs.db`` given, beside the papers, or extracted from the tarball into a temporary folder."""
     if refs_db is not None:
         yield Path(refs_db)
         return
     source = Path(source)
     if source.is_dir():
-        yield source / "refs.db" if (source / "refs.db").is_file() else None
+        found = source / "refs.db"
+        yield found if found.is_file() and not followed_out(found, Path(root or source), log) else None
         return
     folder = Path(tempfile.mkdtemp(prefix="refsdb_"))
     try:
@@ -156,6 +176,15 @@ class RefsDb:
     def close(self) -> None:
         self.connection.close()
 
+    def problem(self) -> str | None:
+        """Why this file cannot be read as unarXive's refs.db (not SQLite, no bibitem table or columns), or None."""
+        try:
+            self.connection.execute(f"select {', '.join(BIBITEM_COLUMNS)} from bibitem limit 1").fetchall()
+        except sqlite3.DatabaseError as error:
+            empty = self.path.is_file() and self.path.stat().st_size == 0
+            return "an empty file" if empty else f"not unarXive's refs.db ({error})"
+        return None
+
     def known(self, uuids: list[str]) -> dict[str, tuple]:
         """uuid -> (citing_arxiv_id, citing_mag_id, cited_mag_id) for the uuids present (by primary key)."""
         found: dict[str, tuple] = {}
@@ -169,6 +198,28 @@ class RefsDb:
                 values = [v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in row]
                 found[values[0]] = tuple(values[1:])
         return found
+
+
+def open_refs_db(path: str | Path, log: IssueLog) -> RefsDb | None:
+    """``refs.db`` opened and checked; a file that cannot be one (``unreadable_refs_db``) gives None, an empty
+    ``bibitem`` table is reported (``empty_refs_db``): either way the papers are still read."""
+    refs = RefsDb(path)
+    problem = refs.problem()
+    if problem is not None:
+        refs.close()
+        log.add(ReadIssue(str(path), None, None, "unreadable_refs_db", f"{problem}: papers kept without references"))
+        return None
+    if refs.connection.execute("select 1 from bibitem limit 1").fetchone() is None:
+        log.add(ReadIssue(str(path), None, None, "empty_refs_db", "the bibitem table has no rows: no references"))
+    return refs
+
+
+def mag_id(value: str | None, column: str, rowid, path: str, log: IssueLog) -> str | None:
+    """A MAG id (a number) or None; anything else is reported and dropped."""
+    if value is None or (value.isascii() and value.isdigit()):
+        return value
+    log.add(ReadIssue(path, rowid, None, "bad_mag_id", f"bibitem.{column} {value[:40]!r} is not a number: dropped"))
+    return None
 
 
 def _decode_cell(value, column: str, rowid: int, path: str, log: IssueLog):
@@ -204,6 +255,9 @@ def iter_references(refs: RefsDb, log: IssueLog, source_file: str | None = None)
         if not uuid:
             log.add(ReadIssue(path, rowid, None, "missing_uuid", "bibitem row without uuid skipped"))
             continue
+        citing_mag, cited_mag = (
+            mag_id(v, c, rowid, path, log) for v, c in ((citing_mag, "citing"), (cited_mag, "cited"))
+        )
         yield {
             "ref_id": uuid,
             "citing_paper_id": citing_aid,
@@ -263,10 +317,14 @@ def read_paper(file: PaperFile, log: IssueLog, refs: RefsDb | None) -> Paper:
     if not uuids:
         log.add(ReadIssue(where, None, None, "no_citation_markers", "paper has no {{cite:...}} marker", arxiv_id))
     elif refs is not None:
-        known = refs.known(sorted(set(uuids)))
-        for uuid in sorted(set(uuids) - set(known)):
+        try:
+            known = refs.known(sorted(set(uuids)))
+        except sqlite3.DatabaseError as error:
+            log.add(ReadIssue(str(refs.path), None, None, "corrupt_refs_db", f"{error}: markers not checked", arxiv_id))
+            known, refs = {}, None  # not one issue per marker: its bibitem may be there
+        for uuid in sorted(set(uuids) - set(known)) if refs is not None else []:
             log.add(ReadIssue(where, None, None, "marker_without_bibitem", f"uuid {uuid} is not in refs.db", arxiv_id))
-        unknown = sum(1 for uuid in uuids if uuid not in known)
+        unknown = sum(1 for uuid in uuids if uuid not in known) if refs is not None else 0
         citing_mag = next((v[1] for v in known.values() if v[0] == arxiv_id and v[1]), None)
     row = {
         "paper_id": paper_id,
@@ -286,7 +344,9 @@ def read_paper(file: PaperFile, log: IssueLog, refs: RefsDb | None) -> Paper:
     return Paper(arxiv_id, text, row, paragraphs)
 
 
-def iter_papers(source: str | Path, log: IssueLog, refs: RefsDb | None = None) -> Iterator[Paper]:
-    """Every paper of a folder or tarball, one at a time."""
-    for file in iter_paper_files(source, log):
+def iter_papers(
+    source: str | Path, log: IssueLog, refs: RefsDb | None = None, root: str | Path | None = None
+) -> Iterator[Paper]:
+    """Every paper of a folder or tarball, one at a time (nothing read from outside ``root``)."""
+    for file in iter_paper_files(source, log, root):
         yield read_paper(file, log, refs)

@@ -4,8 +4,9 @@ Each record has ``paper_id`` (arXiv id), arXiv ``metadata``, ``discipline``, ``b
 whose text carries ``{{cite:HASH}}`` markers (also listed in ``cite_spans``) and ``bib_entries``
 ``{HASH: {bib_entry_raw, contained_arXiv_ids, ids{open_alex_id, doi, arxiv_id, ...}}}``. Lines are
 streamed with :mod:`citeworth_assets.lib.jsonl` (corrupt or truncated gzip, bad JSON are reported there);
-malformed fields are repaired where possible and reported. Marker positions are taken from the text
-itself (the contexts are cut from it); ``cite_spans`` that disagree with it are counted.
+malformed fields are repaired where possible and reported; invalid UTF-8 and lone-surrogate escapes are
+replaced by U+FFFD and counted, the paper kept (as the unarXive 2020 and MAG readers do). Marker positions
+are taken from the text itself (the contexts are cut from it); ``cite_spans`` that disagree are counted.
 """
 
 from __future__ import annotations
@@ -65,6 +66,17 @@ def _authors(metadata: dict, report) -> list[str]:
     return []
 
 
+def _mag_id(value, ref_id: str, report) -> str | None:
+    """A shipped MAG id (a number) as a string; anything else is reported and dropped."""
+    if value is None or value == "":
+        return None
+    text = str(value)
+    if isinstance(value, bool) or not (text.isascii() and text.isdigit()):
+        report("bad_mag_id", f"bib entry {ref_id} mag_id {text[:40]!r} is not a number: dropped")
+        return None
+    return text
+
+
 def _reference(ref_id: str, entry, citing: str, provenance: dict, report) -> dict:
     if not isinstance(entry, dict):
         report("bad_type", f"bib entry {ref_id} is a {type(entry).__name__}")
@@ -83,7 +95,7 @@ def _reference(ref_id: str, entry, citing: str, provenance: dict, report) -> dic
         "raw_string": raw,
         "arxiv_ids": list(dict.fromkeys([*filter(None, listed), *find_arxiv_ids(raw)])),
         "dois": find_dois(raw),
-        "linked_mag_id": str(ids["mag_id"]) if ids.get("mag_id") else None,
+        "linked_mag_id": _mag_id(ids.get("mag_id"), ref_id, report),
         "linked_openalex_id": ids.get("open_alex_id") or None,
         "linked_arxiv_id": normalise_arxiv_id(ids.get("arxiv_id") or None),
         "linked_doi": normalise_doi(ids.get("doi") or None),
@@ -165,7 +177,7 @@ def paper_from_record(record: dict, path: Path, line: int, offset: int, log: Iss
 def iter_papers(path: str | Path, log: IssueLog) -> Iterator[Paper]:
     """Every paper of a JSON-lines file (gzipped or plain), streaming."""
     path = Path(path)
-    for entry in iter_json_lines(path, log):
+    for entry in iter_json_lines(path, log, repair=True):
         paper = paper_from_record(entry.record, path, entry.number, entry.byte_offset, log)
         if paper is not None:
             yield paper

@@ -4,12 +4,15 @@ One context per line, seven fields separated by U+241E: cited MAG id, adjacent M
 cited arXiv id, adjacent arXiv ids, citing arXiv id, text. Lists are joined by U+241F; a missing value is
 the string ``None``. In ``text`` the citation a prediction is made for is ``MAINCIT``, others are ``CIT``.
 
-A line that cannot be used (wrong field count, no cited work, no citing paper, undecodable bytes) is
-reported as a :class:`ReadIssue` naming the file and line, and reading goes on.
+A line that cannot be used (wrong field count, no cited work, no citing paper, a MAG id that is not a
+number, undecodable bytes) is reported as a :class:`ReadIssue` naming the file and line, and reading goes
+on. A NUL is a problem of its line only (replaced by U+FFFD and counted, the line kept), never of the
+whole file; a UTF-8 byte order mark before the first line is dropped.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -92,12 +95,21 @@ def _split_list(value: str) -> list[str]:
     return [item for item in value.split(LIST_SEP) if item and item != MISSING]
 
 
+def _check_mag_ids(*values: str) -> None:
+    """MAG ids are numbers (PaperId); anything else in a MAG id field makes the line unusable."""
+    for value in values:
+        for item in _split_list(value):
+            if not item.strip().isascii() or not item.strip().isdigit():
+                raise ValueError(f"MAG id {item[:40]!r} is not a number")
+
+
 def parse_context_line(line: str, source: str = "", number: int = 0) -> CitationContext:
     """One CSV line -> a context; raises ValueError with the reason when the line is unusable."""
     fields = line.rstrip("\r\n").split(FIELD_SEP)
     if len(fields) != N_FIELDS:
         raise ValueError(f"expected {N_FIELDS} fields separated by U+241E, found {len(fields)}")
     cited_mag, adjacent_mag, citing_mag, cited_arxiv, adjacent_arxiv, citing_arxiv, text = fields
+    _check_mag_ids(cited_mag, adjacent_mag, citing_mag)
     cited = work_id(cited_mag, cited_arxiv)
     if cited is None:
         raise ValueError("no cited work id (cited MAG id and cited arXiv id both missing)")
@@ -125,9 +137,14 @@ def read_contexts(path: str | Path, issues: IssueLog | None = None) -> Iterator[
     """Stream the contexts of one CSV file (plain or gzipped); unusable lines become issues, not exceptions."""
     path = Path(path)
     issues = issues if issues is not None else IssueLog()
-    for number, offset, raw, complete in iter_raw_lines(path, issues):
+    for number, offset, raw, complete in iter_raw_lines(path, issues, nul_ok=True):
+        if number == 1 and offset == 0:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
         if not raw.strip():
             continue
+        if b"\x00" in raw:
+            issues.add(ReadIssue(str(path), number, offset, "nul_in_line", f"{raw.count(0)} NUL replaced by U+FFFD"))
+            raw = raw.replace(b"\x00", "\ufffd".encode())
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:

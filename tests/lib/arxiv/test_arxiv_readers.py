@@ -150,8 +150,8 @@ def test_bad_bytes_in_refs_db_are_replaced_and_counted(tmp_path):
     log = IssueLog()
     rows = list(unarxive2020.iter_references(unarxive2020.RefsDb(db), log))
     assert [r["ref_id"] for r in rows] == ["u1", "u2"]
-    assert log.counts == {"invalid_utf8": 2}
-    assert rows[1]["raw_string"].startswith("T. Heinzl")
+    assert log.counts == {"invalid_utf8": 2, "bad_mag_id": 1}  # the replaced cited MAG id is no number any more
+    assert rows[1]["raw_string"].startswith("T. Heinzl") and rows[1]["linked_mag_id"] is None
 
 
 def test_real_unarxive_2022_every_paper_marker_and_reference(shared_data):
