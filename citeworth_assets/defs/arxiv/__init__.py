@@ -4,7 +4,7 @@ export, the dump sensors and jobs. The works catalogue they resolve against is i
 import dagster as dg
 
 from citeworth_assets.defs.arxiv.assets import file_assets
-from citeworth_assets.defs.arxiv.export import arxiv_context_export
+from citeworth_assets.defs.arxiv.export import arxiv_context_export, arxiv_duplicate_papers
 from citeworth_assets.defs.arxiv.fields import arxiv_field_papers
 from citeworth_assets.defs.arxiv.sensors import arxiv_export_job, arxiv_file_job, arxiv_sensors
 
@@ -21,7 +21,7 @@ arxiv_field_job = dg.define_asset_job(
 )
 
 defs = dg.Definitions(
-    assets=[*file_assets, arxiv_context_export, arxiv_field_papers],
+    assets=[*file_assets, arxiv_duplicate_papers, arxiv_context_export, arxiv_field_papers],
     jobs=[arxiv_file_job, arxiv_export_job, arxiv_field_job, arxiv_warehouse_job],
     sensors=arxiv_sensors,
 )

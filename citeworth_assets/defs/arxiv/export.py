@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 from citeworth_assets.defs.arxiv.issues import DIMENSION
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.context_export import CsvRepairs, context_csv_line
+from citeworth_assets.lib.arxiv.duplicates import dropped_occurrences, is_dropped, write_duplicate_papers
 from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.citrec.contexts import work_id
 from citeworth_assets.resources import CiteworthSettings
@@ -54,8 +55,11 @@ def _ids(row: dict) -> list[str]:
     ]
 
 
-def write_contexts(lake_root: Path, path: Path, repairs: CsvRepairs) -> tuple[int, set[str]]:
-    """Every partition's contexts (partitions by key, rows in their stored order) -> CSV; the ids named."""
+def write_contexts(
+    lake_root: Path, path: Path, repairs: CsvRepairs, dropped: set[tuple[str, str]] | None = None
+) -> tuple[int, set[str]]:
+    """Every partition's contexts (partitions by key, rows in their stored order) -> CSV; the ids named. Contexts
+    of a paper's ``dropped`` occurrences (another dump file holds the kept one) are left out."""
     ids: set[str] = set()
     count = 0
     folder = lake_root / "arxiv_contexts"
@@ -63,6 +67,8 @@ def write_contexts(lake_root: Path, path: Path, repairs: CsvRepairs) -> tuple[in
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         for key in keys:
             for row in lake.iter_partition_rows(lake_root, "arxiv_contexts", key, dimension=DIMENSION):
+                if is_dropped(dropped or set(), key, row["citing_paper_id"]):
+                    continue
                 out.write(csv_line(row, repairs))
                 ids.update(_ids(row))
                 count += 1
@@ -99,7 +105,23 @@ def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
 
 
 @dg.asset(
+    deps=[dg.AssetDep("arxiv_papers", partition_mapping=dg.AllPartitionMapping())],
+    group_name="arxiv",
+    kinds={"parquet"},
+    automation_condition=dg.AutomationCondition.eager(),
+    description="Every occurrence of an arXiv paper found in several unarXive dump files (or twice in one); the "
+    "first by release, dump file and line is kept, and only its contexts are exported.",
+)
+def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    rows = write_duplicate_papers(citeworth.settings.lake)
+    if rows:
+        context.log.warning(f"{rows} occurrences of papers found in several dump files; the first is kept")
+    return dg.MaterializeResult(metadata={"duplicate_rows": rows})
+
+
+@dg.asset(
     deps=[
+        "arxiv_duplicate_papers",
         dg.AssetDep("arxiv_contexts", partition_mapping=dg.AllPartitionMapping()),
         dg.AssetDep("arxiv_papers", partition_mapping=dg.AllPartitionMapping()),
         "works",
@@ -119,7 +141,8 @@ def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: Citeworth
     folder = settings.export_dir(EXPORT_DATASET)
     repairs = CsvRepairs()
     with lake.replaced_folder(folder) as staging:
-        contexts, ids = write_contexts(settings.lake, staging / CONTEXTS_FILE, repairs)
+        dropped = dropped_occurrences(settings.lake)
+        contexts, ids = write_contexts(settings.lake, staging / CONTEXTS_FILE, repairs, dropped)
         works = catalogue_rows(settings.lake, ids)
         with open(staging / CATALOGUE_FILE, "w", encoding="utf-8", newline="\n") as out:
             out.writelines(json.dumps(work, ensure_ascii=False) + "\n" for work in works)
@@ -129,6 +152,7 @@ def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: Citeworth
         metadata={
             "contexts": contexts,
             "contexts_repaired": repairs.lines,
+            "repeated_papers_left_out": len(dropped),
             "characters_replaced": dg.MetadataValue.json(dict(sorted(repairs.characters.items()))),
             "catalogue_works": len(works),
             "with_year": sum(work["year"] is not None for work in works),

@@ -23,8 +23,9 @@ arxiv_file_job = dg.define_asset_job(
 )
 arxiv_export_job = dg.define_asset_job(
     "arxiv_export_job",
-    selection=dg.AssetSelection.assets("arxiv_context_export"),
-    description="Write every dump file's citation contexts and the catalogue of their works to exports/arxiv/.",
+    selection=dg.AssetSelection.assets("arxiv_duplicate_papers", "arxiv_context_export"),
+    description="List papers found in several dump files, then write every dump file's citation contexts (each "
+    "paper's once) and the catalogue of their works to exports/arxiv/.",
 )
 
 

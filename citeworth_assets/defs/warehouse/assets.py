@@ -18,6 +18,7 @@ from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.lib import warehouse
 from citeworth_assets.lib.arxiv import resolution as arxiv_resolution
 from citeworth_assets.lib.arxiv import schemas as arxiv_schemas
+from citeworth_assets.lib.arxiv import duplicates as arxiv_duplicates
 from citeworth_assets.lib.citesum import tables as citesum_tables
 from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA as CITEWORTH_PARAGRAPH_SCHEMA,
@@ -87,6 +88,7 @@ LAKE_TABLES: dict[str, tuple[pa.Schema, str]] = {
     "arxiv_read_issues": (READ_ISSUE_SCHEMA, "arxiv_papers"),
     "arxiv_resolutions": (arxiv_resolution.RESOLUTION_SCHEMA, "arxiv_resolutions"),
     "arxiv_contexts": (arxiv_schemas.CONTEXT_SCHEMA, "arxiv_contexts"),
+    "arxiv_duplicate_papers": (arxiv_duplicates.DUPLICATE_SCHEMA, "arxiv_duplicate_papers"),
     "arxiv_field_papers": (mag_tables.FIELD_PAPER_SCHEMA, "arxiv_field_papers"),
     "works": (mag_schemas.WORK_SCHEMA, "works"),
     "arxiv_titles": (mag_tables.ARXIV_TITLE_SCHEMA, "works"),

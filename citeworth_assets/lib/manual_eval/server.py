@@ -159,10 +159,10 @@ class AnnotationHandler(BaseHTTPRequestHandler):
 
     def read_body(self, limit: int) -> bytes:
         """Read the whole body first, even when refusing it, so the client always gets the answer."""
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            raise ApiError(HTTPStatus.BAD_REQUEST, "bad Content-Length") from None
+        value = (self.headers.get("Content-Length") or "0").strip()
+        if not (value.isascii() and value.isdigit()):  # int() would take "-5", "+5", "1_000"
+            raise ApiError(HTTPStatus.BAD_REQUEST, f"bad Content-Length {value[:20]!r}: a whole number of bytes")
+        length = int(value)
         if length > limit:
             while 0 < length <= MAX_DRAINED_BYTES:
                 chunk = self.rfile.read(min(length, 1 << 16))

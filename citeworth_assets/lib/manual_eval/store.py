@@ -14,6 +14,9 @@ replay of the events (a judge event not retracted by an undo).
 Writes hold an exclusive ``flock`` on ``<store_dir>/.lock`` (reads a shared one), so several threads of
 the web server, or a CLI import next to a running server, never interleave events or reuse a ``seq``.
 ``_none.jsonl`` is an empty file kept so that a glob over ``*.jsonl`` always matches something.
+
+CSV exports and sheets are opened in spreadsheets: a text that starts like a formula is written with a
+leading ``'`` (OWASP's advice against CSV injection), taken off again on import.
 """
 
 from __future__ import annotations
@@ -235,7 +238,7 @@ class JudgementStore:
         for row in rows:
             writer.writerow(
                 {
-                    **row,
+                    **{column: spreadsheet_safe(value) for column, value in row.items()},
                     "extracted_correctly": yes_no(row["extracted_correctly"]),
                     "markers_removed": yes_no(row["markers_removed"]),
                 }
@@ -251,8 +254,12 @@ class JudgementStore:
         """
         if annotator is not None:
             check_annotator(annotator)
-        reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-        columns = set(reader.fieldnames or ())
+        reader = (
+            {k: from_spreadsheet(v) if isinstance(v, str) else v for k, v in row.items()}
+            for row in csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+        )
+        header = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+        columns = set(header.fieldnames or ())
         missing = {"item_id", "extracted_correctly", "markers_removed"} - columns
         if missing:
             raise ValueError(f"CSV lacks the column(s) {', '.join(sorted(missing))}")
@@ -314,11 +321,30 @@ class JudgementStore:
         return judgement
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A text that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, tab, CR first) gets a leading
+    ``'``, which spreadsheets show as text; :func:`from_spreadsheet` takes it off on import."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def from_spreadsheet(value: str | None) -> str | None:
+    if value and value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
 def annotation_sheet_csv(sample_items: Iterable[dict]) -> str:
     """A blank sheet (in display order) for annotating in a spreadsheet and importing with ``import_csv``."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(SHEET_COLUMNS)
     for item in sorted(sample_items, key=lambda item: (item["position"], item["item_id"])):
-        writer.writerow([item["item_id"], item["position"], item["text"], "", "", ""])
+        writer.writerow(
+            [spreadsheet_safe(item["item_id"]), item["position"], spreadsheet_safe(item["text"]), "", "", ""]
+        )
     return out.getvalue()

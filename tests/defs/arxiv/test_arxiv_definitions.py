@@ -19,6 +19,8 @@ def test_arxiv_and_mag_definitions_and_their_views():
         "arxiv_resolutions",
         "arxiv_contexts",
         "arxiv_context_export",
+        "arxiv_duplicate_papers",
+        "arxiv/duplicate_papers",
         "works",
         "work_references",
         "mag_fields_of_study",
@@ -38,7 +40,9 @@ def test_arxiv_and_mag_definitions_and_their_views():
     parents = lambda *key: graph.get(dg.AssetKey(list(key))).parent_keys
     assert parents("arxiv", "references") == {dg.AssetKey("arxiv_references"), dg.AssetKey("arxiv_resolutions")}
     assert parents("arxiv", "resolution_report") == {dg.AssetKey(["arxiv", "references"])}
-    assert parents("arxiv_context_export") == {dg.AssetKey(k) for k in ("arxiv_contexts", "arxiv_papers", "works")}
+    assert parents("arxiv_context_export") == {
+        dg.AssetKey(k) for k in ("arxiv_contexts", "arxiv_papers", "works", "arxiv_duplicate_papers")
+    }
     assert graph.get(dg.AssetKey("arxiv_papers")).partitions_def.name == "arxiv_dump_files"
 
 

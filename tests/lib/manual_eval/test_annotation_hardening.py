@@ -1,6 +1,9 @@
-"""Defect 12 of issue 10: Host allowlist, socket timeout, one damaged judgement file, restricted annotator names."""
+"""Defect 12 of issue 10: Host allowlist, socket timeout, one damaged judgement file, restricted annotator names;
+issue 24 item 10: a bad Content-Length is a 400, formula-like comments are neutralised in CSV."""
 
+import csv
 import http.client
+import io
 import json
 import socket
 import threading
@@ -89,3 +92,43 @@ def test_annotator_names_cannot_be_dot_paths(name):
     with pytest.raises(ValueError):
         check_annotator(name)
     assert check_annotator("anna.b-1_x") == "anna.b-1_x"
+
+
+def raw_post(server, length: str, body: bytes = b"") -> bytes:
+    port = server.server_address[1]
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.sendall(
+            f"POST /api/judgements HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\nConnection: close\r\n\r\n".encode()
+            + body
+        )
+        client.settimeout(5)
+        answer = b""
+        while chunk := client.recv(4096):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("length", ["-5", "abc", "+3", "1_0", " -1"])
+def test_a_negative_or_non_numeric_content_length_is_a_400(running, length):
+    answer = raw_post(running, length, b"{}")
+    assert answer.startswith(b"HTTP/1.0 400") or answer.startswith(b"HTTP/1.1 400"), answer[:80]
+    assert b"Content-Length" in answer and b"Traceback" not in answer
+    assert running.store.all_active() == []
+
+
+@pytest.mark.parametrize("comment", ['=HYPERLINK("http://x")', "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])
+def test_comments_that_look_like_formulas_are_neutralised_in_the_csv_and_come_back_on_import(running, comment):
+    body = json.dumps(
+        {"annotator": "eve", "item_id": "a1", "extracted_correctly": True, "markers_removed": False, "comment": comment}
+    )
+    assert get(running, "/api/judgements", method="POST", body=body)[0] == 201
+    status, csv_bytes = get(running, "/api/export.csv?annotator=eve")
+    assert status == 200
+    (row,) = list(csv.DictReader(io.StringIO(csv_bytes.decode())))
+    assert row["comment"] == "'" + comment  # a spreadsheet shows it as text, never runs it
+    assert not any(str(v).startswith(("=", "+", "-", "@")) for v in row.values())
+    store = running.store
+    store.undo("eve")
+    assert store.import_csv(csv_bytes.decode(), "eve") == 1
+    assert store.active("eve")["a1"]["comment"] == comment
