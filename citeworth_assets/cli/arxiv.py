@@ -49,7 +49,7 @@ def contexts(
     """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
     from citeworth_assets.defs.arxiv.assets import paper_folder
-    from citeworth_assets.lib.arxiv import unarxive2022
+    from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
     from citeworth_assets.lib.arxiv.context_export import (
         CsvRepairs,
         contexts_2020,
@@ -75,20 +75,63 @@ def contexts(
     source, log = Path(papers), IssueLog()
     started = time.perf_counter()
     if source.is_file() and JSON_LINES.search(source.name):
-        rows = [row for paper in unarxive2022.iter_papers(source, log) for row in contexts_2022(paper, window)]
+        rows = [row for paper in unarxive2022.iter_papers(source, log) for row in contexts_2022(paper, window, log)]
     else:
         with paper_folder(DumpFile(UNARXIVE_2020, source)) as folder:
             refs = Path(refs_db) if refs_db else folder / "refs.db"
             if not refs.is_file():
                 raise click.UsageError(f"no refs.db beside or inside {source}; give --refs-db")
-            rows = contexts_2020(folder, refs, window, log)
+            check_2020(source, refs, log)
+            unreadable = [issue for issue in log.issues if issue.kind == "unreadable_refs_db"]
+            if unreadable:
+                raise click.ClickException(
+                    f"{refs}: {unreadable[0].message.removesuffix(unarxive2020.KEPT_WITHOUT_REFERENCES)}; no contexts written"
+                )
+            extra = IssueLog()  # what only the context pass sees (its file names are those of an unpacked tarball)
+            rows = contexts_2020(folder, refs, window, extra)
+            seen = set(log.counts)
+            for issue in extra.issues:
+                if issue.kind not in seen:
+                    log.add(issue)
     repairs = CsvRepairs()
     lines = write_contexts_csv(rows, out, repairs)
     click.echo(f"wrote {lines} contexts to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
     if repairs.warning():
         click.echo(f"warning: {repairs.warning()}", err=True)
-    for kind, count in sorted(log.counts.items()):
+    report_issues(log)
+
+
+SHOWN_ISSUES = 20
+
+
+def check_2020(source: Path, refs: Path, log) -> None:
+    """Read a 2020 folder as the graph's ingestion does, so that the command reports the same kinds of problem."""
+    from citeworth_assets.lib.arxiv import unarxive2020
+
+    database = unarxive2020.open_refs_db(refs, log)
+    try:
+        for _ in unarxive2020.iter_papers(source, log, database):
+            pass
+        if database is not None:
+            for _ in unarxive2020.iter_references(database, log):
+                pass
+    finally:
+        if database is not None:
+            database.close()
+
+
+def report_issues(log) -> None:
+    """Counts by kind and the first problems, each with its file and line, on standard error (each once)."""
+    issues = list(dict.fromkeys(log.issues))
+    counts: dict[str, int] = {}
+    for issue in issues:
+        counts[issue.kind] = counts.get(issue.kind, 0) + 1
+    for kind, count in sorted(counts.items()):
         click.echo(f"issues: {kind}: {count}", err=True)
+    for issue in issues[:SHOWN_ISSUES]:
+        click.echo(f"  {issue}", err=True)
+    if len(issues) > SHOWN_ISSUES:
+        click.echo(f"  ... and {len(issues) - SHOWN_ISSUES} more", err=True)
 
 
 def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, seed: int = 13) -> dict:

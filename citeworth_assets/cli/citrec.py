@@ -133,6 +133,12 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
             json.dumps({**asdict(s), "read_issues": report.issues.counts, "skipped": report.skipped}, indent=2)
         )
         click.echo(f"wrote {out_dir / 'results.csv'}{', ' + str(report.plot) if report.plot else ''}")
+    if not s.candidates or not s.test_items:
+        raise click.ClickException(
+            f"nothing was evaluated: {s.candidates} candidates, {s.test_items} test items from "
+            f"{', '.join(contexts)} ({report.issues.total} unusable lines); an empty file, or too few contexts for "
+            "--min-contexts/--min-citing-papers, or no citing paper after --split-year"
+        )
 
 
 @main.command("citrec-train")

@@ -82,8 +82,9 @@ def citrec_dataset(
     )
     row = tables.statistics_row(dataset, issues, catalogue_field_names(catalogue))
     _write(citeworth, "citrec_dataset_statistics", tables.STATISTICS_SCHEMA, [row], settings.name)
-    for issue in issues.issues[:20]:
-        context.log.warning(str(issue))
+    if issues.total:  # one line, however many contexts are unusable
+        first = issues.issues[0] if issues.issues else None
+        context.log.warning(f"{issues.total} unusable contexts or catalogue rows {issues.counts}; first: {first}")
     table_6 = pa.Table.from_pylist([{k: v for k, v in row.items() if k != "catalogue_fields"}])
     return dg.MaterializeResult(
         metadata={

@@ -35,6 +35,7 @@ from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 RELEASE = "unarxive-2020"
 # Any {{cite:...}} marker; the published context code only recognises uuid4 ones (contexts.CITE_PATT).
 MARKER = re.compile(r"\{\{cite:([^{}\s]*)\}\}")
+KEPT_WITHOUT_REFERENCES = ": papers kept without references"
 BIBITEM_COLUMNS = ("uuid", "citing_mag_id", "cited_mag_id", "citing_arxiv_id", "cited_arxiv_id", "bibitem_string")
 
 
@@ -207,7 +208,7 @@ def open_refs_db(path: str | Path, log: IssueLog) -> RefsDb | None:
     problem = refs.problem()
     if problem is not None:
         refs.close()
-        log.add(ReadIssue(str(path), None, None, "unreadable_refs_db", f"{problem}: papers kept without references"))
+        log.add(ReadIssue(str(path), None, None, "unreadable_refs_db", f"{problem}{KEPT_WITHOUT_REFERENCES}"))
         return None
     if refs.connection.execute("select 1 from bibitem limit 1").fetchone() is None:
         log.add(ReadIssue(str(path), None, None, "empty_refs_db", "the bibitem table has no rows: no references"))
