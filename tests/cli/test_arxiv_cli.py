@@ -79,3 +79,22 @@ def test_generate_sample_arxiv_writes_the_dump_root_layout(tmp_path):
     assert [d.key for d in discover_dump_files(tmp_path)] == ["unarxive_2020_papers", "unarxive_2022_arxiv_src_sample"]
     names = {path.name for path in catalogue_files(tmp_path)}
     assert {"Papers.txt", "PaperReferences.txt", "FieldsOfStudy.txt", "part_000.gz", "arxiv-metadata.jsonl"} <= names
+
+
+def test_contexts_reports_the_graphs_kinds_with_file_and_line_and_a_broken_refs_db_clearly(tmp_path):
+    """Issue 24 items 4 and 11: no traceback for a refs.db that is not one; problems named with file and line."""
+    from citeworth_assets.samples.arxiv import write_unarxive_2020
+    from citeworth_assets.samples.mag import sample_works
+
+    folder, _ = write_unarxive_2020(tmp_path / "folder", sample_works(3, 40), papers=6, damaged=True)
+    out = tmp_path / "out.csv"
+    result = CliRunner().invoke(main, ["contexts", "--papers", str(folder), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    # what the graph's ingestion reports (markers, bibitems, bytes), each issue with its file
+    for kind in ("no_citation_markers", "marker_without_bibitem", "invalid_utf8"):
+        assert f"issues: {kind}:" in result.stderr
+    assert f"{folder}/1705.00004.txt:2 (paper 1705.00004): invalid_utf8" in result.stderr
+    (folder / "refs.db").write_bytes(b"not a database at all\n" * 20)
+    result = CliRunner().invoke(main, ["contexts", "--papers", str(folder), "--out", str(out)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "refs.db: not unarXive's refs.db (file is not a database); no contexts written" in result.output

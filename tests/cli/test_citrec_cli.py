@@ -131,3 +131,15 @@ def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
     candidates, test_items = int(header.split(", ")[1].split()[0]), int(header.split(", ")[3].split()[0])
     assert candidates > 500 and 0 < test_items < 20
     assert _bow_at_10(loose.output) > 0
+
+
+def test_citrec_eval_of_an_empty_file_says_nothing_was_evaluated(tmp_path):
+    """Issue 24 item 11: zeros with exit 0 looked like a result."""
+    from click.testing import CliRunner
+
+    from citeworth_assets.cli import main
+
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    result = CliRunner().invoke(main, ["citrec-eval", "--contexts", str(empty), "--models", "bow"])
+    assert result.exit_code == 1 and "nothing was evaluated: 0 candidates, 0 test items" in result.output
