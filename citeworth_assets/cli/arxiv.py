@@ -84,9 +84,8 @@ def contexts(
             check_2020(source, refs, log)
             unreadable = [issue for issue in log.issues if issue.kind == "unreadable_refs_db"]
             if unreadable:
-                raise click.ClickException(
-                    f"{refs}: {unreadable[0].message.removesuffix(unarxive2020.KEPT_WITHOUT_REFERENCES)}; no contexts written"
-                )
+                why = unreadable[0].message.removesuffix(unarxive2020.KEPT_WITHOUT_REFERENCES)
+                raise click.ClickException(f"{refs}: {why}; no contexts written")
             extra = IssueLog()  # what only the context pass sees (its file names are those of an unpacked tarball)
             rows = contexts_2020(folder, refs, window, extra)
             seen = set(log.counts)

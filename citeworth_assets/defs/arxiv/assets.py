@@ -123,13 +123,11 @@ def context_rows(
     dump: DumpFile, settings: ContextSettings, published_labels: bool, log: IssueLog, root: Path | None = None
 ) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows of one dump file: markers of bibliography items with a shipped link, as published.
-    Nothing is read from outside the dump root ``root``."""
-    if root is not None and unarxive2020.followed_out(dump.path, root, log):
-        return
+    No file of a folder that leads out of it and the dump root ``root`` is read."""
     if dump.release == UNARXIVE_2020:
         with paper_folder(dump, root) as folder:
             refs = folder / "refs.db"
-            if not refs.is_file() or (root is not None and unarxive2020.followed_out(refs, root, log)):
+            if not refs.is_file() or unarxive2020.followed_out(refs, folder, root, log):
                 return
             contexts = contexts_2020(folder, refs, settings, log, published_labels=published_labels, root=root)
             for row in contexts:

@@ -93,8 +93,6 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     for issue in dump_issues(dump):
         log.add(issue)
     read = _read_2020 if dump.release == UNARXIVE_2020 else _read_2022
-    if unarxive2020.followed_out(dump.path, dumps, log):
-        read = None
     started = time.perf_counter()
     with ExitStack() as stack:
         papers, paragraphs, references = (
@@ -105,8 +103,7 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
                 ("arxiv_references", REFERENCE_SCHEMA),
             )
         )
-        if read is not None:
-            read(dump, dumps, log, papers, paragraphs, references)
+        read(dump, dumps, log, papers, paragraphs, references)
     seconds = time.perf_counter() - started
     if log.total:
         context.log.warning(f"{dump.path}: {log.total} read issues {log.counts}")

@@ -257,11 +257,10 @@ def contexts_2020(
     contexts that follow, up to the next paper that has a file, are labelled with the cited MAG id of the
     candidate after the last one read, and grouped with it for the ``min_*`` filters. With ``False``
     (rule set unarxive_2020_corrected) every context carries its own bibitem's cited MAG id. A refs.db that
-    cannot be read gives no contexts (reported); a text file leading out of ``root`` (default: the folder) is
-    not read.
+    cannot be read gives no contexts (reported); a text file leading out of the folder and the dump root
+    ``root`` is not read.
     """
     papers = Path(papers)
-    root = Path(root or papers)
     refs = unarxive2020.open_refs_db(refs_db, log)
     if refs is None:
         return []
@@ -277,7 +276,7 @@ def contexts_2020(
     present: set[str] = set()
     for arxiv_id in sorted(by_paper, key=str):
         path = papers / f"{arxiv_id}.txt"
-        if not path.is_file() or unarxive2020.followed_out(path, root, log):
+        if not path.is_file() or unarxive2020.followed_out(path, papers, root, log):
             log.add(ReadIssue(str(path), None, None, "citing_paper_missing", "bibitems of a paper without text"))
             continue
         present.add(arxiv_id)

@@ -145,13 +145,10 @@ def dump_issues(dump: DumpFile) -> list[ReadIssue]:
     return issues
 
 
-def outside_root(path: Path, root: Path) -> bool:
-    """Whether ``path`` (a symlink, or under one) leads out of ``root``: such input is never read."""
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return True
-    return False
+def outside_root(path: Path, *roots: Path) -> bool:
+    """Whether ``path`` (a symlink, or under one) leads out of every one of ``roots``: such input is never read."""
+    resolved = path.resolve()
+    return not any(resolved.is_relative_to(root.resolve()) for root in roots)
 
 
 def discover_dump_files(

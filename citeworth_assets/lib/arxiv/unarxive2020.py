@@ -63,23 +63,24 @@ def _is_txt(name: str) -> bool:
     return name.endswith(".txt") and not Path(name).name.startswith(".")
 
 
-def followed_out(path: Path, root: Path, log: IssueLog) -> bool:
-    """Whether ``path`` leads out of the dump root ``root`` (a symlink): reported, and never read."""
-    if not outside_root(path, root):
+def followed_out(path: Path, folder: Path, root: str | Path | None, log: IssueLog) -> bool:
+    """Whether a file of a dump folder is a symlink that leads out of both the folder (where its link, if the
+    folder is one, leads) and the dump root ``root``: reported, and never read (``ln -s /etc/passwd x.txt``)."""
+    roots = (Path(folder), Path(root)) if root is not None else (Path(folder),)
+    if not outside_root(path, *roots):
         return False
-    log.add(
-        ReadIssue(str(path), None, None, "outside_dump_root", f"a link to {path.resolve()}, outside {root}: not read")
-    )
+    message = f"a link to {path.resolve()}, outside the dump root: not read"
+    log.add(ReadIssue(str(path), None, None, "outside_dump_root", message))
     return True
 
 
 def iter_paper_files(source: str | Path, log: IssueLog, root: str | Path | None = None) -> Iterator[PaperFile]:
     """The ``.txt`` files of a folder (sorted by name) or a tarball (in archive order), streaming; a file that
-    leads out of ``root`` (default: the folder) is reported and not read."""
+    leads out of the folder and the dump root ``root`` is reported and not read."""
     source = Path(source)
     if source.is_dir():
         for path in sorted(p for p in source.iterdir() if _is_txt(p.name)):
-            if followed_out(path, Path(root or source), log):
+            if followed_out(path, source, root, log):
                 continue
             try:
                 data = path.read_bytes()
@@ -118,7 +119,7 @@ def refs_db_path(
     source = Path(source)
     if source.is_dir():
         found = source / "refs.db"
-        yield found if found.is_file() and not followed_out(found, Path(root or source), log) else None
+        yield found if found.is_file() and not followed_out(found, source, root, log) else None
         return
     folder = Path(tempfile.mkdtemp(prefix="refsdb_"))
     try:

@@ -12,9 +12,9 @@ import pytest
 from citeworth_assets.lib.arxiv import contexts as contexts_module
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_export import (
+    UNSAFE_TEXT,
     Candidate,
     ContextRow,
-    UNSAFE_TEXT,
     CsvRepairs,
     contexts_2020,
     text_contexts,
@@ -146,6 +146,14 @@ def test_symlinks_out_of_the_dump_root_are_not_followed(tmp_path):
     log = IssueLog()
     assert contexts_2020(folder, folder / "refs.db", PUBLISHED_SETTINGS, log, root=root) == []
     assert log.counts == {"outside_dump_root": 1, "citing_paper_missing": 1}
+    # a dump folder that is itself a link (a dump root assembled from links) is read: its files lead nowhere else
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "1701.00004.txt").write_text("Linked folder {{cite:" + UUID + "}} text.\n")
+    (root / "unarxive-2020" / "linked").symlink_to(elsewhere)
+    log = IssueLog()
+    papers = [p.arxiv_id for p in unarxive2020.iter_papers(root / "unarxive-2020" / "linked", log, root=root)]
+    assert papers == ["1701.00004"] and "outside_dump_root" not in log.counts
 
 
 @pytest.mark.parametrize(
