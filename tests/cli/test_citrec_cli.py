@@ -120,9 +120,11 @@ def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
         write_contexts_csv(contexts_2020(papers, papers / "refs.db", PUBLISHED_SETTINGS, IssueLog()), csv_path) > 2000
     )
     # The thesis's thresholds: 100 random papers cite no work from 5 papers, so there is no candidate.
+    # Zeros are no result: the command says nothing was evaluated and exits 1 (issue 24 item 11).
     strict = CliRunner().invoke(main, ["citrec-eval", "--contexts", str(csv_path)])
-    assert strict.exit_code == 0, strict.output
+    assert strict.exit_code == 1, strict.output
     assert "0 candidates, 0 tested, 0 test items" in strict.output and _bow_at_10(strict.output) == 0.0
+    assert "nothing was evaluated" in strict.output and "--min-contexts" in strict.output
     loose = CliRunner().invoke(
         main, ["citrec-eval", "--contexts", str(csv_path), "--min-contexts", "1", "--min-citing-papers", "1"]
     )
