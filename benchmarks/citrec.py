@@ -53,7 +53,7 @@ def measure(model_name: str, contexts_path: str, split_year: int, max_queries: i
     started = time.perf_counter()
     ranked = list(rank_test_items(model, dataset, RunnerSettings()))
     query_seconds = time.perf_counter() - started
-    recall = mean_metrics([item_metrics(r, item.cited, item.adjacent) for item, r in ranked])["recall"][9]
+    recall = mean_metrics([item_metrics(r, item.cited, item.adjacent) for _, item, r in ranked])["recall"][9]
     per_query = query_seconds / max(len(ranked), 1)
     return {
         "model": model_name,

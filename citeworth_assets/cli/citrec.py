@@ -55,7 +55,7 @@ SPLIT_YEAR_OPTION = click.option(
 )
 
 
-def _summary_rows(results) -> list[dict]:
+def _summary_rows(results, runs=None) -> list[dict]:
     values = {(r["model"], r["metric"], r["k"]): r["value"] for r in results.to_pylist()}
     items = {r["model"]: r["items"] for r in results.to_pylist()}
     return [
@@ -63,6 +63,7 @@ def _summary_rows(results) -> list[dict]:
             "model": model,
             **{f"{metric}@{k}": values[(model, metric, k)] for k, metric in CUTOFFS},
             "items": items[model],
+            "empty": runs[model].empty if runs and model in runs else 0,  # queries answered with no candidate
         }
         for model in dict.fromkeys(r["model"] for r in results.to_pylist())
     ]
@@ -80,7 +81,8 @@ def _summary_rows(results) -> list[dict]:
 @click.option(
     "--catalogue",
     type=click.Path(exists=True, dir_okay=False),
-    help="JSON lines {id, year, title, fields_of_study}: citing years, titles, field names for fos (default: years from arXiv ids).",
+    help="JSON lines {id, year, title, fields_of_study}: citing years, titles, field names for fos "
+    "(default: years from arXiv ids).",
 )
 @MIN_CONTEXTS_OPTION
 @MIN_CITING_OPTION
@@ -90,7 +92,8 @@ def _summary_rows(results) -> list[dict]:
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
-    help="Write results.csv (long format), statistics.json and metrics_against_k.png here.",
+    help="Write results.csv (long format), statistics.json, metrics_against_k.png, qrels.txt (cited work grade 2, "
+    "adjacent citations grade 1) and runs/<model>.run (TREC run files) here.",
 )
 def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year, models, name, out) -> None:
     """Evaluate citation recommenders on any context CSV (seeds/004 §6.2), without the graph."""
@@ -111,7 +114,8 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
     report = evaluate_csv(list(contexts), settings, works, names, plot)
     s = report.statistics
     click.echo(
-        f"data set {s.dataset}: split {s.split}, {s.candidates} candidates, {s.tested} tested, {s.test_items} test items, "
+        f"data set {s.dataset}: split {s.split}, {s.candidates} candidates, {s.tested} tested, "
+        f"{s.test_items} test items, "
         f"{s.mean_contexts_per_candidate:.1f} ± {s.sd_contexts_per_candidate:.1f} training contexts per candidate"
     )
     if report.issues.total:
@@ -120,7 +124,7 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
         )
     for model, why in report.skipped.items():
         click.echo(f"skipped {model}: {why}", err=True)
-    rows = _summary_rows(report.results)
+    rows = _summary_rows(report.results, report.runs)
     if rows:
         header = list(rows[0])
         click.echo("  ".join(f"{h:>12}" for h in header))
@@ -132,13 +136,23 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
         (out_dir / "statistics.json").write_text(
             json.dumps({**asdict(s), "read_issues": report.issues.counts, "skipped": report.skipped}, indent=2)
         )
-        click.echo(f"wrote {out_dir / 'results.csv'}{', ' + str(report.plot) if report.plot else ''}")
+        _write_trec(report, out_dir)
+        click.echo(f"wrote {out_dir / 'results.csv'}{', ' + str(report.plot) if report.plot else ''}, qrels.txt, runs/")
     if not s.candidates or not s.test_items:
         raise click.ClickException(
             f"nothing was evaluated: {s.candidates} candidates, {s.test_items} test items from "
             f"{', '.join(contexts)} ({report.issues.total} unusable lines); an empty file, or too few contexts for "
             "--min-contexts/--min-citing-papers, or no citing paper after --split-year"
         )
+
+
+def _write_trec(report, out_dir: Path) -> None:
+    """The judgements and each model's rankings in TREC format, to check the figures with any IR tool."""
+    from citeworth_models.citrec import trec
+
+    trec.write_lines(trec.qrels_lines(report.dataset.test if report.dataset else []), out_dir / "qrels.txt")
+    for model, run in report.runs.items():
+        trec.write_lines(trec.run_lines(run), out_dir / "runs" / trec.run_file_name(model))
 
 
 @main.command("citrec-train")
@@ -185,7 +199,8 @@ def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models
     if not result.success:
         raise click.ClickException(f"citrec job failed (run {result.run_id}; see it in `citeworth ui`)")
     click.echo(
-        f"trained {', '.join(names)} on {name}; index under {settings.model_dir('citrec') / name}; results in citrec.results of {settings.warehouse}"
+        f"trained {', '.join(names)} on {name}; index under {settings.model_dir('citrec') / name}; "
+        f"results in citrec.results of {settings.warehouse}"
     )
 
 

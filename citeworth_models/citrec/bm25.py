@@ -41,7 +41,10 @@ class Bm25Model(Recommender):
         return self
 
     def score(self, queries: Sequence[str]) -> np.ndarray:
+        scores = np.zeros((len(queries), self.n_candidates), np.float32)
         if self.index is None:
-            return np.zeros((len(queries), self.n_candidates), np.float32)
-        rows = [self.index.get_scores(terms) for terms in bow_terms(queries)]
-        return np.vstack(rows).astype(np.float32) if rows else np.zeros((0, self.n_candidates), np.float32)
+            return scores
+        for row, terms in enumerate(bow_terms(queries)):
+            if terms:  # bm25s fails on a query without terms ("See also MAINCIT ."): its row stays 0, no ranking
+                scores[row] = self.index.get_scores(terms)
+        return scores

@@ -8,7 +8,7 @@ before the marker, as the thesis evaluates it).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -35,36 +35,59 @@ class RunnerSettings:
     max_k: int = MAX_K
 
 
+@dataclass
+class ModelRun:
+    """One model's answers: (test item index, ranked work ids) per applicable item, and how many were empty.
+
+    A query with no term left (``See also MAINCIT .``) gets an empty ranking: it counts as an item (all metrics
+    0) and in ``empty``, so that a model is never credited for leaving hard queries out."""
+
+    model: str
+    rankings: list[tuple[int, list[str]]] = field(default_factory=list)
+    not_applicable: int = 0
+
+    @property
+    def empty(self) -> int:
+        return sum(not ranking for _, ranking in self.rankings)
+
+
 def rank_test_items(model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings()):
-    """(test item, ranked work ids) for each test item the fitted model is applicable to."""
+    """(test item index, test item, ranked work ids) for each test item the fitted model is applicable to."""
     for start in range(0, len(dataset.test), settings.batch_size):
         batch = dataset.test[start : start + settings.batch_size]
-        queries = [item.context.text for item in batch]
-        mask = model.applicable(queries)
-        chosen = [item for item, ok in zip(batch, mask) if ok]
+        mask = model.applicable([item.context.text for item in batch])
+        chosen = [(start + i, item) for i, (item, ok) in enumerate(zip(batch, mask)) if ok]
         if not chosen:
             continue
-        rankings = model.rank([item.context.text for item in chosen], settings.max_k)
-        for item, ranking in zip(chosen, rankings):
-            yield item, [dataset.candidates[i] for i in ranking]
+        rankings = model.rank([item.context.text for _, item in chosen], settings.max_k)
+        for (index, item), ranking in zip(chosen, rankings):
+            yield index, item, [dataset.candidates[i] for i in ranking]
 
 
-def evaluate_model(
+def run_model(
     model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings(), fit: bool = True
-) -> list[dict]:
-    """Long-format result rows for one model on one data set."""
-    if fit and dataset.candidates and dataset.test:  # nothing to rank or nothing to ask: all metrics are 0
+) -> ModelRun:
+    """Fit (unless ``fit`` is False) and rank every test item the model is applicable to."""
+    run = ModelRun(model.name)
+    if not (dataset.candidates and dataset.test):  # nothing to rank or nothing to ask: all metrics are 0
+        return run
+    if fit:
         model.fit(dataset.candidate_texts())
-    per_item = []
-    if dataset.candidates and dataset.test:
-        per_item = [
-            item_metrics(ranking, item.cited, item.adjacent, settings.max_k)
-            for item, ranking in rank_test_items(model, dataset, settings)
-        ]
-    means = mean_metrics(per_item, settings.max_k)
+    run.rankings = [(index, ranking) for index, _, ranking in rank_test_items(model, dataset, settings)]
+    run.not_applicable = len(dataset.test) - len(run.rankings)
+    return run
+
+
+def result_rows(run: ModelRun, dataset: EvalDataset, max_k: int = MAX_K) -> list[dict]:
+    """Long-format result rows of one model's run."""
+    per_item = [
+        item_metrics(ranking, dataset.test[index].cited, dataset.test[index].adjacent, max_k)
+        for index, ranking in run.rankings
+    ]
+    means = mean_metrics(per_item, max_k)
     return [
         {
-            "model": model.name,
+            "model": run.model,
             "dataset": dataset.settings.name,
             "metric": metric,
             "k": k + 1,
@@ -72,8 +95,15 @@ def evaluate_model(
             "items": len(per_item),
         }
         for metric in METRICS
-        for k in range(settings.max_k)
+        for k in range(max_k)
     ]
+
+
+def evaluate_model(
+    model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings(), fit: bool = True
+) -> list[dict]:
+    """Long-format result rows for one model on one data set."""
+    return result_rows(run_model(model, dataset, settings, fit), dataset, settings.max_k)
 
 
 def evaluate_models(

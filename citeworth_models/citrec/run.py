@@ -23,11 +23,7 @@ from citeworth_assets.lib.citrec.dataset import (
 )
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_models.citrec.base import Recommender
-from citeworth_models.citrec.evaluate import (
-    RESULT_SCHEMA,
-    RunnerSettings,
-    evaluate_model,
-)
+from citeworth_models.citrec.evaluate import RESULT_SCHEMA, ModelRun, RunnerSettings, result_rows, run_model
 from citeworth_models.citrec.nlp import ParserUnavailable
 from citeworth_models.citrec.registry import MODELS, create_model
 
@@ -39,6 +35,8 @@ class EvaluationReport:
     issues: IssueLog
     skipped: dict[str, str] = field(default_factory=dict)  # model -> why it did not run
     plot: Path | None = None
+    dataset: EvalDataset | None = None
+    runs: dict[str, ModelRun] = field(default_factory=dict)  # model -> its rankings (TREC run files)
 
 
 def catalogue_field_names(catalogue: Mapping[str, WorkInfo] | None) -> list[str]:
@@ -47,26 +45,29 @@ def catalogue_field_names(catalogue: Mapping[str, WorkInfo] | None) -> list[str]
 
 def evaluate_csv(
     paths: Sequence[str | Path],
-    settings: EvalSettings = EvalSettings(),
+    settings: EvalSettings | None = None,
     catalogue: Mapping[str, WorkInfo] | None = None,
     models: Sequence[str] = tuple(MODELS),
     plot_path: str | Path | None = None,
-    runner: RunnerSettings = RunnerSettings(),
+    runner: RunnerSettings | None = None,
 ) -> EvaluationReport:
+    settings, runner = settings or EvalSettings(), runner or RunnerSettings()
     unknown = [name for name in models if name not in MODELS]
     if unknown:
         raise KeyError(f"unknown citation recommendation model(s) {unknown}; known: {', '.join(MODELS)}")
     issues = IssueLog()
     dataset = dataset_from_csv(paths, settings, catalogue, issues)
-    rows, skipped = [], {}
+    rows, skipped, runs = [], {}, {}
     field_names = catalogue_field_names(catalogue)
     for name in models:
         try:
-            rows += evaluate_model(create_model(name, field_names), dataset, runner)
+            runs[name] = run_model(create_model(name, field_names), dataset, runner)
         except ParserUnavailable as error:
             skipped[name] = str(error)
+            continue
+        rows += result_rows(runs[name], dataset, runner.max_k)
     results = pa.Table.from_pylist(rows, schema=RESULT_SCHEMA)
-    report = EvaluationReport(dataset_statistics(dataset), results, issues, skipped)
+    report = EvaluationReport(dataset_statistics(dataset), results, issues, skipped, dataset=dataset, runs=runs)
     if plot_path is not None and rows:
         from citeworth_models.citrec.plots import plot_metrics
 
