@@ -36,6 +36,20 @@ SAMPLE_WORKS = 200
 )
 @click.option("--words", type=click.IntRange(min=0), help="A window of N words on each side instead of sentences.")
 @click.option(
+    "--preset",
+    type=click.Choice(["unarxive_published", "unarxive_script"]),
+    help="Named settings instead of a window: unarxive_published = how unarXive's published citation_contexts.csv "
+    "was made (the citing sentence alone); unarxive_script = its script's defaults (one sentence each side).",
+)
+@click.option(
+    "--tokenizer",
+    type=click.Choice(["unarxive_published", "untrained"]),
+    default="unarxive_published",
+    show_default=True,
+    help="Sentence splitter: NLTK's trained English Punkt as unarXive used it (nltk 3.4.5), or an untrained Punkt "
+    "knowing only the eight added abbreviations.",
+)
+@click.option(
     "--out", required=True, type=click.Path(dir_okay=False), help="CSV file to write (unarXive's context format)."
 )
 def contexts(
@@ -44,6 +58,8 @@ def contexts(
     sentences_before: int | None,
     sentences_after: int | None,
     words: int | None,
+    preset: str | None,
+    tokenizer: str,
     out: str,
 ) -> None:
     """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
@@ -56,7 +72,7 @@ def contexts(
         contexts_2022,
         write_contexts_csv,
     )
-    from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
+    from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
     from citeworth_assets.lib.arxiv.dump_files import (
         JSON_LINES,
         UNARXIVE_2020,
@@ -66,12 +82,16 @@ def contexts(
 
     if words is not None and (sentences_before is not None or sentences_after is not None):
         raise click.UsageError("give either --words or --sentences-before/--sentences-after, not both")
-    if words is not None:
+    if preset is not None and (words is not None or sentences_before is not None or sentences_after is not None):
+        raise click.UsageError("give either --preset or a window (--words, --sentences-before/--sentences-after)")
+    if preset is not None:
+        window = PRESETS[preset]
+    elif words is not None:
         window = ContextSettings("words", words, words)
     else:
         before = PUBLISHED_SETTINGS.before if sentences_before is None else sentences_before
         after = PUBLISHED_SETTINGS.after if sentences_after is None else sentences_after
-        window = ContextSettings("sentences", before, after)
+        window = ContextSettings("sentences", before, after, tokenizer)
     source, log = Path(papers), IssueLog()
     started = time.perf_counter()
     if source.is_file() and JSON_LINES.search(source.name):

@@ -9,14 +9,18 @@ from click.testing import CliRunner
 from citeworth_assets.cli import main
 from citeworth_assets.lib.arxiv.dump_files import catalogue_files, discover_dump_files
 
-# sha256 of unarXive's published extract_contexts.py output on the real 2020 sample (as in tests/lib/arxiv)
+# sha256 of unarXive's published extraction on the real 2020 sample (NLTK's trained English Punkt as nltk 3.4.5
+# splits; the untrained preset as the published script with an untrained Punkt; as in tests/lib/arxiv)
 PUBLISHED = {
-    (): "35eb3da35e461548118b5941f637148e931f3dc393e13821074007b18ef62175",  # its defaults: 1 sentence each side
+    (): "fd05b5ea61994698aaf0f84e191b30553572abad2ee8883c89200a36ee720eb3",  # its defaults: 1 sentence each side
+    ("--preset", "unarxive_published"): "11e55d1528f81208a74a86437d01f4c894b982420106d29c2605a126f06ec5fd",
     (
         "--sentences-before",
         "0",
         "--sentences-after",
         "0",
+        "--tokenizer",
+        "untrained",
     ): "a48bc146ca0e715688e060f33b63647576c3bb0077a6a32d6faa8be114e074d3",
     ("--words", "50"): "e00413179650198bfba6b2f574ee13cc44303dc01c78a1b2f7462b55fced892c",
 }

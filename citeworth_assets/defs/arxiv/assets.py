@@ -95,11 +95,13 @@ class ContextConfig(dg.Config):
     after: int = PUBLISHED_SETTINGS.after
     published_labels: bool = True
     link_source: Literal["shipped", "shipped_or_resolver"] = "shipped"
+    # sentence splitting: NLTK's trained English Punkt as unarXive's published extraction used it, or "untrained"
+    tokenizer: Literal["unarxive_published", "untrained"] = PUBLISHED_SETTINGS.tokenizer
 
     def settings(self) -> ContextSettings:
         if self.before < 0 or self.after < 0:
             raise dg.Failure(f"context window before={self.before}, after={self.after}: both must be 0 or more")
-        return ContextSettings(self.unit, self.before, self.after)
+        return ContextSettings(self.unit, self.before, self.after, self.tokenizer)
 
 
 @contextmanager

@@ -213,7 +213,7 @@ def text_contexts(
 ) -> Iterator[ContextRow]:
     """Contexts of the given candidates' markers in one text; ``id_map``: uuid -> (MAG id, arXiv id). ``report``
     (kind, message) hears of a text too long for the sentence splitter in one piece."""
-    tokenizer = tokenizer or punkt_tokenizer()
+    tokenizer = tokenizer or punkt_tokenizer(settings.tokenizer)
     windows = SentenceWindows(text, tokenizer, exact=exact) if settings.unit == "sentences" else None
     if windows is not None and len(windows.blocks) > 1 and report is not None:
         report("long_text_split", f"{len(text)} characters split into {len(windows.blocks)} blocks for Punkt")

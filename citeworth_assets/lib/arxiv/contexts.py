@@ -19,9 +19,9 @@ decisions, taken from its source as facts:
   it stops at the first non-candidate marker or gap. With 45-character markers this is the thesis'
   "at most 5 characters apart". Ids are listed nearest first, before-markers then after-markers.
 
-Tokeniser: the brief's settings, an untrained Punkt knowing only those abbreviations (no punkt data may be
-downloaded here). The published script starts from NLTK's trained ``english.pickle`` and adds the same
-abbreviations; :func:`punkt_tokenizer` takes such trained parameters when a local copy exists.
+Tokeniser: by default the published one, NLTK's trained English Punkt plus those abbreviations with nltk
+3.4.5's candidate breaks (:mod:`citeworth_assets.lib.arxiv.punkt`, parameters shipped with the package); the
+preset ``untrained`` (Punkt knowing only the eight abbreviations) is kept beside it.
 
 Tokenising the whole paper once per marker (as published) is quadratic; here the paper is tokenised
 once and each marker re-tokenised within a window of whole sentences around it, which gives the same
@@ -45,13 +45,12 @@ import re
 import string
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # NLTK is imported where a tokenizer is built: importing this module loads no NLP library
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
 
-ABBREVIATIONS = ("al", "fig", "e.g", "i.e", "eq", "cf", "ref", "refs")
+DEFAULT_TOKENIZER = "unarxive_published"  # lib/arxiv/punkt.py's presets
 RE_WHITESPACE = re.compile(r"[\s]+")
 RE_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")
 RE_WORD = re.compile(rf"[^\s{re.escape(string.punctuation)}]+")
@@ -82,36 +81,31 @@ UNARXIVE_2022 = ContextRules("unarxive_2022", re.compile(r"\{\{cite:([0-9a-f]{40
 
 @dataclass(frozen=True)
 class ContextSettings:
-    """The window: ``before``/``after`` sentences beside the citing sentence, or words on each side."""
+    """The window: ``before``/``after`` sentences beside the citing sentence, or words on each side; sentences are
+    split by the ``tokenizer`` preset (lib/arxiv/punkt.py)."""
 
     unit: Literal["sentences", "words"] = "sentences"
     before: int = 0
     after: int = 0
+    tokenizer: str = DEFAULT_TOKENIZER
 
 
 # The published script's command-line defaults (-u s -e 1 -o 1): the citing sentence and one on each side,
 # the <sentence><citing_sentence><sentence> of unarXive's README_contexts.md and Listing 4.2's example.
 PUBLISHED_SETTINGS = ContextSettings("sentences", 1, 1)
+# Named presets: ``unarxive_published`` is how unarXive's published citation_contexts.csv was made (the citing
+# sentence alone, NLTK's trained English Punkt as nltk 3.4.5 splits); ``unarxive_script`` the script's defaults.
+PRESETS = {
+    "unarxive_published": ContextSettings("sentences", 0, 0, "unarxive_published"),
+    "unarxive_script": PUBLISHED_SETTINGS,
+}
 
 
-@lru_cache(maxsize=4)
-def punkt_tokenizer(abbreviations: tuple[str, ...] = ABBREVIATIONS) -> PunktSentenceTokenizer:
-    """Untrained Punkt that knows only the given abbreviations (needs no downloaded punkt data)."""
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+def punkt_tokenizer(name: str = DEFAULT_TOKENIZER) -> PunktSentenceTokenizer:
+    """The sentence splitter preset ``name`` (default: the published one, NLTK's trained English Punkt as 3.4.5)."""
+    from citeworth_assets.lib.arxiv.punkt import sentence_tokenizer
 
-    params = PunktParameters()
-    params.abbrev_types = set(abbreviations)
-    return PunktSentenceTokenizer(params)
-
-
-def trained_punkt_tokenizer(
-    params: PunktParameters, abbreviations: tuple[str, ...] = ABBREVIATIONS
-) -> PunktSentenceTokenizer:
-    """Trained Punkt parameters (e.g. a local ``english.pickle``'s) plus the abbreviations, as published."""
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
-
-    params.abbrev_types.update(abbreviations)
-    return PunktSentenceTokenizer(params)
+    return sentence_tokenizer(name)
 
 
 def clean_context(text: str, rules: ContextRules) -> str:
@@ -274,6 +268,6 @@ def marker_context(
     if settings.unit == "words":
         raw = word_window(text, start, end, settings, rules)
     else:
-        windows = windows or SentenceWindows(text, tokenizer or punkt_tokenizer())
+        windows = windows or SentenceWindows(text, tokenizer or punkt_tokenizer(settings.tokenizer))
         raw = windows.window(start, end, settings.before, settings.after)
     return clean_context(raw, rules)

@@ -4,8 +4,11 @@ with unarXive's published extraction on the real unarXive 2020 sample.
 How equality was checked: unarXive's published ``extract_contexts.py`` (the seven-field version shipped
 with the data set) was run, outside this repository, on the shared sample with two shims only (its
 ``engine.execute`` mapped to ``sqlite3`` because SQLAlchemy 2 removed it, and ``tokenize.load`` of the
-punkt data, which may not be downloaded here, replaced by an untrained Punkt to which the script then adds
-its abbreviations). The SHA-256 of each CSV it wrote is pinned below; our export must hash the same.
+punkt data replaced by an untrained Punkt plus its abbreviations): those hashes are pinned for the preset
+``untrained``. For the default preset (NLTK's trained English Punkt as nltk 3.4.5 splits), nltk 3.4.5's own
+``punkt.py`` was run outside this repository with the shipped parameters, re-tokenising the whole paper for
+every marker as the published script does; its CSVs' hashes are pinned, and where unarXive's published
+``citation_contexts.csv`` is present beside the sample the export must equal it line for line.
 """
 
 import hashlib
@@ -113,9 +116,13 @@ def test_2022_markers_are_replaced_whole_no_stray_brace():
     assert adjacent_ids(clean, start, start + 49, UNARXIVE_2022, {h1: ("m1", None)}) == [("m1", None)]
 
 
+UNTRAINED_SHA256 = {
+    ("sentences", 1, 1): "35eb3da35e461548118b5941f637148e931f3dc393e13821074007b18ef62175",
+    ("sentences", 0, 0): "a48bc146ca0e715688e060f33b63647576c3bb0077a6a32d6faa8be114e074d3",
+}
 PUBLISHED_SHA256 = {
-    ("sentences", 1, 1, 1, 1): "35eb3da35e461548118b5941f637148e931f3dc393e13821074007b18ef62175",
-    ("sentences", 0, 0, 1, 1): "a48bc146ca0e715688e060f33b63647576c3bb0077a6a32d6faa8be114e074d3",
+    ("sentences", 1, 1, 1, 1): "fd05b5ea61994698aaf0f84e191b30553572abad2ee8883c89200a36ee720eb3",
+    ("sentences", 0, 0, 1, 1): "11e55d1528f81208a74a86437d01f4c894b982420106d29c2605a126f06ec5fd",
     ("words", 50, 50, 1, 1): "e00413179650198bfba6b2f574ee13cc44303dc01c78a1b2f7462b55fced892c",
     ("words", 20, 20, 2, 2): "e12d64e7ed487f34942de877222af9cb0703f4b3a5e43fce89fda0cb62e66fb4",
 }
@@ -132,6 +139,76 @@ def test_real_2020_export_equals_the_published_extraction(shared_data, tmp_path,
     assert hashlib.sha256(out.read_bytes()).hexdigest() == PUBLISHED_SHA256[config]
     # the refs.db of the sample lists bibitems of 605 papers, of which 100 have their text: counted
     assert set(log.counts) == {"citing_paper_missing"}
+
+
+def test_untrained_preset_differs_from_the_published_extraction_in_18_lines(shared_data, tmp_path):
+    folder = shared_data / "unarxive-2020" / "papers"
+    exports = {}
+    for preset in ("untrained", "unarxive_published"):
+        for window in UNTRAINED_SHA256:
+            rows = contexts_2020(
+                folder, folder / "refs.db", ContextSettings(*window), IssueLog(), tokenizer=punkt_tokenizer(preset)
+            )
+            out = tmp_path / f"{preset}_{window[1]}.csv"
+            write_contexts_csv(rows, out)
+            exports[(preset, window)] = out.read_text(encoding="utf-8").splitlines()
+            if preset == "untrained":
+                assert hashlib.sha256(out.read_bytes()).hexdigest() == UNTRAINED_SHA256[window]
+    citing = ("untrained", ("sentences", 0, 0)), ("unarxive_published", ("sentences", 0, 0))
+    differing = [(a, b) for a, b in zip(exports[citing[0]], exports[citing[1]]) if a != b]
+    assert len(exports[citing[1]]) == 2695 and len(differing) == 18
+
+
+def test_export_equals_unarxives_published_citation_contexts_file(shared_data, tmp_path):
+    """The citing sentence only, as unarXive's published citation_contexts.csv was made, line for line."""
+    published = shared_data / "unarxive-2020" / "citation_contexts.csv"
+    if not published.is_file():
+        pytest.skip(f"unarXive's published context file is not beside the sample ({published})")
+    folder = shared_data / "unarxive-2020" / "papers"
+    rows = contexts_2020(folder, folder / "refs.db", ContextSettings("sentences", 0, 0), IssueLog())
+    out = tmp_path / "contexts.csv"
+    write_contexts_csv(rows, out)
+    ours = out.read_text(encoding="utf-8").splitlines()
+    theirs = published.read_text(encoding="utf-8").splitlines()
+    mismatches = [(i + 1, a, b) for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+    assert len(ours) == len(theirs) and not mismatches, mismatches[:3]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [  # real unarXive 2020 sentences where NLTK's trained English Punkt (as nltk 3.4.5) and an untrained one differ
+        (
+            "the diagrams. E.g. If FORMULA is a braided Hopf algebra.",
+            ["the diagrams.", "E.g.", "If FORMULA is a braided Hopf algebra."],
+        ),
+        (
+            "in color space.. The Refined Gribov-Zwanziger action follows.",
+            ["in color space..", "The Refined Gribov-Zwanziger action follows."],
+        ),
+        # where nltk 3.4.5 and today's NLTK differ, with the same trained parameters: real cond-mat/9909277 and
+        # 1409.7412 text, and a curly closing quote (a non-word character only since the ReDoS fix)
+        (
+            "the Gaussian transition, as was explained in Sec.\xa0. The\nrest of the three level crossings.",
+            ["the Gaussian transition, as was explained in Sec.", ".", "The\nrest of the three level crossings."],
+        ),
+        (
+            'at small impact parameters FORMULA  at any FORMULA .". However, that reference did not.',
+            ['at small impact parameters FORMULA  at any FORMULA .".', "However, that reference did not."],
+        ),
+        ("It is \u201cexotic.\u201d However, it was seen.", ["It is \u201cexotic.\u201d However, it was seen."]),
+        (
+            "as shown by Smith et al. in Fig. 3 and Eq. 2 (cf. Ref. 4).",
+            ["as shown by Smith et al. in Fig. 3 and Eq. 2 (cf. Ref. 4)."],
+        ),
+    ],
+)
+def test_published_punkt_boundaries_on_real_patterns(text, sentences):
+    assert punkt_tokenizer().tokenize(text) == sentences
+
+
+def test_unknown_tokenizer_preset_names_the_presets():
+    with pytest.raises(ValueError, match="unarxive_published, untrained"):
+        punkt_tokenizer("english")
 
 
 def test_corrected_labels_differ_only_in_the_cited_mag_id(shared_data):
