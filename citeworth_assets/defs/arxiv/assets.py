@@ -152,6 +152,7 @@ def resolver_linked_rows(
         "linked_mag_id",
         "linked_openalex_id",
         "linked_arxiv_id",
+        "linked_doi",
         "arxiv_ids",
     ]
     references = list(lake.iter_partition_rows(lake_root, "arxiv_references", key, columns, DIMENSION))

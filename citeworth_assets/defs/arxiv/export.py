@@ -1,9 +1,10 @@
 """The citation-context export in unarXive's CSV format, with the catalogue of the works it names.
 
 CONTRACT (read by the citation-recommendation assets, which depend on the asset key ``arxiv_context_export``):
-``<exports>/arxiv/contexts.csv`` (seven U+241E-separated fields, lists by U+241F, ``None`` for missing) and
+``<exports>/arxiv/contexts.csv`` (seven U+241E-separated fields, lists by U+241F, ``None`` for missing; a work with an
+OpenAlex id and no MAG id carries the OpenAlex number in its MAG-id field) and
 ``<exports>/arxiv/catalogue.jsonl`` (``{"id", "year", "title", "fields_of_study"}``, ids as
-:func:`citeworth_assets.lib.citrec.contexts.work_id` builds them from the CSV's fields). Both are written into a
+:func:`citeworth_assets.lib.citrec.contexts.parse_context_line` reads them). Both are written into a
 staging folder and published together, so a reader never sees one without the other or half a file.
 """
 
@@ -16,10 +17,10 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.defs.arxiv.issues import DIMENSION
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.context_export import CsvRepairs, context_csv_line
+from citeworth_assets.lib.arxiv.context_export import CsvRepairs, context_csv_line, mag_or_openalex
 from citeworth_assets.lib.arxiv.duplicates import dropped_occurrences, is_dropped, write_duplicate_papers
 from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
-from citeworth_assets.lib.citrec.contexts import work_id
+from citeworth_assets.lib.citrec.contexts import parse_context_line
 from citeworth_assets.resources import CiteworthSettings
 
 EXPORT_DATASET = "arxiv"
@@ -28,9 +29,11 @@ CONTEXTS_FILE, CATALOGUE_FILE = "contexts.csv", "catalogue.jsonl"
 
 def csv_line(row: dict, repairs: CsvRepairs) -> str:
     """One context row of the lake as a line of unarXive's CSV (``str`` of each value, as published)."""
+    mags, openalex = row["adjacent_mag_ids"] or [], row.get("adjacent_openalex_ids") or []
+    at = lambda values, i: values[i] if i < len(values) else None
     return context_csv_line(
-        row["cited_mag_id"],
-        row["adjacent_mag_ids"],
+        mag_or_openalex(row["cited_mag_id"], row.get("cited_openalex_id")),
+        [mag_or_openalex(at(mags, i), at(openalex, i)) for i in range(max(len(mags), len(openalex)))],
         row["citing_mag_id"],
         row["cited_arxiv_id"],
         row["adjacent_arxiv_ids"],
@@ -40,19 +43,13 @@ def csv_line(row: dict, repairs: CsvRepairs) -> str:
     )
 
 
-def _ids(row: dict) -> list[str]:
-    """The work ids a context names, as the citation-recommendation reader builds them."""
-    mags = [m for m in row["adjacent_mag_ids"] or [] if m not in (None, "None")]
-    adjacent = mags or [f"arXiv:{a}" for a in row["adjacent_arxiv_ids"] or [] if a not in (None, "None")]
-    return [
-        i
-        for i in (
-            work_id(row["cited_mag_id"], row["cited_arxiv_id"]),
-            work_id(row["citing_mag_id"], row["citing_paper_id"]),
-            *adjacent,
-        )
-        if i
-    ]
+def _ids(line: str) -> list[str]:
+    """The work ids a context line names, read back exactly as the citation-recommendation reader reads them."""
+    try:
+        context = parse_context_line(line)
+    except ValueError:
+        return []
+    return [context.cited, context.citing, *context.adjacent]
 
 
 def write_contexts(
@@ -69,8 +66,9 @@ def write_contexts(
             for row in lake.iter_partition_rows(lake_root, "arxiv_contexts", key, dimension=DIMENSION):
                 if is_dropped(dropped or set(), key, row["citing_paper_id"]):
                     continue
-                out.write(csv_line(row, repairs))
-                ids.update(_ids(row))
+                line = csv_line(row, repairs)
+                out.write(line)
+                ids.update(_ids(line))
                 count += 1
     return count, ids
 
@@ -84,11 +82,15 @@ def table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict
 
 
 def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
-    """What the works catalogue and the arXiv papers say about each id (MAG id, else ``arXiv:<id>``)."""
+    """What the works catalogue and the arXiv papers say about each id (MAG id or OpenAlex number, ``arXiv:<id>``)."""
     arxiv = {normalise_arxiv_id(i.removeprefix("arXiv:")): i for i in ids if i.startswith("arXiv:")}
     info: dict[str, dict] = {}
-    for work in table_rows(lake_root, "works", ["mag_id", "arxiv_id", "year", "title", "fields"]):
-        found = work["mag_id"] if work["mag_id"] in ids else arxiv.get(work["arxiv_id"])
+    for work in table_rows(lake_root, "works", ["mag_id", "openalex_id", "arxiv_id", "year", "title", "fields"]):
+        openalex_number = mag_or_openalex(None, work["openalex_id"])
+        if work["mag_id"] in ids:
+            found = work["mag_id"]
+        else:
+            found = openalex_number if openalex_number in ids else arxiv.get(work["arxiv_id"])
         if found and found not in info:
             info[found] = {"year": work["year"], "title": work["title"], "fields_of_study": work["fields"] or []}
     # titles and the discipline fallback of arXiv papers

@@ -37,8 +37,10 @@ from citeworth_assets.lib.arxiv.contexts import (
     ContextSettings,
     SentenceWindows,
     adjacent_ids,
+    group_adjacent_ids,
     marker_context,
     punkt_tokenizer,
+    replace_placeholders,
 )
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
@@ -125,6 +127,20 @@ class Candidate(NamedTuple):
     cited_arxiv_id: str | None
     citing_mag_id: str | None
     citing_arxiv_id: str | None
+    cited_openalex_id: str | None = None  # unarXive 2022's shipped link (short form, W123)
+    cited_doi: str | None = None
+
+
+def mag_or_openalex(mag_id, openalex_id):
+    """The work number a context line's MAG-id fields carry: the MAG id, else the number of the OpenAlex work id
+    (unarXive 2022 links OpenAlex; OpenAlex kept the MAG's PaperId numbering, so ``W2741809807`` is MAG paper
+    2741809807, and later works continue the same space). So a 2022 context stays a seven-field line of unarXive's
+    format that the citation-recommendation reader can use, with the OpenAlex id and DOI themselves in the lake."""
+    if mag_id not in (None, ""):
+        return mag_id
+    if openalex_id and str(openalex_id)[:1] in "Ww" and str(openalex_id)[1:].isdigit():
+        return str(openalex_id)[1:]
+    return None
 
 
 def _text(value):
@@ -167,8 +183,13 @@ class ContextRow:
     marker_start: int
     cited_mag_id: str | None
     cited_arxiv_id: str | None
-    adjacent: list[tuple]
+    adjacent: list[tuple]  # (MAG id, arXiv id[, OpenAlex id, DOI]) of each adjacent citation
     text: str
+    cited_openalex_id: str | None = None
+    cited_doi: str | None = None
+
+    def _adjacent(self, position: int) -> list:
+        return [None if len(a) <= position or a[position] is None else str(a[position]) for a in self.adjacent]
 
     def as_row(self) -> dict:
         return {
@@ -178,20 +199,28 @@ class ContextRow:
             "marker_start": self.marker_start,
             "cited_mag_id": self.cited_mag_id,
             "cited_arxiv_id": self.cited_arxiv_id,
-            "adjacent_mag_ids": [None if a[0] is None else str(a[0]) for a in self.adjacent],
-            "adjacent_arxiv_ids": [None if a[1] is None else str(a[1]) for a in self.adjacent],
+            "adjacent_mag_ids": self._adjacent(0),
+            "adjacent_arxiv_ids": self._adjacent(1),
             "text": self.text,
+            "cited_openalex_id": self.cited_openalex_id,
+            "cited_doi": self.cited_doi,
+            "adjacent_openalex_ids": self._adjacent(2),
         }
 
+    def _adjacent_numbers(self) -> list:
+        return [mag_or_openalex(mag, openalex) for mag, openalex in zip(self._adjacent(0), self._adjacent(2))]
+
     def csv_fields(self) -> list[str]:
-        ids = lambda position: UNIT_SEPARATOR.join(str(a[position]) for a in self.adjacent)
-        values = (self.cited_mag_id, ids(0), self.citing_mag_id, self.cited_arxiv_id, ids(1), self.citing_paper_id)
+        ids = UNIT_SEPARATOR.join(str(a) for a in self._adjacent_numbers())
+        arxiv = UNIT_SEPARATOR.join(str(a[1]) for a in self.adjacent)
+        cited = mag_or_openalex(self.cited_mag_id, self.cited_openalex_id)
+        values = (cited, ids, self.citing_mag_id, self.cited_arxiv_id, arxiv, self.citing_paper_id)
         return [str(v) for v in values] + [self.text]
 
     def csv_line(self, repairs: CsvRepairs) -> str:
         return context_csv_line(
-            self.cited_mag_id,
-            [a[0] for a in self.adjacent],
+            mag_or_openalex(self.cited_mag_id, self.cited_openalex_id),
+            self._adjacent_numbers(),
             self.citing_mag_id,
             self.cited_arxiv_id,
             [a[1] for a in self.adjacent],
@@ -211,8 +240,12 @@ def text_contexts(
     tokenizer: PunktSentenceTokenizer | None = None,
     report: Callable[[str, str], None] | None = None,
 ) -> Iterator[ContextRow]:
-    """Contexts of the given candidates' markers in one text; ``id_map``: uuid -> (MAG id, arXiv id). ``report``
-    (kind, message) hears of a text too long for the sentence splitter in one piece."""
+    """Contexts of the given candidates' markers in one text; ``id_map``: uuid -> (MAG id, arXiv id[, OpenAlex id,
+    DOI]). With unarXive 2022's rules placeholders are replaced first and adjacency spans the whole group.
+    ``report`` (kind, message) hears of a text too long for the sentence splitter in one piece."""
+    if rules.placeholders:
+        text = replace_placeholders(text)
+    adjacency = group_adjacent_ids if rules.whole_groups else adjacent_ids
     tokenizer = tokenizer or punkt_tokenizer(settings.tokenizer)
     windows = SentenceWindows(text, tokenizer, exact=exact) if settings.unit == "sentences" else None
     if windows is not None and len(windows.blocks) > 1 and report is not None:
@@ -222,7 +255,7 @@ def text_contexts(
         start, occurrence = text.find(marker), 0
         while start >= 0:
             end = start + len(marker)
-            adjacent = adjacent_ids(text, start, end, rules, id_map)
+            adjacent = adjacency(text, start, end, rules, id_map)
             context = marker_context(text, start, end, settings, rules, windows)
             yield ContextRow(
                 (*order, occurrence),
@@ -234,6 +267,8 @@ def text_contexts(
                 candidate.cited_arxiv_id,
                 adjacent,
                 context,
+                candidate.cited_openalex_id,
+                candidate.cited_doi,
             )
             start, occurrence = text.find(marker, end), occurrence + 1
 
@@ -336,18 +371,34 @@ def write_contexts_csv(rows: Iterable[ContextRow], path: str | Path, repairs: Cs
     return count
 
 
+def short_openalex_id(value: str | None) -> str | None:
+    """``https://openalex.org/W123`` -> ``W123``."""
+    return value.rsplit("/", 1)[-1] if value else None
+
+
 def contexts_2022(
     paper: unarxive2022.Paper, settings: ContextSettings, log: IssueLog | None = None
 ) -> Iterator[ContextRow]:
-    """Contexts of one unarXive 2022 paper, per paragraph; candidates are references with a shipped link."""
+    """Contexts of one unarXive 2022 paper, per paragraph; candidates are references with a shipped link (MAG or
+    OpenAlex id), which each context carries with the DOI shipped for the reference."""
     where = paper.row["source_file"], paper.row["line"]
     report = _reporter(log, where[0], paper.arxiv_id, where[1]) if log is not None else None
     linked = [r for r in paper.references if r["linked_mag_id"] or r["linked_openalex_id"]]
-    id_map = {r["ref_id"]: (r["linked_mag_id"], r["linked_arxiv_id"]) for r in linked}
+    links = {
+        r["ref_id"]: (
+            r["linked_mag_id"],
+            r["linked_arxiv_id"],
+            short_openalex_id(r["linked_openalex_id"]),
+            r["linked_doi"],
+        )
+        for r in linked
+    }
     targets = [
         (
             (rank,),
-            Candidate(r["ref_id"], r["linked_mag_id"], r["linked_arxiv_id"], None, paper.arxiv_id),
+            Candidate(
+                r["ref_id"], links[r["ref_id"]][0], links[r["ref_id"]][1], None, paper.arxiv_id, *links[r["ref_id"]][2:]
+            ),
         )
         for rank, r in enumerate(linked)
     ]
@@ -358,7 +409,7 @@ def contexts_2022(
             yield from text_contexts(
                 paragraph["text"],
                 [((paragraph["paragraph_index"], *order), c) for order, c in wanted],
-                id_map,
+                links,
                 settings,
                 UNARXIVE_2022,
                 report=report,

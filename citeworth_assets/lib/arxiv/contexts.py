@@ -65,6 +65,8 @@ class ContextRules:
     cite_pattern: re.Pattern
     marker_length: int  # every marker of the release has this length
     gap: int = 5  # characters allowed between adjacent markers
+    whole_groups: bool = False  # adjacency over the whole citation group in reading order, not the published search
+    placeholders: bool = False  # {{formula:<uuid>}} etc. -> FORMULA, FIGURE, TABLE, REF (unarXive 2020's tokens)
 
     @property
     def perimeter(self) -> int:
@@ -76,7 +78,19 @@ UNARXIVE_2020 = ContextRules(
     re.compile(r"\{\{cite:([0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12})\}\}", re.IGNORECASE),
     marker_length=45,
 )
-UNARXIVE_2022 = ContextRules("unarxive_2022", re.compile(r"\{\{cite:([0-9a-f]{40})\}\}"), marker_length=49)
+UNARXIVE_2022 = ContextRules(
+    "unarxive_2022",
+    re.compile(r"\{\{cite:([0-9a-f]{40})\}\}"),
+    marker_length=49,
+    whole_groups=True,
+    placeholders=True,
+)
+PLACEHOLDER = re.compile(r"\{\{(formula|figure|table|ref):[^{}\s]*\}\}")
+
+
+def replace_placeholders(text: str) -> str:
+    """unarXive 2022's ``{{formula:<uuid>}}`` (figure, table, ref) -> the token unarXive 2020 writes (FORMULA, ...)."""
+    return PLACEHOLDER.sub(lambda match: match.group(1).upper(), text)
 
 
 @dataclass(frozen=True)
@@ -133,6 +147,25 @@ def adjacent_ids(text: str, start: int, end: int, rules: ContextRules, candidate
         found.append(candidates[match.group(1)])
         position = position + rules.marker_length + (match.start() - position)
     return found
+
+
+def group_adjacent_ids(text: str, start: int, end: int, rules: ContextRules, candidates: dict) -> list:
+    """Ids of the candidate markers in the citation group of the marker at ``[start, end)``, in reading order.
+
+    A group is a run of markers at most ``rules.gap`` characters apart (§4.2.5); a marker that is no candidate
+    (an unlinked citation) stays in the group without ending it, and the marker's own reference is not listed."""
+    markers = list(rules.cite_pattern.finditer(text))
+    here = next((i for i, m in enumerate(markers) if m.start() == start), None)
+    if here is None:
+        return []
+    first = last = here
+    while first > 0 and markers[first].start() - markers[first - 1].end() <= rules.gap:
+        first -= 1
+    while last + 1 < len(markers) and markers[last + 1].start() - markers[last].end() <= rules.gap:
+        last += 1
+    own = markers[here].group(1)
+    ids = dict.fromkeys(m.group(1) for m in markers[first : last + 1] if m.group(1) != own and m.group(1) in candidates)
+    return [candidates[ref] for ref in ids]
 
 
 def _words_back(text: str, end: int, words: int, rules: ContextRules) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, text_contexts
 from citeworth_assets.lib.arxiv.contexts import ContextRules, ContextSettings
 
-Link = tuple[str | None, str | None]  # (cited MAG id, cited arXiv id)
+Link = tuple[str | None, str | None, str | None, str | None]  # cited MAG, arXiv, OpenAlex id and DOI
 
 
 def short_openalex_id(value: str | None) -> str | None:
@@ -24,9 +24,10 @@ def short_openalex_id(value: str | None) -> str | None:
 def reference_links(
     references: Iterable[dict], resolutions: Iterable[dict], use_resolver: bool = True, openalex_mag: dict | None = None
 ) -> dict:
-    """``{citing paper id: {ref id: (MAG id, arXiv id)}}``: the shipped MAG id, else the MAG id the catalogue gives a
-    shipped OpenAlex id (``openalex_mag``: short OpenAlex id -> MAG id), else (with ``use_resolver``) the MAG id of the
-    work the resolver found; the arXiv id shipped, else the first one in the string."""
+    """``{citing paper id: {ref id: (MAG id, arXiv id, OpenAlex id, DOI)}}``: the shipped MAG id, else the MAG id the
+    catalogue gives a shipped OpenAlex id (``openalex_mag``: short OpenAlex id -> MAG id), else (with ``use_resolver``)
+    the MAG id of the work the resolver found; the arXiv id shipped, else the first one in the string; the shipped
+    OpenAlex id and DOI. An item with neither a MAG nor an OpenAlex id is left out."""
     resolved = {(r["citing_paper_id"], r["ref_id"]): r.get("mag_id") for r in resolutions if r.get("work_id")}
     openalex_mag = openalex_mag or {}
     links: dict[str, dict[str, Link]] = {}
@@ -37,10 +38,12 @@ def reference_links(
             or openalex_mag.get(short_openalex_id(ref.get("linked_openalex_id")))
             or (resolved.get(key) if use_resolver else None)
         )
-        if not mag:
+        openalex = short_openalex_id(ref.get("linked_openalex_id"))
+        if not (mag or openalex):
             continue
         arxiv = ref.get("linked_arxiv_id") or next(iter(ref.get("arxiv_ids") or []), None)
-        links.setdefault(ref["citing_paper_id"], {})[ref["ref_id"]] = (str(mag), arxiv)
+        link = (str(mag) if mag else None, arxiv, openalex, ref.get("linked_doi"))
+        links.setdefault(ref["citing_paper_id"], {})[ref["ref_id"]] = link
     return links
 
 
@@ -57,7 +60,10 @@ def linked_contexts(
             if match.group(1) in paper_links:
                 seen.setdefault(match.group(1), match.start())
         targets = [
-            ((order, position), Candidate(ref_id, *paper_links[ref_id], citing_mag, citing))
+            (
+                (order, position),
+                Candidate(ref_id, *paper_links[ref_id][:2], citing_mag, citing, *paper_links[ref_id][2:4]),
+            )
             for ref_id, position in sorted(seen.items(), key=lambda item: item[1])
         ]
         rows = list(text_contexts(text, targets, paper_links, settings, rules))

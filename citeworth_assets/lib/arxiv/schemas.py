@@ -71,5 +71,9 @@ CONTEXT_SCHEMA = pa.schema(
         ("adjacent_mag_ids", pa.list_(pa.string())),
         ("adjacent_arxiv_ids", pa.list_(pa.string())),
         ("text", pa.string()),
+        # unarXive 2022 ships OpenAlex ids (and DOIs) where it ships links: the cited work's, and the adjacent ones'
+        ("cited_openalex_id", pa.string()),
+        ("cited_doi", pa.string()),
+        ("adjacent_openalex_ids", pa.list_(pa.string())),
     ]
 )

@@ -3,6 +3,8 @@
 One context per line, seven fields separated by U+241E: cited MAG id, adjacent MAG ids, citing MAG id,
 cited arXiv id, adjacent arXiv ids, citing arXiv id, text. Lists are joined by U+241F; a missing value is
 the string ``None``. In ``text`` the citation a prediction is made for is ``MAINCIT``, others are ``CIT``.
+A unarXive 2022 context whose work has an OpenAlex id but no MAG id carries the number of the OpenAlex id in the
+MAG-id field (OpenAlex continued the MAG's numbering), so the line keeps seven fields.
 
 A line that cannot be used (wrong field count, no cited work, no citing paper, a MAG id that is not a
 number, undecodable bytes) is reported as a :class:`ReadIssue` naming the file and line, and reading goes
@@ -81,11 +83,10 @@ def arxiv_year(arxiv_id: str | None) -> int | None:
 
 
 def work_id(mag_id: str | None, arxiv_id: str | None) -> str | None:
-    """The catalogue id of a work: its MAG id, else its arXiv id prefixed ``arXiv:``."""
-    if mag_id and mag_id != MISSING:
-        return mag_id.strip()
-    if arxiv_id and arxiv_id != MISSING:
-        return f"arXiv:{arxiv_id.strip()}"
+    """A work's catalogue id: its MAG id (or OpenAlex number), else its arXiv id prefixed ``arXiv:``."""
+    for value, prefix in ((mag_id, ""), (arxiv_id, "arXiv:")):
+        if value and value.strip() and value != MISSING:
+            return f"{prefix}{value.strip()}"
     return None
 
 

@@ -105,8 +105,9 @@ def test_the_export_as_the_citation_recommendation_reader_sees_it(built):
     by_release = dict(query(settings, "SELECT citing_paper_id LIKE '2212.%', count(*) FROM arxiv.contexts GROUP BY 1"))
     usable_2022 = sum(1 for c in contexts if (c.citing_arxiv or "").startswith("2212."))
     print(
-        f"\nexport: {len(contexts)} usable contexts ({usable_2022} of {by_release[True]} from 2022: its links are OpenAlex"
-        f" ids, usable only with a cited arXiv id), {issues.counts} unusable, {len(catalogue)} catalogue works"
+        f"\nexport: {len(contexts)} usable contexts ({usable_2022} of {by_release[True]} from 2022, by their shipped"
+        f" OpenAlex ids), {issues.counts} unusable, {len(catalogue)} catalogue works"
     )
     assert len(contexts) - usable_2022 == by_release[False]  # every 2020 context has its cited MAG id
+    assert usable_2022 == by_release[True]  # and every 2022 context its cited OpenAlex id
     assert all(c.cited in catalogue and c.citing in catalogue for c in contexts)

@@ -27,12 +27,12 @@ def test_shipped_links_win_and_resolver_links_are_added():
         {"citing_paper_id": "p", "ref_id": C, "work_id": None, "mag_id": None},
     ]
     links = reference_links(references, resolutions)
-    assert links == {"p": {A: ("11", None), B: ("22", "1703.01234")}}
-    assert reference_links(references, resolutions, use_resolver=False) == {"p": {A: ("11", None)}}
+    assert links == {"p": {A: ("11", None, None, None), B: ("22", "1703.01234", None, None)}}
+    assert reference_links(references, resolutions, use_resolver=False) == {"p": {A: ("11", None, None, None)}}
     rows = list(linked_contexts([("p", "7", TEXT), ("q", None, TEXT)], links, ContextSettings(), UNARXIVE_2020))
     assert [(r.ref_id, r.cited_mag_id) for r in rows] == [(A, "11"), (B, "22"), (A, "11")]  # text order
     first = rows[0]
-    assert first.text == "We build on MAINCIT CIT here." and first.adjacent == [("22", "1703.01234")]
+    assert first.text == "We build on MAINCIT CIT here." and first.adjacent == [("22", "1703.01234", None, None)]
     assert first.citing_mag_id == "7" and first.citing_paper_id == "p"
 
 
@@ -47,5 +47,6 @@ def test_a_shipped_openalex_link_gets_the_catalogues_mag_id():
             "arxiv_ids": [],
         }
     ]
-    assert reference_links(references, [], openalex_mag={"W5": "55"}) == {"p": {A: ("55", None)}}
-    assert reference_links(references, []) == {}
+    assert reference_links(references, [], openalex_mag={"W5": "55"}) == {"p": {A: ("55", None, "W5", None)}}
+    # without a MAG id the shipped OpenAlex id alone makes the item usable (unarXive 2022 ships no MAG ids)
+    assert reference_links(references, []) == {"p": {A: (None, None, "W5", None)}}
