@@ -15,6 +15,7 @@ Citation markers are removed before parsing (their position is kept): the small 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -91,10 +92,33 @@ def np_model(settings: NounPhraseSettings = NounPhraseSettings()) -> VectorSpace
 
 
 class NpMarkerModel(VectorSpaceModel):
-    """NP vector space over the marker's noun phrase; applicable only where such a phrase exists."""
+    """NP vector space over the marker's noun phrase; applicable only where such a phrase exists.
+
+    R_NPmk^{2+}(c) is a subset of R_NP(c), whose phrases belong to the phrase set P: every noun phrase seen more than
+    once (here: in at least ``min_df`` training contexts, wherever it stands). A phrase before the marker counts only
+    when it, or else its longest suffix of ``min_marker_words``+ words (which still directly precedes the marker), is
+    in P; a context without one is outside NPmarker's reach, as the thesis evaluates it (20.5 % of its test items)."""
 
     def __init__(self, settings: NounPhraseSettings = NounPhraseSettings()):
-        super().__init__(partial(npmarker_terms, settings=settings), "count", settings.min_df, "npmarker")
+        super().__init__(self._marker_terms, "count", 1, "npmarker")
+        self.settings, self.phrase_set = settings, frozenset()
+
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> NpMarkerModel:
+        texts = [text for group in candidate_contexts for text in group]
+        counts = Counter(phrase for phrases in np_terms(texts, self.settings) for phrase in set(phrases))
+        self.phrase_set = frozenset(phrase for phrase, n in counts.items() if n >= self.settings.min_df)
+        return super().fit(candidate_contexts)
+
+    def _in_phrase_set(self, phrase: str) -> str | None:
+        words = phrase.split()
+        for start in range(0, len(words) - self.settings.min_marker_words + 1):
+            if (suffix := " ".join(words[start:])) in self.phrase_set:
+                return suffix
+        return None
+
+    def _marker_terms(self, texts: Sequence[str]) -> list[list[str]]:
+        raw = npmarker_terms(texts, self.settings)
+        return [[known for phrase in terms if (known := self._in_phrase_set(phrase))] for terms in raw]
 
     def applicable(self, queries: Sequence[str]) -> np.ndarray:
         return np.array([bool(terms) for terms in self.extract(queries)], dtype=bool)

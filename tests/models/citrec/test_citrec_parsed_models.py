@@ -68,8 +68,14 @@ def test_noun_phrases_are_maximal_and_the_marker_phrase_is_found():
     ]
     # a one-word phrase before the marker, or the phrase elsewhere: NPmarker has nothing to say
     assert npmarker_terms(["We use WordNet MAINCIT .", "Language model training is hard MAINCIT ."]) == [[], []]
-    model = create_model("npmarker")
-    assert model.applicable([text, "Nothing precedes MAINCIT ."]).tolist() == [True, False]
+    # R_NPmk is a subset of R_NP: the phrase (or its longest 2+ word suffix) must be in P, the phrases seen in two or
+    # more training contexts, wherever they stand there
+    model = create_model("npmarker").fit(
+        [["The language model training is slow .", "We study language model training MAINCIT ."], ["Other MAINCIT ."]]
+    )
+    queries = [text, "A new dataset for large language model training MAINCIT .", "A rare phrase example MAINCIT ."]
+    assert model.applicable([*queries, "Nothing precedes MAINCIT ."]).tolist() == [True, True, False, False]
+    assert model.extract(queries[1:2]) == [["language model training"]]
 
 
 @needs_parser
