@@ -108,3 +108,24 @@ def test_run_files_and_qrels_agree_with_ir_measures_where_the_definitions_coinci
         ndcg = per_query(nDCG @ k, binary)
         for index, values in enumerate(plain):
             assert math.isclose(values["ndcg"][k - 1], ndcg.get(trec.query_id(index), 0.0), abs_tol=1e-12)
+
+
+def test_real_unarxive_contexts_without_terms_get_empty_rankings_from_the_default_models(shared_data, tmp_path):
+    """The citing-sentence contexts of the real unarXive 2020 sample include 14 with no term left ("See MAINCIT .",
+    "CIT , CIT , MAINCIT , CIT ."): bm25 raised IndexError on them and citrec-eval printed nothing."""
+    from citeworth_assets.defs.citrec.settings import DEFAULT_MODELS
+    from citeworth_assets.lib.arxiv.context_export import contexts_2020, write_contexts_csv
+    from citeworth_assets.lib.arxiv.contexts import PRESETS
+    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_models.citrec.text import bow_terms
+
+    folder = shared_data / "unarxive-2020" / "papers"
+    csv = tmp_path / "contexts.csv"
+    write_contexts_csv(contexts_2020(folder, folder / "refs.db", PRESETS["unarxive_published"], IssueLog()), csv)
+    dataset = dataset_from_csv([csv], EvalSettings("real", 1, 1, 2100))  # every context a training context
+    texts = [c.text for work in dataset.candidates for c in dataset.train[work]]
+    no_terms = [text for text, terms in zip(texts, bow_terms(texts)) if not terms]
+    assert len(no_terms) >= 10 and "See MAINCIT ." in no_terms
+    for name in DEFAULT_MODELS:
+        model = create_model(name).fit(dataset.candidate_texts())
+        assert all(ranking.size == 0 for ranking in model.rank(no_terms)), name
