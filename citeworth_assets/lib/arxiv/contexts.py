@@ -34,9 +34,10 @@ of tens of megabytes (one 50 MB line). A text longer than ``MAX_SPLIT_CHARS`` (f
 published results are untouched) is cut into blocks first, at blank lines, else line ends, else spaces,
 and each block is split on its own; a sentence never crosses a block, and the caller counts such texts.
 
-``unarxive_2022`` applies the same rules to unarXive 2022's 40-hex markers (49 characters, gap 5) and
-replaces whole markers, so the stray ``}`` that the 2022 preparation code leaves in some contexts
-cannot occur.
+``unarxive_2022`` applies the same window rules to unarXive 2022's 40-hex markers (49 characters, gap 5) and
+replaces whole markers, so the stray ``}`` that the 2022 preparation code leaves in some contexts cannot
+occur; its ``{{formula:<uuid>}}`` (figure, table, ref) placeholders become unarXive 2020's FORMULA, FIGURE,
+TABLE, REF first, and adjacent citations are the whole group's (:func:`group_adjacent_ids`, reading order).
 """
 
 from __future__ import annotations
