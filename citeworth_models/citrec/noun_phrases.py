@@ -1,10 +1,11 @@
-"""``np`` and ``npmarker``: noun phrases as terms of a vector space model (seeds/004 §5.1.2).
+"""``np`` and ``npmarker``: noun phrases as terms of a vector space model (Saier 2019 §5.1.2).
 
 R_NP(c) holds the maximal noun phrases of c: "language model training" but not "language model" inside it.
 spaCy's noun chunks are exactly such maximal base noun phrases; determiners, pronouns and punctuation are
-dropped ("the context-based methods" -> "context based methods"). Like the thesis's phrase list, which kept
-phrases seen more than once, the vocabulary keeps phrases found in at least two training contexts.
-R_NPmk(c) keeps the one phrase of at least two words that directly precedes the marker of the citation to
+dropped ("the context-based methods" -> "context based methods"). The phrase set P is, like the thesis's list
+(phrases seen more than once), every noun phrase found in at least two training contexts; a context's terms are
+the maximal matches of P within its noun chunks (a chunk not in P still gives its longest parts that are).
+R_NPmk(c) keeps the one phrase of at least two words in P that directly precedes the marker of the citation to
 predict (``MAINCIT``, or the citation group holding it); contexts without one are outside NPmarker's reach.
 Both sides of the comparison use the same representation; candidates sum their contexts' count vectors and
 are ranked by cosine (no idf, as §5.1.2 defines it).
@@ -18,7 +19,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
@@ -87,27 +87,64 @@ def npmarker_terms(texts: Sequence[str], settings: NounPhraseSettings = NounPhra
     return [marker_noun_phrase(doc, main_at, settings.min_marker_words) for doc, (_, main_at) in zip(docs, cleaned)]
 
 
-def np_model(settings: NounPhraseSettings = NounPhraseSettings()) -> VectorSpaceModel:
-    return VectorSpaceModel(partial(np_terms, settings=settings), weighting="count", min_df=settings.min_df, name="np")
+def maximal_matches(phrase: str, phrase_set: frozenset[str]) -> list[str]:
+    """The parts of a noun phrase that are in P and not extendable within it, longest first from the left: R_NP's
+    maximal matches (t in P, t extended by its preceding or succeeding word not in P)."""
+    words, found, start = phrase.split(), [], 0
+    while start < len(words):
+        end = next((e for e in range(len(words), start, -1) if " ".join(words[start:e]) in phrase_set), None)
+        if end is None:
+            start += 1
+        else:
+            found.append(" ".join(words[start:end]))
+            start = end
+    return found
 
 
-class NpMarkerModel(VectorSpaceModel):
-    """NP vector space over the marker's noun phrase; applicable only where such a phrase exists.
+class PhraseSetModel(VectorSpaceModel):
+    """A count VSM over noun phrases that belong to P, every noun phrase seen in ``min_df``+ training contexts
+    (the thesis's list kept phrases seen more than once); P is learnt when fitted."""
 
-    R_NPmk^{2+}(c) is a subset of R_NP(c), whose phrases belong to the phrase set P: every noun phrase seen more than
-    once (here: in at least ``min_df`` training contexts, wherever it stands). A phrase before the marker counts only
-    when it, or else its longest suffix of ``min_marker_words``+ words (which still directly precedes the marker), is
-    in P; a context without one is outside NPmarker's reach, as the thesis evaluates it (20.5 % of its test items)."""
-
-    def __init__(self, settings: NounPhraseSettings = NounPhraseSettings()):
-        super().__init__(self._marker_terms, "count", 1, "npmarker")
+    def __init__(self, settings: NounPhraseSettings, name: str):
+        super().__init__(self._terms, "count", 1, name)
         self.settings, self.phrase_set = settings, frozenset()
 
-    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> NpMarkerModel:
+    def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> PhraseSetModel:
         texts = [text for group in candidate_contexts for text in group]
         counts = Counter(phrase for phrases in np_terms(texts, self.settings) for phrase in set(phrases))
         self.phrase_set = frozenset(phrase for phrase, n in counts.items() if n >= self.settings.min_df)
         return super().fit(candidate_contexts)
+
+    def _terms(self, texts: Sequence[str]) -> list[list[str]]:
+        raise NotImplementedError
+
+
+class NpModel(PhraseSetModel):
+    """R_NP: each noun chunk's maximal matches in P."""
+
+    def __init__(self, settings: NounPhraseSettings = NounPhraseSettings()):
+        super().__init__(settings, "np")
+
+    def _terms(self, texts: Sequence[str]) -> list[list[str]]:
+        return [
+            [m for phrase in terms for m in maximal_matches(phrase, self.phrase_set)]
+            for terms in np_terms(texts, self.settings)
+        ]
+
+
+def np_model(settings: NounPhraseSettings = NounPhraseSettings()) -> NpModel:
+    return NpModel(settings)
+
+
+class NpMarkerModel(PhraseSetModel):
+    """NP vector space over the marker's noun phrase; applicable only where such a phrase exists.
+
+    R_NPmk^{2+}(c) is a subset of R_NP(c), whose phrases belong to P. A phrase before the marker counts only when it,
+    or else its longest suffix of ``min_marker_words``+ words (which still directly precedes the marker), is in P; a
+    context without one is outside NPmarker's reach, as the thesis evaluates it (20.5 % of its test items)."""
+
+    def __init__(self, settings: NounPhraseSettings = NounPhraseSettings()):
+        super().__init__(settings, "npmarker")
 
     def _in_phrase_set(self, phrase: str) -> str | None:
         words = phrase.split()
@@ -116,7 +153,7 @@ class NpMarkerModel(VectorSpaceModel):
                 return suffix
         return None
 
-    def _marker_terms(self, texts: Sequence[str]) -> list[list[str]]:
+    def _terms(self, texts: Sequence[str]) -> list[list[str]]:
         raw = npmarker_terms(texts, self.settings)
         return [[known for phrase in terms if (known := self._in_phrase_set(phrase))] for terms in raw]
 

@@ -110,3 +110,12 @@ def test_fitted_models_survive_pickling():
         model = create_model(name).fit(groups)
         again = pickle.loads(pickle.dumps(model))
         assert again.score(query).tolist() == model.score(query).tolist(), name
+
+
+def test_maximal_matches_of_the_phrase_set():
+    from citeworth_models.citrec.noun_phrases import maximal_matches
+
+    phrases = frozenset({"language model", "language model training", "training data", "data"})
+    assert maximal_matches("large language model training data", phrases) == ["language model training", "data"]
+    assert maximal_matches("language model", phrases) == ["language model"]
+    assert maximal_matches("unknown words", phrases) == []
