@@ -4,7 +4,9 @@ Generates an unarXive 2020 dump (default 20,000 papers, seeded) and runs each st
 so that its peak RSS is its own:
 
 * ``ingest``: read every paper (text, paragraphs with markers, refs.db look-ups) and every bibitem;
-* ``contexts``: the published-rule contexts (1 sentence before and after, Punkt) of every candidate;
+* ``contexts``: the published-rule contexts (1 sentence before and after, NLTK's trained English Punkt as
+  nltk 3.4.5 splits, the default) of every candidate;
+* ``contexts_untrained``: the same with the ``untrained`` Punkt preset;
 * ``contexts_words``: the same with 50-word windows.
 
 Generated papers are shorter than real ones, so MB/s is reported too, and the projection for unarXive's
@@ -55,7 +57,11 @@ def run_step(name: str, folder: str) -> dict:
             items += len(paper.paragraphs)
         items += sum(1 for _ in unarxive2020.iter_references(refs, log))
     else:
-        settings = PUBLISHED_SETTINGS if name == "contexts" else ContextSettings("words", 50, 50)
+        settings = {
+            "contexts": PUBLISHED_SETTINGS,
+            "contexts_untrained": ContextSettings("sentences", 1, 1, "untrained"),
+            "contexts_words": ContextSettings("words", 50, 50),
+        }[name]
         rows = contexts_2020(folder, folder / "refs.db", settings, log, published_labels=False)
         papers, items = sum(1 for _ in folder.glob("*.txt")), len(rows)
     seconds = time.perf_counter() - started
@@ -113,11 +119,11 @@ def main() -> None:
         print(f"generated {args.papers} papers, {len(references)} bibitems in {time.perf_counter() - started:.1f} s")
         real = {}
         if args.real:
-            for name in ("ingest", "contexts", "contexts_words"):
+            for name in ("ingest", "contexts", "contexts_untrained", "contexts_words"):
                 real[name] = measure(name, args.real)
                 print("real sample", json.dumps(real[name]))
         real_kb = real["ingest"]["mean_kb_per_paper"] if real else None
-        for name in ("ingest", "contexts", "contexts_words"):
+        for name in ("ingest", "contexts", "contexts_untrained", "contexts_words"):
             result = measure(name, folder)
             print("generated  ", json.dumps(result))
             print("  projection:", projection(result, real_kb))
