@@ -15,7 +15,7 @@ from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
-from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
+from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, find_dump_file
@@ -97,8 +97,13 @@ class ContextConfig(dg.Config):
     link_source: Literal["shipped", "shipped_or_resolver"] = "shipped"
     # sentence splitting: NLTK's trained English Punkt as unarXive's published extraction used it, or "untrained"
     tokenizer: Literal["unarxive_published", "untrained"] = PUBLISHED_SETTINGS.tokenizer
+    # a named preset replaces unit/before/after/tokenizer: unarxive_published = how unarXive's published
+    # citation_contexts.csv was made (the citing sentence alone), unarxive_script = the script's defaults
+    preset: Literal["unarxive_published", "unarxive_script"] | None = None
 
     def settings(self) -> ContextSettings:
+        if self.preset is not None:
+            return PRESETS[self.preset]
         if self.before < 0 or self.after < 0:
             raise dg.Failure(f"context window before={self.before}, after={self.after}: both must be 0 or more")
         return ContextSettings(self.unit, self.before, self.after, self.tokenizer)
