@@ -99,10 +99,12 @@ class ContextConfig(dg.Config):
     tokenizer: Literal["unarxive_published", "untrained"] = PUBLISHED_SETTINGS.tokenizer
     # a named preset replaces unit/before/after/tokenizer: unarxive_published = how unarXive's published
     # citation_contexts.csv was made (the citing sentence alone), unarxive_script = the script's defaults
-    preset: Literal["unarxive_published", "unarxive_script"] | None = None
+    preset: str = ""
 
     def settings(self) -> ContextSettings:
-        if self.preset is not None:
+        if self.preset:
+            if self.preset not in PRESETS:
+                raise dg.Failure(f"context preset {self.preset!r} is unknown; presets: {', '.join(PRESETS)}")
             return PRESETS[self.preset]
         if self.before < 0 or self.after < 0:
             raise dg.Failure(f"context window before={self.before}, after={self.after}: both must be 0 or more")

@@ -14,3 +14,11 @@ def test_a_preset_replaces_the_window_and_the_splitter():
         config.settings() == PRESETS["unarxive_published"] == ContextSettings("sentences", 0, 0, "unarxive_published")
     )
     assert ContextConfig(tokenizer="untrained").settings().tokenizer == "untrained"
+
+
+def test_an_unknown_preset_is_an_error_naming_the_presets():
+    import dagster as dg
+    import pytest
+
+    with pytest.raises(dg.Failure, match="unarxive_published, unarxive_script"):
+        ContextConfig(preset="published").settings()
