@@ -10,15 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, text_contexts
+from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, short_openalex_id, text_contexts
 from citeworth_assets.lib.arxiv.contexts import ContextRules, ContextSettings
 
 Link = tuple[str | None, str | None, str | None, str | None]  # cited MAG, arXiv, OpenAlex id and DOI
-
-
-def short_openalex_id(value: str | None) -> str | None:
-    """``https://openalex.org/W123`` -> ``W123``."""
-    return value.rsplit("/", 1)[-1] if value else None
 
 
 def reference_links(
