@@ -6,7 +6,14 @@ import re
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
-from citeworth_assets.lib.arxiv.context_export import Candidate, contexts_2022, text_contexts, write_contexts_csv
+from citeworth_assets.lib.arxiv.context_export import (
+    Candidate,
+    CsvRepairs,
+    contexts_2022,
+    mag_or_openalex,
+    text_contexts,
+    write_contexts_csv,
+)
 from citeworth_assets.lib.arxiv.contexts import (
     UNARXIVE_2022,
     ContextSettings,
@@ -79,24 +86,23 @@ def test_real_2022_contexts_have_no_placeholder_ids_and_all_carry_a_usable_cited
     issues = IssueLog()
     usable = list(read_contexts(out, issues))
     assert len(usable) == len(rows) and not issues.total  # was 0 usable where no cited arXiv id was shipped
-    assert {c.cited for c in usable} == {r.cited_openalex_id for r in rows if not r.cited_mag_id}
+    assert {c.cited for c in usable} == {r.cited_openalex_id[1:] for r in rows if not r.cited_mag_id}
+    assert all(line.count("\u241e") == 6 for line in out.read_text(encoding="utf-8").splitlines())
 
 
-def test_the_openalex_fields_are_aligned_per_adjacent_citation():
-    line = "\u241e".join(
-        [
-            "None",
-            "None\u241f55",
-            "None",
-            "None",
-            "2101.00001\u241fNone",
-            "2212.1",
-            "a MAINCIT CIT CIT",
-            "W1",
-            "W2\u241fNone",
-            "10.1/x",
-        ]
+def test_an_openalex_only_work_is_named_by_its_number_in_the_mag_id_fields():
+    assert mag_or_openalex(None, "W2741809807") == "2741809807"
+    assert mag_or_openalex("7", "W9") == "7" and mag_or_openalex(None, None) is None
+    assert mag_or_openalex(None, "not-an-id") is None
+    cited = "c" * 40
+    candidate = Candidate(cited, None, None, None, "2212.1", "W9", None)
+    (row,) = text_contexts(
+        f"It follows {_marker(cited)}.",
+        [((0,), candidate)],
+        {cited: (None, None, "W9")},
+        ContextSettings(),
+        UNARXIVE_2022,
     )
-    context = parse_context_line(line)
-    assert context.cited == "W1" and context.adjacent == ("W2", "55")
-    assert parse_context_line("\u241e".join(["7", "None", "None", "None", "None", "2212.1", "t MAINCIT"])).cited == "7"
+    line = row.csv_line(CsvRepairs())
+    assert line.count("\u241e") == 6
+    assert parse_context_line(line).cited == "9"
