@@ -63,8 +63,9 @@ def test_summary_counts_every_check_and_names_the_failed(tmp_path):
     text = format_summary(settings, [("s2orc.papers", 10), ("citeworth.dataset", 3)], checks, {"invalid_json": 2}, [])
     assert "checks: 4 passed, 1 failed, 1 not run (of 6, 8 evaluations)" in text
     assert "FAILED b/y [s_1]" in text
-    assert "read issues: 2 (invalid_json 2" in text
-    assert "s2orc: papers 10" in text and "citeworth: dataset 3" in text
+    assert "read issues: 2 records or files (invalid_json 2" in text
+    assert "s2orc: papers 10 rows" in text and "citeworth: dataset 3 rows" in text
+    assert "not run: c/z (its asset was not built by this build)" in text
     assert "read_only=True" in text and "duckdb -readonly" not in text
 
 
@@ -109,3 +110,30 @@ def test_warehouse_rows_issues_and_positive_share(tmp_path: Path):
         warehouse_rows(tmp_path / "missing.duckdb") == []
         and positive_share_of_test(tmp_path / "missing.duckdb", "r") is None
     )
+
+
+def test_empty_sources_are_said_once_and_checks_not_run_say_why(tmp_path: Path):
+    settings = Settings(dumps=tmp_path / "dumps", data=tmp_path / "data")
+    tables = [("s2orc.papers", 10), ("arxiv.papers", 0), ("arxiv.contexts", 0), ("mag.works", 0), ("mag.edges", 0)]
+    checks = [CheckOutcome("arxiv/papers/ids", 0, (), "its asset was not built: no input for it")]
+    text = format_summary(settings, tables, checks, {}, [])
+    assert "arxiv: all 2 relations empty (built from unarXive 2020/2022" in text
+    assert "mag: all 2 relations empty (built from a MAG or OpenAlex works catalogue" in text
+    assert "contexts 0" not in text  # one sentence per empty source, not a wall of zeros
+    assert "not run: arxiv/papers/ids (its asset was not built: no input for it)" in text
+
+
+def test_near_degenerate_models_are_flagged_by_the_stated_rule():
+    # the two models the demo let through: recall 0.94 at the base rate, and recall 0.02
+    longformer = {"model": "longformer_ctx", "precision": 0.44, "recall": 0.94, "f1": 0.6, "encoder": "x"}
+    longformer["predicted_positive_share"] = 0.91
+    transformer = {"model": "transformer", "precision": 0.5, "recall": 0.02, "f1": 0.04}
+    transformer["predicted_positive_share"] = 0.02
+    reasons = [degenerate_reason(row, positive_share=0.43) for row in (longformer, transformer)]
+    assert reasons[0].startswith("near-degenerate, recall 0.94 at the precision of predicting everything")
+    assert reasons[1].startswith("near-degenerate, predicts 2% of test sentences cite-worthy")
+    useful = {**longformer, "precision": 0.7, "recall": 0.6, "predicted_positive_share": 0.4}
+    assert degenerate_reason(useful, positive_share=0.43) is None
+    lines = format_models([{**longformer, "degenerate": reasons[0]}, {**useful, "degenerate": None}])
+    assert any("NEAR-DEGENERATE: recall 0.94" in line for line in lines)
+    assert any(line.strip().startswith("rule: degenerate") and "near-degenerate" in line for line in lines)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.lib.model_report import model_rows, positive_share_of_test
+from citeworth_assets.lib.model_report import DEGENERATE_RULE, model_rows, positive_share_of_test
 from citeworth_assets.lib.settings import Settings
 
 VERBOSE_HELP = "Show the libraries' INFO logs (transformers, MLflow, Dagster's event log) and their progress bars."
@@ -88,6 +88,7 @@ class CheckOutcome:
     name: str  # asset/check
     evaluations: int
     failed: tuple[str, ...]  # the partitions (or "" for an unpartitioned asset) where it failed
+    why_not_run: str = ""  # for a check that did not run: its asset never built, or built by an earlier build
 
     @property
     def status(self) -> str:
@@ -95,12 +96,14 @@ class CheckOutcome:
 
 
 def check_outcomes(instance, check_keys, since: float) -> list[CheckOutcome]:
-    """Every defined check with its evaluations in the runs created since ``since`` (a POSIX time)."""
+    """Every defined check with its evaluations in the runs created since ``since`` (a POSIX time), and for a check
+    that did not run, why: its asset was never built (no input for it) or is up to date from an earlier build."""
     import dagster as dg
 
     evaluations: dict[str, list[tuple[bool, str]]] = {
         f"{key.asset_key.to_user_string()}/{key.name}": [] for key in check_keys
     }
+    assets = {f"{key.asset_key.to_user_string()}/{key.name}": key.asset_key for key in check_keys}
     created_after = datetime.fromtimestamp(since, tz=UTC)
     for record in instance.get_run_records(dg.RunsFilter(created_after=created_after)):
         for entry in instance.all_logs(record.dagster_run.run_id, of_type=dg.DagsterEventType.ASSET_CHECK_EVALUATION):
@@ -108,10 +111,28 @@ def check_outcomes(instance, check_keys, since: float) -> list[CheckOutcome]:
             name = f"{evaluation.asset_key.to_user_string()}/{evaluation.check_name}"
             partition = getattr(evaluation, "partition", None) or record.dagster_run.tags.get("dagster/partition", "")
             evaluations.setdefault(name, []).append((evaluation.passed, partition))
-    return [
-        CheckOutcome(name, len(found), tuple(partition for passed, partition in found if not passed))
-        for name, found in sorted(evaluations.items())
-    ]
+    outcomes = []
+    for name, found in sorted(evaluations.items()):
+        why = ""
+        if not found and name in assets:
+            built = instance.get_latest_materialization_event(assets[name]) is not None
+            why = "up to date from an earlier build" if built else "its asset was not built: no input for it"
+        outcomes.append(
+            CheckOutcome(name, len(found), tuple(partition for passed, partition in found if not passed), why)
+        )
+    return outcomes
+
+
+# Where each warehouse schema's rows come from, said once when all its relations are empty.
+SCHEMA_INPUTS = {
+    "s2orc": "S2ORC shards",
+    "citeworth": "S2ORC shards (and unarXive papers converted to the S2ORC shape)",
+    "citesum": "S2ORC shards",
+    "arxiv": "unarXive 2020/2022 dump files or arXiv LaTeX source dumps",
+    "mag": "a MAG or OpenAlex works catalogue (mag/, openalex/ under the dump root)",
+    "citrec": "arXiv citation contexts whose cited works are identified",
+    "sciqfs": "S2ORC shards or unarXive papers with cited abstracts",
+}
 
 
 # --- the text ---------------------------------------------------------------------------------------------------
@@ -124,10 +145,14 @@ def format_models(rows: list[dict]) -> list[str]:
         return []
     lines = ["models (test, cite-worthy class)", f"  {'model':<20} {'P':>6} {'R':>6} {'F1':>6}  note"]
     for row in rows:
-        note = f"DEGENERATE: {row['degenerate']}" if row["degenerate"] else ""
+        reason = row["degenerate"] or ""
+        near = reason.startswith("near-degenerate")
+        note = f"NEAR-DEGENERATE: {reason.removeprefix('near-degenerate, ')}" if near else reason and f"DEGENERATE: {reason}"
         lines.append(
             f"  {row['model']:<20} {_number(row['precision']):>6} {_number(row['recall']):>6} {_number(row['f1']):>6}  {note}".rstrip()
         )
+    if any(row["degenerate"] for row in rows):
+        lines.append(f"  rule: degenerate: one class predicted for every test sentence; {DEGENERATE_RULE.describe()}")
     encoders = sorted({Path(row["encoder"]).name for row in rows if row.get("encoder") not in (None, "none")})
     if encoders:
         lines.append(f"  encoder of the BERT-style models: {', '.join(encoders)}")
@@ -139,12 +164,14 @@ def format_summary(
 ) -> str:
     lines = ["", "summary"]
     if tables:
-        lines.append(f"warehouse rows ({len(tables)} relations)")
+        lines.append(f"warehouse rows per relation ({len(tables)} relations)")
         for schema in sorted({name.split(".")[0] for name, _ in tables}):
-            shown = [
-                f"{name.split('.', 1)[1]} {_number(rows)}" for name, rows in tables if name.startswith(f"{schema}.")
-            ]
-            lines.append(f"  {schema}: " + ", ".join(shown))
+            mine = [(name.split(".", 1)[1], rows) for name, rows in tables if name.startswith(f"{schema}.")]
+            if all(not rows for _, rows in mine) and len(mine) > 1:
+                source = SCHEMA_INPUTS.get(schema, "inputs this build did not have")
+                lines.append(f"  {schema}: all {len(mine)} relations empty (built from {source}; none in this build)")
+                continue
+            lines.append(f"  {schema}: " + ", ".join(f"{name} {_number(rows)} rows" for name, rows in mine))
     counted = {status: [c for c in checks if c.status == status] for status in ("passed", "failed", "not run")}
     text = f"checks: {len(counted['passed'])} passed, {len(counted['failed'])} failed"
     if counted["not run"]:
@@ -153,9 +180,11 @@ def format_summary(
     for outcome in counted["failed"]:
         where = ", ".join(p for p in outcome.failed if p)
         lines.append(f"  FAILED {outcome.name}{f' [{where}]' if where else ''}")
+    for outcome in counted["not run"]:
+        lines.append(f"  not run: {outcome.name} ({outcome.why_not_run or 'its asset was not built by this build'})")
     total = sum(issues.values())
     lines.append(
-        f"read issues: {total}"
+        f"read issues: {total} records or files"
         + (f" ({', '.join(f'{kind} {n}' for kind, n in issues.items())}; see <source>.read_issues)" if total else "")
     )
     lines += format_models(models)
