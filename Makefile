@@ -68,11 +68,10 @@ ui: PORT ?= 3000
 ui: install
 	$(VENV)/bin/citeworth ui --dumps $(DUMPS)/sample --data $(DATA) --port $(PORT) --host $(HOST)
 
-# The MLflow UI on the demo's tracking store; artifacts stay under the data root, not ./mlruns.
+# The MLflow UI on the demo's tracking store (artifacts under the data root); prints each experiment's runs page.
 mlflow: PORT ?= 5000
 mlflow: install
-	$(VENV)/bin/mlflow ui --backend-store-uri sqlite:///$(abspath $(DATA))/mlflow.db \
-		--default-artifact-root $(abspath $(DATA))/mlruns --host $(HOST) --port $(PORT)
+	$(VENV)/bin/citeworth mlflow --data $(DATA) --host $(HOST) --port $(PORT)
 
 annotate: PORT ?= 8765
 annotate: install

@@ -5,6 +5,7 @@ from citeworth_assets.cli import (
     citrec,  # noqa: F401  (registers the commands)
     core,  # noqa: F401  (registers the commands)
     sciqfs,  # noqa: F401
+    ui,  # noqa: F401  (registers ui)
     unarxive_input,  # noqa: F401  (registers unarxive-to-s2orc)
 )
 from citeworth_assets.cli.app import main

@@ -350,34 +350,6 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
     return failed
 
 
-@main.command()
-@click.option("--dumps", help="Dump root the sensor watches (overrides CITEWORTH_DUMPS).")
-@click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
-@click.option("--port", default=3000, show_default=True, type=int)
-@click.option(
-    "--host",
-    default="127.0.0.1",
-    show_default=True,
-    help="Address to bind; 0.0.0.0 to reach the UI from other machines.",
-)
-def ui(dumps: str | None, data: str | None, port: int, host: str) -> None:
-    """Open the Dagster UI on this data root (its instance holds the runs of `citeworth build`)."""
-    import os
-    import shutil
-    import sys
-
-    from citeworth_assets.instance import prepare_dagster_home
-
-    settings = _settings(dumps, data, need_dumps=False)
-    home = prepare_dagster_home(settings)
-    os.environ.update(settings.environment())
-    from citeworth_assets.instance import code_location_args
-
-    dagster = shutil.which("dagster") or str(Path(sys.executable).with_name("dagster"))
-    click.echo("\n".join(f"{name}={value}" for name, value in {"DAGSTER_HOME": home, **settings.environment()}.items()))
-    os.execv(dagster, [dagster, "dev", *code_location_args(), "-h", host, "-p", str(port)])
-
-
 @main.command("clean-paper")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @RULES_OPTION
