@@ -44,7 +44,7 @@ class CiteworthSettings(dg.ConfigurableResource):
         return rule_set(self.rules)
 
 
-DEVICE_ENV = {"device": "CITEWORTH_DEVICE", "precision": "CITEWORTH_PRECISION"}
+DEVICE_ENV = {"device": "CITEWORTH_DEVICE", "precision": "CITEWORTH_PRECISION", "cpu_threads": "CITEWORTH_CPU_THREADS"}
 
 
 class TrainingDevice(dg.ConfigurableResource):
@@ -52,23 +52,27 @@ class TrainingDevice(dg.ConfigurableResource):
     fallback), ``cpu``, ``cuda`` or ``cuda:N`` (an error where that GPU is absent); ``precision`` ``auto``
     (bf16 where the GPU supports it, fp16 on older GPUs, fp32 on CPU), ``bf16``, ``fp16`` or ``fp32``;
     ``deterministic`` kernels (slower, same result on every run); ``memory_limit`` of the GPU for this
-    process, a fraction when at most 1, else GiB. torch is imported only when a training step resolves it."""
+    process, a fraction when at most 1, else GiB; ``cpu_threads`` for training on the CPU (default: half the
+    cores, so that training stays fast on a busy machine). torch is imported only when a training step resolves it."""
 
     device: str = "auto"
     precision: str = "auto"
     deterministic: bool = False
     memory_limit: float | None = None
+    cpu_threads: int | None = None
 
     @classmethod
     def from_environment(cls) -> "TrainingDevice":
-        """``CITEWORTH_DEVICE`` and ``CITEWORTH_PRECISION`` where set (read when a run starts)."""
-        return cls(**{name: dg.EnvVar(env) for name, env in DEVICE_ENV.items() if env in os.environ})
+        """``CITEWORTH_DEVICE``, ``CITEWORTH_PRECISION``, ``CITEWORTH_CPU_THREADS`` where set (read when a run
+        starts)."""
+        read = {"cpu_threads": dg.EnvVar.int}
+        return cls(**{name: read.get(name, dg.EnvVar)(env) for name, env in DEVICE_ENV.items() if env in os.environ})
 
     def setup(self):
         """The resolved :class:`citeworth_models.training.TrainingSetup`, with the GPU memory cap applied."""
         from citeworth_models.training import apply_setup, resolve_setup
 
-        resolved = resolve_setup(self.device, self.precision, self.deterministic, self.memory_limit)
+        resolved = resolve_setup(self.device, self.precision, self.deterministic, self.memory_limit, self.cpu_threads)
         apply_setup(resolved)
         return resolved
 

@@ -50,14 +50,25 @@ class TrainingSetup:
     deterministic: bool = False
     memory_fraction: float | None = None  # of the GPU's memory this process may hold
     fallback: str | None = None  # why the setup is not what was asked for (e.g. CPU instead of CUDA)
+    cpu_threads: int | None = None  # torch's intra-op threads when training on the CPU
 
     def params(self) -> dict:
         """The model params that carry the setup into :func:`train_with_params` and prediction."""
         return {"device": self.device, "precision": self.precision, "deterministic": self.deterministic}
 
 
+def default_cpu_threads() -> int:
+    """Half the cores this process may use, at least one: torch's default (every core) spins its threads against
+    whatever else runs, and on a busy machine training then slows down many times over."""
+    return max(1, len(os.sched_getaffinity(0)) // 2) if hasattr(os, "sched_getaffinity") else 1
+
+
 def resolve_setup(
-    device: str = "auto", precision: str = "auto", deterministic: bool = False, memory_limit: float | None = None
+    device: str = "auto",
+    precision: str = "auto",
+    deterministic: bool = False,
+    memory_limit: float | None = None,
+    cpu_threads: int | None = None,
 ) -> TrainingSetup:
     """The setup for this machine. ``auto`` is the first GPU if CUDA is present, else the CPU (recorded in
     ``fallback``); an explicit ``cuda``/``cuda:N`` without that GPU is an error, never a silent CPU run.
@@ -95,7 +106,10 @@ def resolve_setup(
         raise DeviceError(
             f"training precision 'bf16': {torch.cuda.get_device_name(torch.device(text))} does not support it; use 'fp16'"
         )
-    return TrainingSetup(text, chosen, deterministic, _memory_fraction(text, memory_limit), fallback)
+    if cpu_threads is not None and cpu_threads < 1:
+        raise DeviceError(f"training CPU threads {cpu_threads}: give at least 1")
+    threads = (cpu_threads or default_cpu_threads()) if text == "cpu" else None
+    return TrainingSetup(text, chosen, deterministic, _memory_fraction(text, memory_limit), fallback, threads)
 
 
 def _memory_fraction(device: str, memory_limit: float | None) -> float | None:
@@ -112,7 +126,9 @@ def _memory_fraction(device: str, memory_limit: float | None) -> float | None:
 
 
 def apply_setup(setup: TrainingSetup) -> None:
-    """The process-wide parts of the setup: the GPU memory cap."""
+    """The process-wide parts of the setup: the GPU memory cap, the CPU threads."""
+    if setup.cpu_threads is not None:
+        torch.set_num_threads(setup.cpu_threads)
     if setup.memory_fraction is not None:
         torch.cuda.set_per_process_memory_fraction(setup.memory_fraction, torch.device(setup.device))
 
@@ -131,6 +147,7 @@ def describe_setup(setup: TrainingSetup) -> dict[str, str]:
     }
     if setup.device == "cpu":
         description["device_name"] = "cpu"
+        description["cpu_threads"] = str(setup.cpu_threads or torch.get_num_threads())
     else:
         device = torch.device(setup.device)
         major, minor = torch.cuda.get_device_capability(device)

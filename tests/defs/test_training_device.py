@@ -2,6 +2,7 @@
 training step runs with it. The CUDA tests run only where CUDA is present."""
 
 import json
+import os
 
 import dagster as dg
 import pytest
@@ -178,3 +179,24 @@ def test_a_memory_limit_in_gib_becomes_a_fraction_of_the_gpu():
     total = torch.cuda.get_device_properties(0).total_memory
     setup = resolve_setup("cuda:0", "auto", memory_limit=1.5)
     assert setup.memory_fraction == pytest.approx(1.5 * 2**30 / total)
+
+
+def test_cpu_training_threads_are_bounded(monkeypatch):
+    import torch
+
+    from citeworth_models.training import apply_setup, default_cpu_threads, resolve_setup
+
+    setup = resolve_setup("cpu")
+    assert setup.cpu_threads == default_cpu_threads() >= 1
+    assert default_cpu_threads() <= max(1, len(os.sched_getaffinity(0)) // 2)
+    before = torch.get_num_threads()
+    try:
+        apply_setup(resolve_setup("cpu", cpu_threads=1))
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+    with pytest.raises(DeviceError, match="CPU threads 0"):
+        resolve_setup("cpu", cpu_threads=0)
+    monkeypatch.setenv("CITEWORTH_CPU_THREADS", "1")
+    resource = TrainingDevice.from_environment().process_config_and_initialize()
+    assert resource.setup().cpu_threads == 1 and resource.describe()["training_cpu_threads"] == "1"
