@@ -3,12 +3,16 @@
 Training is expensive, so nothing trains on its own when the datasets change: train from the UI (``models_job``)
 or turn on the nightly schedule."""
 
+import os
+
 import dagster as dg
 
 from citeworth_assets.defs.models.assets import model_assets
 
-# On Kubernetes (deploy/), the run pod of a training run asks for one GPU; other run launchers ignore the tag.
+# On Kubernetes (deploy/ sets CITEWORTH_GPU_POD=1 in the code location), the run pod of a training run asks for one
+# GPU; elsewhere the tag would only clutter the runs of a local build.
 GPU_RUN_POD = {"container_config": {"resources": {"limits": {"nvidia.com/gpu": 1}}}}
+GPU_RUN_TAGS = {"dagster-k8s/config": GPU_RUN_POD} if os.environ.get("CITEWORTH_GPU_POD") == "1" else {}
 
 models_job = dg.define_asset_job(
     "models_job",
@@ -17,7 +21,7 @@ models_job = dg.define_asset_job(
         dg.AssetKey(["citeworth", "model_comparison"]), dg.AssetKey(["citeworth", "domain_matrix"])
     ),
     description="Train and evaluate every cite-worthiness model, compare them and fill the domain matrix.",
-    tags={"dagster-k8s/config": GPU_RUN_POD},
+    tags=GPU_RUN_TAGS,
 )
 
 models_nightly = dg.ScheduleDefinition(
