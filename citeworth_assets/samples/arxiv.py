@@ -298,6 +298,13 @@ def write_unarxive_2022(
                         "ref_spans": [],
                     }
                 )
+            formula = str(uuid_module.UUID(_hash(paper_id)[:32]))  # as real unarXive 2022 papers: a formula placeholder
+            marker = "{{formula:" + formula + "}}"
+            body[0]["ref_spans"].append(
+                {"start": len(body[0]["text"]) + 6, "end": len(body[0]["text"]) + 6 + len(marker), "ref_id": formula}
+            )
+            body[0]["ref_spans"][-1]["text"] = marker
+            body[0]["text"] += f" with {marker} ."
             bib = {}
             for r in references:
                 aid = r.work.arxiv_id if r.work and r.style.startswith("arxiv") else None
@@ -337,7 +344,7 @@ def write_unarxive_2022(
                 "abstract": {"section": "Abstract", "text": _sentence(rng)},
                 "body_text": body,
                 "bib_entries": bib,
-                "ref_entries": {},
+                "ref_entries": {formula: {"latex": "x_i^2 + y", "type": "formula"}},
             }
             out.write(json.dumps(record) + "\n")
     return path, every

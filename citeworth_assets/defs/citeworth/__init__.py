@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from citeworth_assets.defs.citeworth.arxiv import citeworth_arxiv_assets
 from citeworth_assets.defs.citeworth.assets import (
     citeworth_assets,
     citeworth_field_paragraphs,
@@ -14,4 +15,6 @@ field_job = dg.define_asset_job(
     description="Gather one field's accepted paragraphs from every shard.",
 )
 
-defs = dg.Definitions(assets=citeworth_assets, asset_checks=citeworth_checks, jobs=[field_job])
+defs = dg.Definitions(
+    assets=[*citeworth_assets, *citeworth_arxiv_assets], asset_checks=citeworth_checks, jobs=[field_job]
+)

@@ -2,7 +2,6 @@
 dataset, its statistics and its release."""
 
 import time
-from collections import Counter
 
 import dagster as dg
 import pyarrow as pa
@@ -14,15 +13,8 @@ from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth import dataset
-from citeworth_assets.lib.citeworth.cleaning import (
-    INTERNAL_ERROR,
-    PARAGRAPH_SCHEMA,
-    REJECTION_SCHEMA,
-    clean_papers,
-    paragraph_row,
-    rejection_rows,
-    rules_key,
-)
+from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, REJECTION_SCHEMA, rules_key
+from citeworth_assets.lib.citeworth.partition import clean_partition
 from citeworth_assets.lib.citeworth.quality import (
     COMPARISON_SCHEMA,
     compare_rule_sets,
@@ -69,22 +61,16 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     }
     rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
     started = time.perf_counter()
-    papers, reasons, errors = 0, Counter(), []
     with lake.kept_and_dropped(
         settings.lake,
         ("citeworth_paragraphs", PARAGRAPH_SCHEMA),
         ("citeworth_rejections", REJECTION_SCHEMA),
         rules_key(rules.name, shard),
     ) as (accepted, dropped):
-        for result in clean_papers(papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter)):
-            papers += 1
-            for item in result.accepted:
-                accepted.write(paragraph_row(rules, result, item))
-            for row in rejection_rows(rules, result):
-                reasons[row["reason"]] += 1
-                if row["reason"] == INTERNAL_ERROR:
-                    errors.append(f"{row['paper_id']} (line {row['line']}): {row['detail']}")
-                dropped.write(row)
+        tally = clean_partition(
+            papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter), accepted, dropped
+        )
+    papers, reasons, errors = tally.papers, tally.reasons, tally.errors
     seconds = time.perf_counter() - started
     common = {"rule_set": rules.name, "splitter": citeworth.splitter}
     yield dg.MaterializeResult(
@@ -117,10 +103,15 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
 @dg.asset(
     automation_condition=follows_shards(),
     partitions_def=mag_fields,
-    deps=[dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping()), "s2orc_duplicate_papers"],
+    deps=[
+        dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping()),
+        dg.AssetDep("citeworth_arxiv_paragraphs", partition_mapping=dg.AllPartitionMapping()),
+        "s2orc_duplicate_papers",
+    ],
     group_name="citeworth",
     kinds={"parquet"},
-    description="Accepted paragraphs of papers with exactly this one field of study, from every shard.",
+    description="Accepted paragraphs of papers with exactly this one field of study, from every S2ORC shard and "
+    "every unarXive 2022 dump file.",
 )
 def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, field, rules = citeworth.settings, FIELD_BY_KEY[context.partition_key], citeworth.rule_set.name

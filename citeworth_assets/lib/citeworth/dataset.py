@@ -87,9 +87,14 @@ def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
     return papers
 
 
+ACCEPTED_TABLES = ("citeworth_paragraphs", "citeworth_arxiv_paragraphs")  # S2ORC shards, arXiv dump files
+
+
 def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) -> int:
-    """The accepted paragraphs (of ``rules``) of papers whose only field of study is ``field``."""
-    if not lake.has_data(lake_root, "citeworth_paragraphs"):
+    """The accepted paragraphs (of ``rules``) of papers whose only field of study is ``field``, from S2ORC and
+    arXiv alike (S2ORC rows first, by shard and line; then arXiv rows by source file and line)."""
+    tables = [table for table in ACCEPTED_TABLES if lake.has_data(lake_root, table)]
+    if not tables:
         return lake.write_partition(
             lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field"
         )
@@ -100,11 +105,12 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
         if lake.has_data(lake_root, "s2orc_duplicate_papers")
         else ""
     )
+    # hive_partitioning off: the folder names (shard=<rule set>.<shard>) must not replace the shard column
+    sources = ", ".join(f"'{lake.table_glob(lake_root, table)}'" for table in tables)
     query = (
-        # hive_partitioning off: the folder names (shard=<rule set>.<shard>) must not replace the shard column
-        f"SELECT p.* FROM read_parquet('{lake.table_glob(lake_root, 'citeworth_paragraphs')}', hive_partitioning = false) AS p "
+        f"SELECT p.* FROM read_parquet([{sources}], hive_partitioning = false, union_by_name = true) AS p "
         f"WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? {not_repeated}"
-        "ORDER BY shard, line, section_idx"
+        "ORDER BY shard NULLS LAST, source_file, line, section_idx"
     )
     return lake.write_partition_from_query(
         lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,7 @@ class ConvertedPaper:
     pdf_parse: dict
     metadata: dict
     problems: list[str] = field(default_factory=list)
+    line: int | None = None  # of the JSON-lines file it came from
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,7 @@ def convert_file(path: str | Path, style: str, log: IssueLog) -> Iterator[Conver
             )
             continue
         paper = convert_record(line.record, style)
+        paper.line = line.number
         for problem in paper.problems:
             log.add(ReadIssue(str(path), line.number, line.byte_offset, "conversion", problem, paper.paper_id))
         yield paper
@@ -336,3 +339,21 @@ def paper_input(paper: ConvertedPaper, source_file: str, line: int, log: IssueLo
     rows = list(paragraph_rows(paper.pdf_parse, report))
     provenance = {"release": "unarxive-2022", "shard": None, "source_file": source_file, "line": line, "byte_offset": 0}
     return PaperInput(paper.paper_id, rows, paper.metadata["mag_field_of_study"], provenance)
+
+
+def arxiv_paper_inputs(path: Path, rules_name: str, dropped, turned_away: Counter | None = None) -> Iterator:
+    """The papers of a unarXive 2022 file as CiteWorth reads them (numeric citation style, as most arXiv papers
+    cite); a paper the candidate filter turns away becomes a paper-level rejection row in ``dropped`` (counted in
+    ``turned_away`` by criterion). Read issues
+    of the file are reported by the arXiv ingestion of the same file, so they are not counted twice here."""
+    from citeworth_assets.lib.citeworth.partition import candidate_rejection
+
+    log = IssueLog()
+    for paper in convert_file(path, "numeric", log):
+        kept = paper_input(paper, str(path), paper.line, log)
+        if isinstance(kept, str):
+            dropped.write(candidate_rejection(rules_name, paper.paper_id, kept, str(path), paper.line))
+            if turned_away is not None:
+                turned_away[kept] += 1
+        else:
+            yield kept

@@ -1,0 +1,81 @@
+"""CiteWorth over arXiv (CiteWorth §3 applied to unarXive 2022 papers): each unarXive 2022 dump file (or LaTeX
+source dump converted to that shape) is rendered as S2ORC papers with GROBID-style citation spans, put through the
+candidate filter and the configured rule set, and its accepted paragraphs join the S2ORC ones in the per-field
+paragraphs, so one build gives CiteWorth sentences from every source."""
+
+import time
+from collections import Counter
+
+import dagster as dg
+
+from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.automation import follows_shards
+from citeworth_assets.defs.outputs import kept_and_dropped_specs
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, find_dump_file
+from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, REJECTION_SCHEMA, rules_key
+from citeworth_assets.lib.citeworth.partition import clean_partition
+from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
+from citeworth_assets.lib.sentences import splitter
+from citeworth_assets.resources import CiteworthSettings
+
+DIMENSION = "file"
+
+
+@dg.multi_asset(
+    specs=kept_and_dropped_specs(
+        "citeworth",
+        ["arxiv_papers"],
+        kept=(
+            "citeworth_arxiv_paragraphs",
+            "Paragraphs of unarXive 2022 papers (rendered as S2ORC papers with GROBID-style citation spans) accepted "
+            "by the configured CiteWorth rule set, per arXiv dump file; unarXive 2020 files have no bibliography "
+            "entries to render and give none.",
+        ),
+        dropped=(
+            "citeworth_arxiv_rejections",
+            "arXiv papers and paragraphs the candidate filter or the rule set dropped, with the reason.",
+        ),
+        automation_condition=follows_shards(),
+    ),
+    partitions_def=arxiv_dump_files,
+)
+def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+    settings, key, rules = citeworth.settings, context.partition_key, citeworth.rule_set
+    dump = find_dump_file(settings.require_dumps(), key)
+    started = time.perf_counter()
+    with lake.kept_and_dropped(
+        settings.lake,
+        ("citeworth_arxiv_paragraphs", PARAGRAPH_SCHEMA),
+        ("citeworth_arxiv_rejections", REJECTION_SCHEMA),
+        rules_key(rules.name, key),
+        DIMENSION,
+    ) as (accepted, dropped):
+        turned_away = Counter()
+        papers = arxiv_paper_inputs(dump.path, rules.name, dropped, turned_away)
+        tally = clean_partition(
+            papers if dump.release == UNARXIVE_2022 else (), rules, splitter(citeworth.splitter), accepted, dropped
+        )
+        tally.reasons.update(turned_away)
+    common = {"rule_set": rules.name, "splitter": citeworth.splitter, "release": dump.release}
+    yield dg.MaterializeResult(
+        asset_key="citeworth_arxiv_paragraphs",
+        metadata={
+            **common,
+            "papers_cleaned": tally.papers,
+            "paragraphs": accepted.rows_written,
+            "seconds": round(time.perf_counter() - started, 1),
+        },
+    )
+    yield dg.MaterializeResult(
+        asset_key="citeworth_arxiv_rejections",
+        metadata={
+            **common,
+            "drops": dropped.rows_written,
+            "internal_errors": len(tally.errors),
+            "by_reason": dg.MetadataValue.json(dict(sorted(tally.reasons.items()))),
+        },
+    )
+
+
+citeworth_arxiv_assets = [citeworth_arxiv_cleaning]
