@@ -5,8 +5,10 @@ For each shard size it measures, in a fresh process each (so peak RSS is the ste
 * ``baseline`` (the floor): decompress the metadata and pdf_parses files with ISA-L (as the readers do) and
   JSON-parse every line with orjson, nothing else;
 * ``papers``: the ``s2orc_papers`` step (read, type, write Parquet);
-* ``filter``: the candidate filter over the lake partition;
-* ``paragraphs``: the ``s2orc_paragraphs`` step (read pdf_parses, keep candidates' paragraphs, write Parquet).
+* ``filter``: the candidate filter over the lake partition (candidates and rejections);
+* ``paragraphs``: the ``s2orc_paragraphs`` step (read pdf_parses, keep candidates' paragraphs, write Parquet);
+
+the three steps call the library functions the shard assets call (``lib/s2orc/shard_tables.py``).
 
 Reported: CPU seconds (user + system of the process, every thread counted, so the figures are per core and
 hold on a busy machine), wall seconds, MB/s of compressed input per core, papers/s per core, peak RSS, and the
@@ -30,55 +32,33 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def step(name: str, dump: str, data: str) -> dict:
     """Run one step in this process and report its time and peak memory."""
     import orjson
+    import pyarrow as pa
+    from isal import igzip
 
-    from citeworth_assets.lib import lake
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
-    from citeworth_assets.lib.s2orc.records import (
-        PAPER_SCHEMA,
-        PARAGRAPH_SCHEMA,
-        ShardSource,
-        read_metadata,
-        read_paragraphs,
-    )
+    from citeworth_assets.lib.s2orc.schema import ShardSource
+    from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
     from citeworth_assets.lib.s2orc.shards import discover_shards
 
     (shard,) = discover_shards(Path(dump))
     lake_root = Path(data) / "lake"
+    pa.array([0])  # pyarrow imports pandas on its first conversion: once per process, whatever the shard's size
     started, cpu_started = time.perf_counter(), time.process_time()
     papers = 0
     if name == "baseline":
-        from isal import igzip
-
         for path in (shard.metadata, shard.pdf_parses):
             with igzip.open(path, "rb") as lines:
                 for line in lines:
                     orjson.loads(line)
                     papers += path == shard.metadata
-    elif name == "papers":
-        papers = lake.write_partition(
-            lake_root,
-            "s2orc_papers",
-            PAPER_SCHEMA,
-            read_metadata(ShardSource(shard.release, shard.key, shard.metadata), IssueLog()),
-            shard.key,
-        )
+    elif name == "papers":  # the three steps as the shard assets run them
+        papers = write_papers(lake_root, ShardSource(shard.release, shard.key, shard.metadata), IssueLog())
     elif name == "filter":
-        with lake.PartitionWriter(lake_root, "s2orc_candidate_papers", PAPER_SCHEMA, shard.key) as out:
-            for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", shard.key, batch_size=5_000):
-                papers += batch.num_rows
-                out.write_table(split_candidates(batch)[0])
+        papers = write_candidates(lake_root, shard.key).papers
     elif name == "paragraphs":
-        ids = set(
-            lake.read_partition(lake_root, "s2orc_candidate_papers", shard.key, ["paper_id"])
-            .column("paper_id")
-            .to_pylist()
-        )
-        source = ShardSource(shard.release, shard.key, shard.pdf_parses)
+        ids = candidate_ids(lake_root, shard.key)
         papers = len(ids)
-        lake.write_partition(
-            lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, read_paragraphs(source, IssueLog(), ids), shard.key
-        )
+        write_paragraphs(lake_root, ShardSource(shard.release, shard.key, shard.pdf_parses), IssueLog(), ids)
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "step": name,

@@ -253,7 +253,9 @@ def iter_raw_lines(
             offset += len(partial)
             partial = b""
             continue
-        lines = (partial + chunk).split(b"\n")
+        lines = chunk.split(b"\n")
+        if partial:
+            lines[0] = partial + lines[0]
         partial = lines.pop()
         for line in lines:
             number += 1
@@ -291,22 +293,23 @@ def _repaired(line: bytes) -> tuple[object, str] | None:
     return cleaned, " and ".join(what) or "nothing"
 
 
-def iter_json_lines(
+def iter_json_records(
     path: str | Path, log: IssueLog, wanted: Callable[[bytes], bool] | None = None, repair: bool = False
-) -> Iterator[JsonLine]:
-    """JSON objects of a JSON-lines file; bad lines are logged and skipped, blank lines ignored.
+) -> Iterator[tuple[int, int, int, dict]]:
+    """(line number, byte offset, line length in bytes, object) of each JSON object of a JSON-lines file.
 
-    ``wanted``, if given, sees each raw line first; lines it rejects are not parsed at all. ``repair``: a line
-    that is JSON but for invalid UTF-8 or lone-surrogate escapes is kept with U+FFFD in their place (reported
-    as ``invalid_utf8``) instead of skipped.
+    Bad lines are logged and skipped, blank lines ignored. ``wanted``, if given, sees each raw line first;
+    lines it rejects are not parsed at all; ``repair`` as in :func:`iter_json_lines`. Plain tuples, no object
+    per line: the batch readers of large dumps call this once per record.
     """
     path = Path(path)
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
     for number, offset, line, complete in iter_raw_lines(path, log, json_lines=True):
         if not line.strip() or (wanted is not None and not wanted(line)):
             continue
         try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError as error:
+            record = loads(line)
+        except decode_error as error:
             kind = "invalid_json" if complete else "truncated_line"
             if complete and ("UTF-8" in str(error) or (repair and "surrogate" in str(error))):
                 kind = "invalid_utf8"
@@ -316,7 +319,20 @@ def iter_json_lines(
                 continue
             record, what = repaired
             log.add(ReadIssue(str(path), number, offset, kind, f"{what} replaced by U+FFFD, record kept"))
-        if not isinstance(record, dict):
+        if type(record) is not dict:
             log.add(ReadIssue(str(path), number, offset, "not_an_object", f"a JSON {type(record).__name__}"))
             continue
+        yield number, offset, len(line), record
+
+
+def iter_json_lines(
+    path: str | Path, log: IssueLog, wanted: Callable[[bytes], bool] | None = None, repair: bool = False
+) -> Iterator[JsonLine]:
+    """JSON objects of a JSON-lines file; bad lines are logged and skipped, blank lines ignored.
+
+    ``wanted``, if given, sees each raw line first; lines it rejects are not parsed at all. ``repair``: a line
+    that is JSON but for invalid UTF-8 or lone-surrogate escapes is kept with U+FFFD in their place (reported
+    as ``invalid_utf8``) instead of skipped.
+    """
+    for number, offset, _, record in iter_json_records(path, log, wanted, repair):
         yield JsonLine(number, offset, record)

@@ -10,22 +10,11 @@ from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.candidate_filter import (
-    CRITERION_NAMES,
-    REJECTION_SCHEMA,
-    split_candidates,
-)
 from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
-from citeworth_assets.lib.s2orc.records import (
-    MAX_PARAGRAPH_CHARS,
-    PAPER_SCHEMA,
-    PARAGRAPH_SCHEMA,
-    READ_ISSUE_SCHEMA,
-    ShardSource,
-    read_metadata,
-    read_paragraphs,
-)
+from citeworth_assets.lib.s2orc.schema import READ_ISSUE_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
 from citeworth_assets.lib.s2orc.shards import find_shard
+from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
 from citeworth_assets.resources import CiteworthSettings
 
 SHOWN_ISSUES = 20
@@ -54,7 +43,7 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     source = ShardSource(shard.release, shard.key, shard.metadata)
     log = IssueLog()
     started = time.perf_counter()
-    rows = lake.write_partition(settings.lake, "s2orc_papers", PAPER_SCHEMA, read_metadata(source, log), shard.key)
+    rows = write_papers(settings.lake, source, log)
     seconds = time.perf_counter() - started
     if log.total:
         context.log.warning(f"{shard.metadata}: {log.total} read issues {log.counts}")
@@ -88,32 +77,20 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     partitions_def=s2orc_shards,
 )
 def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
-    settings, key = citeworth.settings, context.partition_key
-    reasons = dict.fromkeys(CRITERION_NAMES, 0)
-    papers = 0
-    with lake.kept_and_dropped(
-        settings.lake, ("s2orc_candidate_papers", PAPER_SCHEMA), ("s2orc_paper_rejections", REJECTION_SCHEMA), key
-    ) as (candidates, rejections):
-        for batch in lake.iter_partition_batches(settings.lake, "s2orc_papers", key, batch_size=5_000):
-            papers += batch.num_rows
-            accepted, rejected = split_candidates(batch)
-            candidates.write_table(accepted)
-            rejections.write_table(rejected)
-            for reason in rejected.column("failed_criterion").to_pylist():
-                reasons[reason] += 1
+    split = write_candidates(citeworth.settings.lake, context.partition_key)
     yield dg.MaterializeResult(
         asset_key="s2orc_candidate_papers",
-        metadata={"candidates": candidates.rows_written, "papers": papers},
+        metadata={"candidates": split.candidates, "papers": split.papers},
     )
     yield dg.MaterializeResult(
         asset_key="s2orc_paper_rejections",
-        metadata={"rejections": rejections.rows_written, "by_criterion": dg.MetadataValue.json(reasons)},
+        metadata={"rejections": split.rejections, "by_criterion": dg.MetadataValue.json(split.by_criterion)},
     )
     yield dg.AssetCheckResult(
         check_name="candidates_and_rejections_add_up",
         asset_key="s2orc_candidate_papers",
-        passed=candidates.rows_written + rejections.rows_written == papers,
-        metadata={"papers": papers, "candidates": candidates.rows_written, "rejections": rejections.rows_written},
+        passed=split.candidates + split.rejections == split.papers,
+        metadata={"papers": split.papers, "candidates": split.candidates, "rejections": split.rejections},
     )
 
 
@@ -139,34 +116,23 @@ def s2orc_paragraphs(
 ) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_shard(settings.require_dumps(), context.partition_key)
-    candidate_ids = set(
-        lake.read_partition(settings.lake, "s2orc_candidate_papers", shard.key, ["paper_id"])
-        .column("paper_id")
-        .to_pylist()
-    )
+    candidates = candidate_ids(settings.lake, shard.key)
     source = ShardSource(shard.release, shard.key, shard.pdf_parses)
     log = IssueLog()
-    found: set[str] = set()
-
-    def paragraphs():
-        for row in read_paragraphs(source, log, candidate_ids, config.max_paragraph_chars):
-            found.add(row["paper_id"])
-            yield row
-
     started = time.perf_counter()
-    rows = lake.write_partition(settings.lake, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs(), shard.key)
+    written = write_paragraphs(settings.lake, source, log, candidates, config.max_paragraph_chars)
     seconds = time.perf_counter() - started
-    missing = len(candidate_ids - found)
+    missing = len(candidates - written.papers)
     if missing:
         context.log.warning(f"{missing} candidate papers have no body-text paragraphs in {shard.pdf_parses}")
     return dg.MaterializeResult(
         metadata={
-            "paragraphs": rows,
-            "papers_with_paragraphs": len(found),
+            "paragraphs": written.rows,
+            "papers_with_paragraphs": len(written.papers),
             "candidates_without_paragraphs": missing,
             "source_file": str(shard.pdf_parses),
             "source_mb": round(shard.pdf_parses.stat().st_size / 1e6, 2),
-            "paragraphs_per_second": round(rows / seconds, 1) if seconds else None,
+            "paragraphs_per_second": round(written.rows / seconds, 1) if seconds else None,
             **_write_issues(settings, "s2orc_pdf_parse_issues", source, log),
         }
     )

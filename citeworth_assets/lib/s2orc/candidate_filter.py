@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute  # noqa: F401  (pa.compute)
+import pyarrow.compute as pc
 
-from citeworth_assets.lib.s2orc.records import PROVENANCE
+from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PROVENANCE
 
 VENUE_OR_ID_FIELDS = ("journal", "venue", "arxiv_id", "acl_id", "pubmed_id", "pmc_id")
 
@@ -44,30 +45,56 @@ def first_failed_criterion(paper: dict) -> str | None:
     return None
 
 
-CRITERION_FIELDS = (
-    "mag_field_of_study",
-    "has_inbound_citations",
-    "has_pdf_parse",
-    "has_pdf_parsed_abstract",
-    "has_pdf_parsed_body_text",
-    "has_pdf_parsed_bib_entries",
-    "has_pdf_parsed_ref_entries",
-    "abstract",
-    *VENUE_OR_ID_FIELDS,
-)
+ASCII_VISIBLE = "[!-~]"  # a text with one of these is not blank, whatever the definition of whitespace
+
+
+def _column(papers: pa.Table, name: str) -> pa.Array:
+    # A table built from Python rows may type a column of nulls as null: the lake type says what it is.
+    return papers.column(name).combine_chunks().cast(PAPER_SCHEMA.field(name).type)
+
+
+def _truth(array: pa.Array) -> np.ndarray:
+    return pc.fill_null(array, False).to_numpy(zero_copy_only=False)
+
+
+def _filled_column(papers: pa.Table, name: str) -> np.ndarray:
+    return _truth(pc.not_equal(_column(papers, name), ""))
+
+
+def _has_text(papers: pa.Table, name: str) -> np.ndarray:
+    """Not null and not blank by Python's ``str.strip``, as :func:`first_failed_criterion` decides; Python looks
+    only at the rare texts without a visible ASCII character."""
+    texts = _column(papers, name)
+    has = _truth(pc.match_substring_regex(texts, ASCII_VISIBLE))
+    rest = np.flatnonzero(~has & texts.is_valid().to_numpy(zero_copy_only=False))
+    if len(rest):
+        has[rest] = [bool(text.strip()) for text in texts.take(pa.array(rest)).to_pylist()]
+    return has
+
+
+def _holds(papers: pa.Table) -> list[np.ndarray]:
+    """Whether each paper meets each criterion, in the order of ``CRITERIA`` (the same rules over columns)."""
+    fields = _column(papers, "mag_field_of_study")
+    holds = [_truth(pc.greater(pc.list_value_length(fields), 0))]
+    holds += [_truth(_column(papers, name)) for name in CRITERION_NAMES[1:7]]
+    holds.append(_has_text(papers, "abstract"))
+    holds.append(np.logical_or.reduce([_filled_column(papers, name) for name in VENUE_OR_ID_FIELDS]))
+    return holds
 
 
 def split_candidates(papers: pa.RecordBatch | pa.Table) -> tuple[pa.Table, pa.Table]:
     """(candidates, rejections with a ``failed_criterion`` column) of a batch of paper rows.
 
-    Only the columns the criteria read are turned into Python objects; whole rows stay in Arrow.
+    The criteria are computed over whole columns; whole rows stay in Arrow.
     """
     papers = pa.table(papers) if isinstance(papers, pa.RecordBatch) else papers
-    reasons = [first_failed_criterion(paper) for paper in papers.select(CRITERION_FIELDS).to_pylist()]
-    is_candidate = pa.array([reason is None for reason in reasons])
-    rejected = papers.filter(pa.compute.invert(is_candidate))
-    failed = pa.array([reason for reason in reasons if reason is not None], pa.string())
-    return papers.filter(is_candidate), rejected.append_column("failed_criterion", failed)
+    failed = np.full(papers.num_rows, -1)
+    for index, holds in reversed(list(enumerate(_holds(papers)))):
+        failed[~holds] = index  # the first criterion a paper fails is the last one written
+    is_candidate = failed < 0
+    reasons = np.array(CRITERION_NAMES, dtype=object)[failed[~is_candidate]]
+    rejected = papers.filter(pa.array(~is_candidate)).append_column("failed_criterion", pa.array(reasons, pa.string()))
+    return papers.filter(pa.array(is_candidate)), rejected
 
 
 REJECTION_SCHEMA = pa.schema(

@@ -1,0 +1,121 @@
+"""S2ORC 20200705v1 lake schemas: typed paper and paragraph rows with provenance, and read issues."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from citeworth_assets.lib.jsonl import ReadIssue
+
+AUTHOR = pa.struct(
+    [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
+)
+CITATION_SPAN = pa.struct(
+    [
+        ("start", pa.int32()),
+        ("end", pa.int32()),
+        ("text", pa.string()),
+        ("ref_id", pa.string()),
+        ("linked_paper_id", pa.string()),
+    ]
+)
+REFERENCE_SPAN = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string()), ("ref_id", pa.string())])
+PROVENANCE = [
+    ("release", pa.string()),
+    ("shard", pa.string()),
+    ("source_file", pa.string()),
+    ("line", pa.int64()),
+    ("byte_offset", pa.int64()),
+]
+
+STRING_FIELDS = (
+    "title",
+    "abstract",
+    "arxiv_id",
+    "acl_id",
+    "pmc_id",
+    "pubmed_id",
+    "doi",
+    "venue",
+    "journal",
+    "mag_id",
+    "s2_url",
+)
+LIST_FIELDS = ("mag_field_of_study", "outbound_citations", "inbound_citations")
+FLAG_FIELDS = ("has_outbound_citations", "has_inbound_citations", "has_pdf_parse")
+# Present in the release only for papers that have a PDF parse; absent means false.
+PDF_FLAG_FIELDS = (
+    "has_pdf_body_text",
+    "has_pdf_parsed_abstract",
+    "has_pdf_parsed_body_text",
+    "has_pdf_parsed_bib_entries",
+    "has_pdf_parsed_ref_entries",
+)
+# mag_field_of_study is null for papers without MAG categories in the real release; not a defect.
+NULLABLE_LISTS = ("mag_field_of_study",)
+
+PAPER_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("title", pa.string()),
+        ("authors", pa.list_(AUTHOR)),
+        ("abstract", pa.string()),
+        ("year", pa.int32()),
+        *[(name, pa.string()) for name in STRING_FIELDS[2:10]],
+        ("mag_field_of_study", pa.list_(pa.string())),
+        ("outbound_citations", pa.list_(pa.string())),
+        ("inbound_citations", pa.list_(pa.string())),
+        *[(name, pa.bool_()) for name in FLAG_FIELDS + PDF_FLAG_FIELDS],
+        ("s2_url", pa.string()),
+        *PROVENANCE,
+    ]
+)
+
+PARAGRAPH_SCHEMA = pa.schema(
+    [
+        ("paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("section", pa.string()),
+        ("text", pa.string()),
+        ("cite_spans", pa.list_(CITATION_SPAN)),
+        ("ref_spans", pa.list_(REFERENCE_SPAN)),
+        ("invalid_span_count", pa.int32()),
+        *PROVENANCE,
+    ]
+)
+
+READ_ISSUE_SCHEMA = pa.schema(
+    [
+        ("release", pa.string()),
+        ("shard", pa.string()),
+        ("file", pa.string()),
+        ("line", pa.int64()),
+        ("byte_offset", pa.int64()),
+        ("kind", pa.string()),
+        ("message", pa.string()),
+        ("paper_id", pa.string()),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class ShardSource:
+    """Where rows come from: the release, the shard's partition key and the file read."""
+
+    release: str
+    shard: str
+    path: Path
+
+    def provenance(self, line: int, byte_offset: int) -> dict:
+        return {
+            "release": self.release,
+            "shard": self.shard,
+            "source_file": self.path.name,
+            "line": line,
+            "byte_offset": byte_offset,
+        }
+
+    def issue_row(self, issue: ReadIssue) -> dict:
+        return {"release": self.release, "shard": self.shard, **vars(issue), "file": Path(issue.file).name}

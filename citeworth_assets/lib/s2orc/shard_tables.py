@@ -1,0 +1,98 @@
+"""The lake tables of one S2ORC shard: its papers, the candidate filter's two outputs, and its paragraphs.
+
+What the shard assets run (and ``benchmarks/ingest.py`` measures): each streams batch by batch into one
+atomically published partition, so memory stays bounded whatever the shard's size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES, REJECTION_SCHEMA, split_candidates
+from citeworth_assets.lib.s2orc.records import paper_batches, paragraph_batches
+from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
+
+FILTER_BATCH_ROWS = 5_000
+ROW_GROUP_ROWS = 5_000  # small reading batches are written together, in row groups of at least this many rows
+
+
+def _row_groups(tables: Iterable[pa.Table | pa.RecordBatch]) -> Iterator[pa.Table]:
+    pending, rows = [], 0
+    for table in tables:
+        pending.append(pa.Table.from_batches([table]) if isinstance(table, pa.RecordBatch) else table)
+        rows += table.num_rows
+        if rows >= ROW_GROUP_ROWS:
+            yield pa.concat_tables(pending)
+            pending, rows = [], 0
+    if pending:
+        yield pa.concat_tables(pending)
+
+
+def write_papers(lake_root: Path, source: ShardSource, log: IssueLog) -> int:
+    """Write ``s2orc_papers`` for the shard of a metadata file; returns the number of papers."""
+    with lake.PartitionWriter(lake_root, "s2orc_papers", PAPER_SCHEMA, source.shard) as out:
+        for table in _row_groups(paper_batches(source, log)):
+            out.write_table(table)
+    return out.rows_written
+
+
+@dataclass
+class CandidateSplit:
+    papers: int = 0
+    candidates: int = 0
+    rejections: int = 0
+    by_criterion: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CRITERION_NAMES, 0))
+
+
+def write_candidates(lake_root: Path, key: str) -> CandidateSplit:
+    """Split the shard's ``s2orc_papers`` into ``s2orc_candidate_papers`` and ``s2orc_paper_rejections``."""
+    split = CandidateSplit()
+    with lake.kept_and_dropped(
+        lake_root, ("s2orc_candidate_papers", PAPER_SCHEMA), ("s2orc_paper_rejections", REJECTION_SCHEMA), key
+    ) as (candidates, rejections):
+        for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", key, batch_size=FILTER_BATCH_ROWS):
+            split.papers += batch.num_rows
+            accepted, rejected = split_candidates(batch)
+            candidates.write_table(accepted)
+            rejections.write_table(rejected)
+            for count in pc.value_counts(rejected.column("failed_criterion")).to_pylist():
+                split.by_criterion[count["values"]] += count["counts"]
+    split.candidates, split.rejections = candidates.rows_written, rejections.rows_written
+    return split
+
+
+def candidate_ids(lake_root: Path, key: str) -> set[str]:
+    ids: set[str] = set()
+    for batch in lake.iter_partition_batches(lake_root, "s2orc_candidate_papers", key, ["paper_id"]):
+        ids.update(batch.column("paper_id").to_pylist())
+    return ids
+
+
+@dataclass
+class ParagraphsWritten:
+    rows: int
+    papers: set[str]  # the papers with at least one paragraph
+
+
+def write_paragraphs(
+    lake_root: Path,
+    source: ShardSource,
+    log: IssueLog,
+    paper_ids: set[str] | None = None,
+    max_paragraph_chars: int = MAX_PARAGRAPH_CHARS,
+) -> ParagraphsWritten:
+    """Write ``s2orc_paragraphs`` for the shard of a pdf_parses file, for ``paper_ids`` if given."""
+    papers: set[str] = set()
+    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, source.shard) as out:
+        for table in _row_groups(paragraph_batches(source, log, paper_ids, max_paragraph_chars)):
+            papers.update(pc.unique(table.column("paper_id")).to_pylist())
+            out.write_table(table)
+    return ParagraphsWritten(out.rows_written, papers)
