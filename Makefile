@@ -42,12 +42,15 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 		echo "chromium not installed: the browser test will be skipped"
 
+# Test files are spread over TEST_WORKERS processes (one per core of a CI machine); a file's tests share one process,
+# so the graph build of a module fixture is made once. TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 2
 test: install browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # Everything but the end-to-end tests marked slow (graph builds, the browser): under a minute.
 test-fast: install
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow" -n $(TEST_WORKERS) --dist loadfile
 
 # PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code
 # (on generated text, and on the real text of ../shared/data: --real).

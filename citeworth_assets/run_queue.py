@@ -118,7 +118,9 @@ def shard_queue(instance: dg.DagsterInstance, job_name: str, env: Mapping[str, s
 
     with (
         environment(env),
-        WorkspaceProcessContext(instance, WorkspaceFileTarget(paths=[str(workspace_file())])) as context,
+        WorkspaceProcessContext(
+            instance, WorkspaceFileTarget(paths=[str(workspace_file())]), code_server_log_level="WARNING"
+        ) as context,
     ):
         error = context.create_request_context().get_code_location_error(LOCATION)
         if error:
