@@ -61,6 +61,7 @@ NESTED = "[" * 100_000 + "]" * 100_000
         (b"", "no records read"),
         (b"\n\n", "no records read"),
     ],
+    ids=["binary", "latin-1", "wrong-type", "truncated-gzip", "nested", "empty", "blank-lines"],
 )
 def test_citesum_baselines_gives_a_message_for_bad_input(tmp_path, content, message):
     path = tmp_path / "tldr.jsonl"
