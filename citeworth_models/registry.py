@@ -152,7 +152,7 @@ def load_and_predict(name: str, artifact_dir, sentences_or_paragraphs) -> list:
 def domain_f1(
     name: str, data_path, train_field: str, test_field: str, out_dir, encoder_dir=None, params: dict | None = None
 ) -> float | None:
-    """Cite-worthy F1 on ``test_field``'s test split of a model trained on ``train_field`` (seeds/001 §5, Table 5).
+    """Cite-worthy F1 on ``test_field``'s test split of a model trained on ``train_field`` (CiteWorth §5, Table 5).
 
     None when either field has no data in the release.
     """

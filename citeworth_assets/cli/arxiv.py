@@ -64,15 +64,11 @@ def contexts(
 ) -> None:
     """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
-    from citeworth_assets.defs.arxiv.assets import paper_folder
     from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-    from citeworth_assets.lib.arxiv.context_export import (
-        CsvRepairs,
-        contexts_2020,
-        contexts_2022,
-        write_contexts_csv,
-    )
+    from citeworth_assets.lib.arxiv.context_csv import CsvRepairs, write_contexts_csv
+    from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
     from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
+    from citeworth_assets.lib.arxiv.dump_contexts import paper_folder
     from citeworth_assets.lib.arxiv.dump_files import (
         JSON_LINES,
         UNARXIVE_2020,
@@ -113,7 +109,7 @@ def contexts(
                 if issue.kind not in seen:
                     log.add(issue)
     repairs = CsvRepairs()
-    lines = write_contexts_csv(rows, out, repairs)
+    lines = write_contexts_csv((row.as_row() for row in rows), out, repairs)
     click.echo(f"wrote {lines} contexts to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
     if repairs.warning():
         click.echo(f"warning: {repairs.warning()}", err=True)
@@ -223,14 +219,14 @@ def has_arxiv_sources(dumps) -> bool:
 
 def build_arxiv_sources(defs, instance, settings) -> list[str]:
     """Materialize every arXiv and catalogue source under the dump root in-process: the works catalogue first, then
-    each unarXive dump file (partitions added), the field partitions that have papers and the context export. Returns what failed
-    (empty: all built)."""
-    from citeworth_assets.defs.arxiv.fields import fields_with_papers
+    each unarXive dump file (partitions added), the field partitions that have papers and the context export.
+    Returns what failed (empty: all built)."""
     from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
     from citeworth_assets.lib.arxiv.dump_files import (
         catalogue_files,
         discover_dump_files,
     )
+    from citeworth_assets.lib.arxiv.field_papers import fields_with_papers
 
     failed: list[str] = []
     dumps = settings.require_dumps()
@@ -242,7 +238,8 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
             failed.append("works")
         click.echo(
             f"catalogue: {'FAILED' if not result.success else ''}{_metadata(result, 'works', 'works')} works, "
-            f"{_metadata(result, 'work_references', 'edges')} edges, {_metadata(result, 'works', 'read_issues')} read issues"
+            f"{_metadata(result, 'work_references', 'edges')} edges, "
+            f"{_metadata(result, 'works', 'read_issues')} read issues"
         )
     files = discover_dump_files(dumps)
     if not files:

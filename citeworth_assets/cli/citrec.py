@@ -96,7 +96,7 @@ def _summary_rows(results, runs=None) -> list[dict]:
     "adjacent citations grade 1) and runs/<model>.run (TREC run files) here.",
 )
 def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year, models, name, out) -> None:
-    """Evaluate citation recommenders on any context CSV (seeds/004 §6.2), without the graph."""
+    """Evaluate citation recommenders on any context CSV (Saier 2019 §6.2), without the graph."""
     import json
     from dataclasses import asdict
 
@@ -104,7 +104,7 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
 
     from citeworth_assets.lib.citrec.contexts import read_catalogue
     from citeworth_assets.lib.citrec.dataset import EvalSettings
-    from citeworth_models.citrec.run import evaluate_csv
+    from citeworth_assets.lib.citrec.run import evaluate_csv
 
     names = _model_names(models)
     settings = EvalSettings(name or Path(contexts[0]).stem, min_contexts, min_citing_papers, split_year)
@@ -214,9 +214,9 @@ def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models
 @click.option("--data", help="Data root (overrides CITEWORTH_DATA).")
 def recommend(context, model, top, dataset, data) -> None:
     """Print the cited works the latest trained index recommends for a context, with titles and scores."""
+    from citeworth_assets.lib.citrec import run
     from citeworth_assets.lib.citrec.contexts import WorkInfo
     from citeworth_assets.lib.citrec.dataset import EvalDataset, EvalSettings
-    from citeworth_models.citrec import run
     from citeworth_models.citrec.store import NoTrainedIndex, latest_index
 
     settings = _settings(None, data, need_dumps=False)

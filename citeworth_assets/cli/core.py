@@ -421,7 +421,7 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     help="JSON lines with source (sentences) and target (summaries).",
 )
 def citesum_baselines(path: str) -> None:
-    """Score EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (seeds/002 §3.1) on a TLDR dataset: mean ROUGE-1/2/L F1 x100,
+    """Score EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (CiteSum §3.1) on a TLDR dataset: mean ROUGE-1/2/L F1 x100,
     each the maximum over the record's reference summaries."""
     from citeworth_assets.lib.citesum.baselines import (
         TldrFormatError,
@@ -449,7 +449,7 @@ def citesum_baselines(path: str) -> None:
 )
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
-    """Serve the manual-evaluation page (seeds/001 §3.3) for the sample of a rule set; judgements are saved at once
+    """Serve the manual-evaluation page (CiteWorth §3.3) for the sample of a rule set; judgements are saved at once
     under <data>/manual_eval/<rule set>/judgements/."""
     from citeworth_assets.lib.lake import partition_dir
     from citeworth_assets.lib.manual_eval.server import serve

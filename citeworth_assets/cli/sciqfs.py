@@ -1,4 +1,4 @@
-"""``citeworth sciqfs``: the ROUGE-SciQFS dataset (seeds/003 §3) from a folder of Science-Parse JSON, without the
+"""``citeworth sciqfs``: the ROUGE-SciQFS dataset (ROUGE-SciQFS §3) from a folder of Science-Parse JSON, without the
 graph, and optionally the cheap baselines of §4 (cosine similarity on TF-IDF) on it."""
 
 from pathlib import Path

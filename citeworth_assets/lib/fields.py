@@ -1,30 +1,14 @@
-"""Microsoft Academic Graph level-0 fields of study, and their partition keys."""
+"""Microsoft Academic Graph level-0 fields of study (the list lives with the models that match them in text), the
+ten CiteWorth samples from, and their partition keys."""
 
 import re
 
-MAG_FIELDS: tuple[str, ...] = (
-    "Art",
-    "Biology",
-    "Business",
-    "Chemistry",
-    "Computer Science",
-    "Economics",
-    "Engineering",
-    "Environmental Science",
-    "Geography",
-    "Geology",
-    "History",
-    "Materials Science",
-    "Mathematics",
-    "Medicine",
-    "Philosophy",
-    "Physics",
-    "Political Science",
-    "Psychology",
-    "Sociology",
-)
+from citeworth_models.fields import MAG_FIELDS
 
-# The ten fields CiteWorth samples evenly from (seeds/001 §3.2).
+__all__ = ["CITEWORTH_FIELDS", "FIELD_BY_KEY", "MAG_FIELDS", "field_key"]
+
+
+# The ten fields CiteWorth samples evenly from (CiteWorth §3.2).
 CITEWORTH_FIELDS: tuple[str, ...] = (
     "Biology",
     "Medicine",

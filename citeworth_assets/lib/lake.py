@@ -279,5 +279,13 @@ def iter_partition_rows(
         yield from batch.to_pylist()
 
 
+def iter_table_rows(lake: Path, table: str, columns: list[str]) -> Iterator[dict]:
+    """Rows of every partition of a table (partitions in key order), read batch by batch."""
+    for folder in sorted(p for p in (lake / table).glob("*") if p.is_dir()):
+        for path in sorted(folder.glob("*.parquet")):
+            for batch in pq.ParquetFile(path).iter_batches(columns=columns, batch_size=5_000):
+                yield from batch.to_pylist()
+
+
 def drop_partition(lake: Path, table: str, key: str | None = None, dimension: str = "shard") -> None:
     shutil.rmtree(partition_dir(lake, table, key, dimension), ignore_errors=True)

@@ -1,4 +1,4 @@
-"""Sentence splitting with SciSpacy, as the CiteWorth paper does (seeds/001 §3.2).
+"""Sentence splitting with SciSpacy, as the CiteWorth paper does (CiteWorth §3.2).
 
 Two splitters, chosen by name (setting ``CITEWORTH_SPLITTER`` / ``--splitter``):
 

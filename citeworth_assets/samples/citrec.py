@@ -6,7 +6,7 @@ in sentence patterns real papers use (the noun phrase right before the marker, c
 ``CIT , MAINCIT``, a clause stating the claim, a field named in passing), next to noise sentences and
 sentences that cite other works with ``CIT``. So the generator knows the true cited work of each context
 (it is the line's cited id) and a model that reads the context can find it. Popularity is Zipf-like, so
-candidates are described by many or few contexts as in Figure 9 of seeds/004. Citing papers get arXiv ids
+candidates are described by many or few contexts as in Figure 9 of Saier 2019. Citing papers get arXiv ids
 (old style before 2007, new style after) whose year the evaluation's temporal split reads.
 """
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citeworth_assets.lib.fields import MAG_FIELDS
-from citeworth_assets.lib.mag.titles import normalise_title
+from citeworth_assets.lib.mag.titles import mag_normalise_title
 
 WORDS = (
     "quantum",
@@ -152,7 +152,7 @@ def _paper_line(work: Work, old_layout: bool) -> str:
         "12000",
         work.doi or "",
         "Journal",
-        normalise_title(work.title),
+        mag_normalise_title(work.title),
         work.title,
         "",
         str(work.year),
@@ -204,7 +204,7 @@ def write_mag_dump(
             papers.write(b"40000x0003\t1\t\tJournal\tbad id\tBad id\t\t2001\n")  # an id that is no integer
     with open(folder / "Authors.txt", "w", encoding="utf-8", newline="\n") as authors:
         for name, author in author_ids.items():
-            authors.write(f"{author}\t1\t{normalise_title(name)}\t{name}\t\t1\t1\t0\t2016-06-24\n")
+            authors.write(f"{author}\t1\t{mag_normalise_title(name)}\t{name}\t\t1\t1\t0\t2016-06-24\n")
     with open(folder / "FieldsOfStudy.txt", "w", encoding="utf-8", newline="\n") as fos:
         for name, fos_id in FIELDS_OF_STUDY.items():
             fos.write(f"{fos_id}\t1\t{name.lower()}\t{name}\t\t0\t1\t1\t0\t2016-06-24\n")

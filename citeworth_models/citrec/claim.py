@@ -1,4 +1,4 @@
-"""``claim``: predicate:argument tuples of a dependency parse as VSM terms (seeds/004 §5.2.2, Algorithm 1).
+"""``claim``: predicate:argument tuples of a dependency parse as VSM terms (Saier 2019 §5.2.2, Algorithm 1).
 
 Algorithm 1 as the thesis states it: strip quotation marks; merge citation groups ("CIT , CIT" -> "CIT");
 for every claim (predicate) of the parse take the predicate's lemma (a copula's clause is centred on the

@@ -1,4 +1,4 @@
-"""``claim+bow``: a linear combination of similarities, S = Σ α_m S_m (seeds/004 §6.2).
+"""``claim+bow``: a linear combination of similarities, S = Σ α_m S_m (Saier 2019 §6.2).
 
 The thesis's heuristic weights are α_claim = 1 and α_bow = 2.
 """

@@ -1,4 +1,4 @@
-"""The offline evaluation (seeds/004 §6.2): fit a model on the candidates, rank them for each test context.
+"""The offline evaluation (Saier 2019 §6.2): fit a model on the candidates, rank them for each test context.
 
 Results come back in long format, one row per (model, dataset, metric, k) with the mean value over the
 test items the model was applicable to (``items``; NPmarker answers only contexts with a noun phrase right
@@ -7,15 +7,35 @@ before the marker, as the thesis evaluates it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
 
-from citeworth_assets.lib.citrec.dataset import EvalDataset
 from citeworth_models.citrec.base import Recommender
 from citeworth_models.citrec.metrics import MAX_K, METRICS, item_metrics, mean_metrics
+
+
+class TestItem(Protocol):
+    """One test context: its text (``context.text``), the work it cites and the adjacent citations."""
+
+    context: object
+    cited: str
+    adjacent: Sequence[str]
+
+
+class EvalDataset(Protocol):
+    """What the evaluation reads of a data set (the platform's ``EvalDataset`` has it): the candidates' ids, their
+    training contexts, the test items and the data set's name (``settings.name``)."""
+
+    settings: object
+    candidates: Sequence[str]
+    test: Sequence[TestItem]
+
+    def candidate_texts(self) -> list[list[str]]: ...
+
 
 RESULT_SCHEMA = pa.schema(
     [

@@ -1,4 +1,4 @@
-"""``fos`` and ``bow+fosboost``: fields of study named in a context (seeds/004 §5.1.1, §6.2).
+"""``fos`` and ``bow+fosboost``: fields of study named in a context (Saier 2019 §5.1.1, §6.2).
 
 R_FoS(c) is the set of field-of-study names that appear in c. A candidate is described by the union of
 R_FoS over its training contexts, and ranked by Jaccard similarity with the query's set. Names match
@@ -18,10 +18,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from citeworth_assets.lib.fields import MAG_FIELDS
 from citeworth_models.citrec.base import Recommender
 from citeworth_models.citrec.bow import bow_model
 from citeworth_models.citrec.metrics import MAX_K, top_k
+from citeworth_models.fields import MAG_FIELDS
 
 
 class FieldMatcher:

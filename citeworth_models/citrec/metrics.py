@@ -1,4 +1,4 @@
-"""Recall, MRR, MAP and NDCG at cut-offs 1..10, as the thesis computes them (seeds/004 §6.2).
+"""Recall, MRR, MAP and NDCG at cut-offs 1..10, as the thesis computes them (Saier 2019 §6.2).
 
 The rules follow the thesis's own worked example of its evaluation (the author's published
 ``eval_metrics_mini_example``):

@@ -1,4 +1,4 @@
-"""The one list of citation recommendation models: name -> factory (seeds/004 §5, §6.2).
+"""The one list of citation recommendation models: name -> factory (Saier 2019 §5, §6.2).
 
 Factories take keyword settings (``field_names`` for the models that read fields of study) and return an
 unfitted :class:`~citeworth_models.citrec.base.Recommender`. Models that need a dependency parser import it

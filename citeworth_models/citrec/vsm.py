@@ -1,6 +1,6 @@
 """A sparse vector space model over term lists: candidate vectors are sums of their contexts' vectors.
 
-This is the recommendation step that seeds/004 §5.1.2 and §5.2.2 share: each context becomes a term-count
+This is the recommendation step that Saier 2019 §5.1.2 and §5.2.2 share: each context becomes a term-count
 vector, a candidate's vector is the sum over the contexts citing it, and candidates are ranked by the cosine
 with the query's vector. With ``tfidf`` weighting both sides are multiplied by idf(t) = log(|C| / df(t)) over
 the training contexts C (the thesis's formula, no smoothing); with ``count`` raw counts are compared.

@@ -1,4 +1,4 @@
-"""ROUGE-SciQFS baselines (seeds/003 §4, Appendix A): embeddings, classifiers and per-example metrics.
+"""ROUGE-SciQFS baselines (ROUGE-SciQFS §4, Appendix A): embeddings, classifiers and per-example metrics.
 
 ``embeddings`` (TF-IDF words / character trigrams, all-MiniLM-L6-v2 from a local package),
 ``classifiers`` (cosine similarity, MLP, BiLSTM, Transformer encoder), ``metrics`` (Average Precision

@@ -107,17 +107,19 @@ def test_citrec_train_builds_the_index_that_recommend_reads(sample, tmp_path, mo
 
 @pytest.mark.slow  # exports the contexts of 100 real papers (about 10 s) and evaluates them twice
 def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
-    from citeworth_assets.lib.arxiv.context_export import (
-        contexts_2020,
-        write_contexts_csv,
-    )
+    from citeworth_assets.lib.arxiv.context_csv import write_contexts_csv
+    from citeworth_assets.lib.arxiv.context_export import contexts_2020
     from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS
     from citeworth_assets.lib.jsonl import IssueLog
 
     papers = shared_data / "unarxive-2020" / "papers"
     csv_path = tmp_path / "unarxive2020.csv"
     assert (
-        write_contexts_csv(contexts_2020(papers, papers / "refs.db", PUBLISHED_SETTINGS, IssueLog()), csv_path) > 2000
+        write_contexts_csv(
+            (row.as_row() for row in contexts_2020(papers, papers / "refs.db", PUBLISHED_SETTINGS, IssueLog())),
+            csv_path,
+        )
+        > 2000
     )
     # The thesis's thresholds: 100 random papers cite no work from 5 papers, so there is no candidate.
     # Zeros are no result: the command says nothing was evaluated and exits 1 (issue 24 item 11).

@@ -1,4 +1,4 @@
-"""``citeworth sciqfs`` on hand-written Science-Parse files (seeds/003 Figure 3 fields), one of them malformed."""
+"""``citeworth sciqfs`` on hand-written Science-Parse files (ROUGE-SciQFS Figure 3 fields), one of them malformed."""
 
 import json
 import shutil

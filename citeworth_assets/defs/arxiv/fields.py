@@ -1,67 +1,12 @@
-"""arXiv papers per MAG level-0 field: the static field partitions every source shares (``defs/citeworth/partitions``).
-
-A paper's fields are those of its catalogue work (same arXiv id, else its MAG id); a paper the catalogue does not know
-falls back to unarXive 2022's ``discipline`` as a MAG field (:mod:`citeworth_assets.lib.arxiv.disciplines`). The join runs in DuckDB over the lake, reading every dump file's papers.
-"""
-
-from pathlib import Path
+"""arXiv papers per MAG level-0 field, in the static field partitions every source shares; the query is
+:mod:`citeworth_assets.lib.arxiv.field_papers`."""
 
 import dagster as dg
-import duckdb
 
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.disciplines import discipline_values_sql
-from citeworth_assets.lib.fields import FIELD_BY_KEY
+from citeworth_assets.lib.arxiv.field_papers import one_field_sql
 from citeworth_assets.resources import CiteworthSettings
-
-NO_WORKS = "SELECT NULL::VARCHAR AS arxiv_id, NULL::VARCHAR AS mag_id, []::VARCHAR[] AS fields WHERE false"
-FIELD_PAPERS_SQL = """
-WITH papers AS (
-    SELECT DISTINCT ON (paper_id) paper_id, release, mag_id, title, discipline FROM {papers} ORDER BY paper_id, release
-), works AS ({works}),
-catalogue AS (
-    SELECT DISTINCT p.paper_id, unnest(w.fields) AS field_of_study
-    FROM papers AS p JOIN works AS w ON w.arxiv_id = p.paper_id OR (p.mag_id IS NOT NULL AND w.mag_id = p.mag_id)
-), disciplines AS (
-    SELECT * FROM (VALUES {disciplines}) AS d(discipline, field_of_study)
-), paper_fields AS (
-    SELECT paper_id, field_of_study, 'catalogue' AS field_source FROM catalogue
-    UNION ALL
-    SELECT p.paper_id, d.field_of_study, 'discipline' FROM papers AS p JOIN disciplines AS d USING (discipline)
-    WHERE p.paper_id NOT IN (SELECT paper_id FROM catalogue)
-)
-SELECT * FROM (
-    SELECT
-        p.paper_id, p.release, p.mag_id, p.title, p.discipline, f.field_of_study, f.field_source,
-        trim(regexp_replace(lower(f.field_of_study), '[^a-z0-9]+', '_', 'g'), '_') AS field_key
-    FROM paper_fields AS f JOIN papers AS p USING (paper_id)
-)
-"""
-ONE_FIELD = "SELECT * FROM ({sql}) WHERE field_key = ? ORDER BY paper_id"
-
-
-def field_papers_sql(lake_root: Path) -> str:
-    works = _scan(lake_root, "works", "arxiv_id, mag_id, fields") if lake.has_data(lake_root, "works") else NO_WORKS
-    papers = _scan(lake_root, "arxiv_papers", "paper_id, release, mag_id, title, discipline")
-    return FIELD_PAPERS_SQL.format(papers=papers, works=works, disciplines=discipline_values_sql())
-
-
-def fields_with_papers(lake_root: Path) -> list[str]:
-    """The field partition keys that some arXiv paper has (``citeworth build`` gathers only those); a catalogue field
-    that is no partition key is left out (mag_fields_of_study's check reports it)."""
-    if not lake.has_data(lake_root, "arxiv_papers"):
-        return []
-    with duckdb.connect() as connection:
-        rows = connection.execute(
-            f"SELECT DISTINCT field_key FROM ({field_papers_sql(lake_root)}) ORDER BY 1"
-        ).fetchall()
-    return [key for (key,) in rows if key in FIELD_BY_KEY]
-
-
-def _scan(lake_root: Path, table: str, columns: str) -> str:
-    path = lake.table_glob(lake_root, table).replace("'", "''")
-    return f"(SELECT {columns} FROM read_parquet('{path}', union_by_name = true, hive_partitioning = false))"
 
 
 @dg.asset(
@@ -77,6 +22,6 @@ def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     settings, field = citeworth.settings, context.partition_key
     if not lake.has_data(settings.lake, "arxiv_papers"):
         raise dg.Failure("no arXiv papers in the lake yet: materialize arxiv_papers for a dump file first")
-    sql = ONE_FIELD.format(sql=field_papers_sql(settings.lake))
+    sql = one_field_sql(settings.lake)
     rows = lake.write_partition_from_query(settings.lake, "arxiv_field_papers", sql, [field], field, "field")
     return dg.MaterializeResult(metadata={"papers": rows, "field": field})

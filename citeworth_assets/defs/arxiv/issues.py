@@ -5,11 +5,11 @@ from pathlib import Path
 import dagster as dg
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.records import READ_ISSUE_SCHEMA
 
 SHOWN_ISSUES = 20
-DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
 
 
 def relative_file(file: str | None, dumps: Path | None) -> str | None:

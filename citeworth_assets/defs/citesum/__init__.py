@@ -1,4 +1,4 @@
-"""CiteSum (seeds/002): candidates per shard, the dataset, its release and the extractive baselines."""
+"""CiteSum: candidates per shard, the dataset, its release and the extractive baselines."""
 
 import dagster as dg
 

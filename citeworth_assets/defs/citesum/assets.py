@@ -1,4 +1,4 @@
-"""CiteSum (seeds/002 §2.1, §3.1): Related Work citation sentences as TLDRs of the cited papers."""
+"""CiteSum §2.1, §3.1: Related Work citation sentences as TLDRs of the cited papers."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""CiteWorth dataset construction (seeds/001 §3): cleaning per shard, per field, dataset, statistics, release."""
+"""CiteWorth dataset construction (CiteWorth §3): cleaning per shard, per field, dataset, statistics, release."""
 
 import dagster as dg
 

@@ -1,4 +1,4 @@
-"""CiteWorth dataset construction (seeds/001 §3): cleaned paragraphs per shard, per field, the balanced
+"""CiteWorth dataset construction (CiteWorth §3): cleaned paragraphs per shard, per field, the balanced
 dataset, its statistics and its release."""
 
 import time
@@ -120,7 +120,7 @@ def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: Cit
 
 
 class DatasetConfig(dg.Config):
-    """How the balanced dataset is sampled (seeds/001 §3.2)."""
+    """How the balanced dataset is sampled (CiteWorth §3.2)."""
 
     fields: list[str] = list(CITEWORTH_FIELDS)
     max_paragraphs_per_field: int | None = None
@@ -145,7 +145,8 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
     deps=[citeworth_dataset],
     group_name="citeworth",
     kinds={"parquet"},
-    description="The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall and per field.",
+    description="The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall "
+    "and per field.",
 )
 def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     rules = citeworth.rule_set.name
@@ -170,7 +171,8 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     deps=[citeworth_dataset],
     group_name="citeworth",
     kinds={"json", "parquet"},
-    description="train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under <data>/exports/citeworth/<rule set>/.",
+    description="train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under "
+    "<data>/exports/citeworth/<rule set>/.",
 )
 def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
@@ -188,8 +190,9 @@ class ComparisonConfig(dg.Config):
     group_name="citeworth",
     kinds={"parquet"},
     description=(
-        "citeworth_2021, the latest citeworth_improved_v<n> and the faithful set with each improvement alone, run on the same "
-        "candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, format problems)."
+        "citeworth_2021, the latest citeworth_improved_v<n> and the faithful set with each improvement alone, run on "
+        "the same candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, "
+        "format problems)."
     ),
 )
 def citeworth_rule_comparison(config: ComparisonConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:

@@ -5,7 +5,7 @@ import pyarrow.compute as pc
 
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib.citeworth.dataset import read_dataset
-from citeworth_assets.lib.citeworth.quality import citation_marker
+from citeworth_assets.lib.citeworth.quality import citation_marker, fails_sentence_format
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY
 from citeworth_assets.resources import CiteworthSettings
 
@@ -34,11 +34,12 @@ def no_citation_marker_left(citeworth: CiteworthSettings) -> dg.AssetCheckResult
 
 @dg.asset_check(
     asset=citeworth_dataset,
-    description="Every sentence starts with a capital, ends with . ? or ! and is over 20 characters.",
+    description="Every sentence passes the rule set's format rules: over its short_sentence_chars characters (20 "
+    "published), starting with a capital and ending with . ? or !.",
 )
 def sentences_pass_format_checks(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
     texts = [s["text"] for s in _sentences(citeworth)]
-    failing = [t for t in texts if not (len(t) > 20 and "A" <= t[0] <= "Z" and t[-1] in ".?!")]
+    failing = [t for t in texts if fails_sentence_format(t, citeworth.rule_set)]
     return dg.AssetCheckResult(
         passed=not failing,
         metadata={"sentences": len(texts), "failing": len(failing), "examples": dg.MetadataValue.json(failing[:5])},

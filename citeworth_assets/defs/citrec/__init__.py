@@ -1,4 +1,4 @@
-"""Citation recommendation (seeds/004 ch. 5, §6.1-6.2): data set, trained recommenders, offline evaluation."""
+"""Citation recommendation (Saier 2019 ch. 5, §6.1-6.2): data set, trained recommenders, offline evaluation."""
 
 import dagster as dg
 

@@ -1,4 +1,4 @@
-"""Local citation recommendation (seeds/004 ch. 5, §6.1-6.2): the evaluation data set from the arXiv context
+"""Local citation recommendation (Saier 2019 ch. 5, §6.1-6.2): the evaluation data set from the arXiv context
 export, the trained recommenders, and their offline evaluation tracked in MLflow.
 
 Training and evaluation are manual (no automation condition): materialize them after the data set changes.
@@ -54,7 +54,8 @@ def load_dataset(citeworth: CiteworthSettings, name: str):
     deps=[CONTEXT_EXPORT_ASSET],
     group_name="citrec",
     kinds={"parquet"},
-    description="The offline evaluation data set (seeds/004 §6.1, Appendix C) from the arXiv context export: candidates "
+    description="The offline evaluation data set (Saier 2019 §6.1, Appendix C) from the arXiv context export: "
+    "candidates "
     "are cited works with at least min_contexts training contexts from min_citing_papers citing papers; a temporal "
     "split by the citing paper's year (train <= split_year < test); test items with their adjacent citations. "
     "Table 6 statistics; unusable CSV lines are counted, never fatal. Settings: the citrec resource.",
@@ -64,8 +65,8 @@ def citrec_dataset(
 ) -> dg.MaterializeResult:
     from citeworth_assets.lib.citrec.contexts import read_catalogue
     from citeworth_assets.lib.citrec.dataset import dataset_from_csv
+    from citeworth_assets.lib.citrec.run import catalogue_field_names
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_models.citrec.run import catalogue_field_names
 
     settings = citrec.eval_settings
     contexts_csv, catalogue_path = context_export(citeworth)
@@ -162,7 +163,7 @@ def _embedded_png(path) -> str:
     group_name="citrec",
     kinds={"mlflow", "parquet"},
     description="Rank the candidates for every test item with each trained model: Recall, MRR, MAP and NDCG at k = "
-    "1..10, adjacent citations 0.5-relevant (seeds/004 §6.2). One MLflow run per model and data set (experiment "
+    "1..10, adjacent citations 0.5-relevant (Saier 2019 §6.2). One MLflow run per model and data set (experiment "
     "citrec; params = the data set's settings), results in long format (citrec.results) and the plot of each "
     "metric against k (Figures 10-13) as a run artifact and in this asset's metadata. " + MANUAL,
 )

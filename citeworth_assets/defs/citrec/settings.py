@@ -1,5 +1,5 @@
 """The citation recommendation settings as one Dagster resource, ``citrec``: the data set's filter and split
-(seeds/004 §6.1, Appendix C) and which models are trained. Three assets read them, so they live in one place."""
+(Saier 2019 §6.1, Appendix C) and which models are trained. Three assets read them, so they live in one place."""
 
 import dagster as dg
 from pydantic import Field

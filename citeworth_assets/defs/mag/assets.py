@@ -1,4 +1,4 @@
-"""The works catalogue (seeds/004 ch. 4): MAG papers and OpenAlex works in one table, their citation edges, the
+"""The works catalogue (Saier 2019 ch. 4): MAG papers and OpenAlex works in one table, their citation edges, the
 MAG's level-0 fields of study (the keys of the static field partitions) and arXiv metadata titles."""
 
 from collections import Counter
@@ -9,8 +9,8 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.issues import issue_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import ARXIV_METADATA_DIR, MAG_DIR, METADATA_FILE, OPENALEX_DIR
-from citeworth_assets.lib.arxiv.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
+from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields, mag_work_references, mag_works, openalex_works
 from citeworth_assets.lib.mag.schemas import WORK_REFERENCE_SCHEMA, WORK_SCHEMA
@@ -73,8 +73,9 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
             group_name="mag",
             kinds={"parquet"},
             description=(
-                "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every OpenAlex "
-                "work in one row shape (work id, normalised title, year, authors, citation count, DOI, arXiv id, fields); "
+                "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every "
+                "OpenAlex work in one row shape (work id, normalised title, year, authors, citation count, DOI, "
+                "arXiv id, fields); "
                 "arXiv metadata titles beside it (table arxiv_titles). Read issues in catalogue_read_issues."
             ),
         ),

@@ -1,4 +1,4 @@
-"""Manual evaluation of the CiteWorth dataset (seeds/001 §3.3): the blind sample and Table 3."""
+"""Manual evaluation of the CiteWorth dataset (CiteWorth §3.3): the blind sample and Table 3."""
 
 import dagster as dg
 

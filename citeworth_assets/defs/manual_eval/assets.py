@@ -1,4 +1,4 @@
-"""Manual evaluation (seeds/001 §3.3): the blind sample to annotate and the Table 3 results."""
+"""Manual evaluation (CiteWorth §3.3): the blind sample to annotate and the Table 3 results."""
 
 import dagster as dg
 import pyarrow as pa

@@ -1,7 +1,7 @@
-"""Cite-worthiness models (seeds/001 §4-§6) as training assets, tracked in MLflow, and their comparison."""
+"""Cite-worthiness models (CiteWorth §4-§6) as training assets, tracked in MLflow
+(:mod:`citeworth_assets.lib.models.tracking`), and their comparison."""
 
 import json
-import statistics
 
 import dagster as dg
 import pyarrow as pa
@@ -9,13 +9,8 @@ import pyarrow as pa
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.figures import log_comparison_figure
-from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA
-from citeworth_assets.lib.models.tracking import (
-    dataset_version,
-    latest_runs,
-    tracked_run,
-)
-from citeworth_assets.lib.progress import epoch_reporter
+from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA, domain_matrix
+from citeworth_assets.lib.models.tracking import latest_runs, train_tracked
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 from citeworth_models.registry import ENCODER_MODELS, MODELS, NEURAL_MODELS
@@ -78,48 +73,27 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         + " Manual: no automation condition (training is expensive); `citeworth build --models` or Materialize.",
     )
     def train(context: dg.AssetExecutionContext, config: TrainingConfig) -> dg.MaterializeResult:
-        import mlflow
-
-        from citeworth_models.registry import train_and_evaluate
-
         citeworth: CiteworthSettings = context.resources.citeworth
-        data_path = release_parquet(citeworth)
         params = json.loads(config.params_json)
         device = {"training_device": "cpu"}
         if neural:  # the resource's setup wins over the same keys in params_json
             params = {**params, **context.resources.training_device.setup().params()}
             device = context.resources.training_device.describe()
         uri = citeworth.settings.tracking_uri
-        rules = citeworth.rule_set.name
-        tags = {"model": name, "rule_set": rules}
-        with tracked_run(uri, name, tags, citeworth.settings.mlruns) as run:
-            context_params = {
-                "dataset_version": dataset_version(data_path),
-                "rule_set": rules,
-                **device,
-                "encoder": encoder_for(name, citeworth) or "none",
-            }
-            mlflow.log_params(context_params)
-            result = train_and_evaluate(
-                name,
-                data_path,
-                citeworth.settings.model_dir(name),
-                encoder_dir=encoder_for(name, citeworth),
-                params=params,
-                on_epoch=epoch_reporter(
-                    name,
-                    {**MODELS[name].defaults, **params}.get("epochs", 1),
-                    lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch),
-                ),
-            )
-            mlflow.log_metric("test_predicted_positive_share", result["predicted_positive_share"])
-            mlflow.log_params({key: value for key, value in result["params"].items() if key not in context_params})
-            mlflow.log_metrics({f"test_{metric}": value for metric, value in result["test"].items()})
-            mlflow.log_artifacts(str(result["artifact_dir"]), "model")
-        context.log.info(f"MLflow run {run.info.run_id} in {uri}")
+        run_id, result = train_tracked(
+            name,
+            release_parquet(citeworth),
+            citeworth.settings.model_dir(name),
+            citeworth.rule_set.name,
+            (uri, citeworth.settings.mlruns),
+            encoder_dir=encoder_for(name, citeworth),
+            params=params,
+            device=device,
+        )
+        context.log.info(f"MLflow run {run_id} in {uri}")
         return dg.MaterializeResult(
             metadata={
-                "run_id": run.info.run_id,
+                "run_id": run_id,
                 "tracking_uri": uri,
                 **device,
                 **{f"test_{k}": float(v) for k, v in result["test"].items()},
@@ -176,28 +150,18 @@ def citeworth_domain_matrix(
     params = json.loads(config.params_json)
     if config.model in NEURAL_MODELS:
         params = {**params, **training_device.setup().params()}
-    rows = []
-    for train_field in DOMAIN_FIELDS:
-        for test_field in DOMAIN_FIELDS:
-            f1 = domain_f1(
-                config.model,
-                data_path,
-                train_field,
-                test_field,
-                citeworth.settings.model_dir("domain"),
-                encoder_dir=encoder_for(config.model, citeworth),
-                params=params,
-            )
-            rows.append({"train_field": train_field, "test_field": test_field, "f1": f1})
-    for test_field in DOMAIN_FIELDS:
-        column = [row["f1"] for row in rows if row["test_field"] == test_field and row["f1"] is not None]
-        rows.append(
-            {
-                "train_field": "std",
-                "test_field": test_field,
-                "f1": round(statistics.pstdev(column), 4) if len(column) > 1 else None,
-            }
-        )
+    rows = domain_matrix(
+        DOMAIN_FIELDS,
+        lambda train_field, test_field: domain_f1(
+            config.model,
+            data_path,
+            train_field,
+            test_field,
+            citeworth.settings.model_dir("domain"),
+            encoder_dir=encoder_for(config.model, citeworth),
+            params=params,
+        ),
+    )
     lake.write_partition(citeworth.settings.lake, "citeworth_domain_matrix", DOMAIN_SCHEMA, rows)
     return dg.MaterializeResult(
         metadata={

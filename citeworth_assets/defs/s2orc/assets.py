@@ -64,7 +64,7 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     specs=kept_and_dropped_specs(
         "s2orc",
         [s2orc_papers],
-        kept=("s2orc_candidate_papers", "Papers that pass the CiteWorth candidate filter (seeds/001 §3.1)."),
+        kept=("s2orc_candidate_papers", "Papers that pass the CiteWorth candidate filter (CiteWorth §3.1)."),
         dropped=("s2orc_paper_rejections", "Papers the candidate filter rejects, with the first criterion each fails."),
     ),
     check_specs=[

@@ -1,4 +1,4 @@
-"""ROUGE-SciQFS (seeds/003): the clean tables, examples with ROUGE augmentation, the release and the baselines."""
+"""ROUGE-SciQFS: the clean tables, examples with ROUGE augmentation, the release and the baselines."""
 
 import dagster as dg
 

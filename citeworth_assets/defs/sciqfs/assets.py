@@ -1,4 +1,4 @@
-"""ROUGE-SciQFS (seeds/003 §3-4): clean tables from the parsed S2ORC papers, examples with the greedy ROUGE
+"""ROUGE-SciQFS §3-4: clean tables from the parsed S2ORC papers, examples with the greedy ROUGE
 augmentation, the release, and the baselines of Table 3 tracked in MLflow."""
 
 from itertools import chain

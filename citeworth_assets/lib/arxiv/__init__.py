@@ -1,1 +1,1 @@
-"""arXiv full texts (unarXive 2020 and 2022+): readers, citation contexts and reference resolution (seeds/004 ch. 4)."""
+"""arXiv full texts (unarXive 2020 and 2022+): readers, citation contexts, reference resolution (Saier 2019 ch. 4)."""

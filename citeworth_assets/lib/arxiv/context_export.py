@@ -1,17 +1,10 @@
-"""Citation contexts of whole papers and their export in unarXive's context CSV format.
+"""Citation contexts of whole papers, as unarXive's published script extracts them.
 
 Candidates (unarXive 2020, as published): the ``bibitem`` rows whose ``cited_mag_id`` is set (and,
 with ``min_citing_docs`` > 1, cited that often), in the order of the published query (by cited MAG id;
 the same SQL is run here, so SQLite orders ties the same way). Each candidate's markers in its citing
-paper's text give one context each. The CSV has seven fields separated by U+241E: cited MAG id,
-adjacent MAG ids, citing MAG id, cited arXiv id, adjacent arXiv ids, citing arXiv id, text; id lists
-are joined by U+241F and a missing value is written ``None`` (published ``str(None)``).
-
-Every context is written as one line of exactly seven fields, whatever its text holds: a character that
-would break the line or its fields for a reader (NUL and the other C0/C1 controls, line and paragraph
-separators, U+241E, in ids U+241F too, lone surrogates) is replaced, a space for whitespace and U+FFFD
-otherwise, and counted in :class:`CsvRepairs` so that the writer can warn (the published script writes
-text as it is, so such a paper breaks its own file).
+paper's text give one context each; :mod:`citeworth_assets.lib.arxiv.context_csv` writes them in the
+published CSV format.
 
 Here each paper is read once (not once per candidate) and its contexts are put back in the published
 order when written. Differences from the published script, none of which changes its output on a
@@ -21,10 +14,9 @@ stops), and a candidate whose citing paper has no text file is counted (the scri
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -47,79 +39,6 @@ from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 if TYPE_CHECKING:
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
-RECORD_SEPARATOR, UNIT_SEPARATOR = "\u241e", "\u241f"
-UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u241e\ud800-\udfff]")
-UNSAFE_ID = re.compile("[\\s\x00-\x1f\x7f-\x9f\u241e\u241f\ud800-\udfff]")
-
-
-def _kind(char: str) -> str:
-    if char == "\x00":
-        return "nul"
-    if char in (RECORD_SEPARATOR, UNIT_SEPARATOR):
-        return "separator"
-    if "\ud800" <= char <= "\udfff":
-        return "lone_surrogate"
-    return "line_break" if char.isspace() else "control"
-
-
-@dataclass
-class CsvRepairs:
-    """What the writer replaced to keep every context one seven-field line: lines touched, characters by kind."""
-
-    written: int = 0
-    lines: int = 0
-    characters: dict[str, int] = field(default_factory=dict)
-    first_line: int | None = None
-
-    def clean(self, value: str, pattern: re.Pattern) -> str:
-        found = pattern.findall(value)
-        if not found:
-            return value
-        for char in found:
-            kind = _kind(char)
-            self.characters[kind] = self.characters.get(kind, 0) + 1
-        return pattern.sub(lambda m: " " if m.group().isspace() and pattern is UNSAFE_TEXT else "\ufffd", value)
-
-    def warning(self) -> str | None:
-        """One line for the log, or None when nothing was replaced."""
-        if not self.lines:
-            return None
-        kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(self.characters.items()))
-        return (
-            f"{self.lines} contexts held characters that would break the CSV (first at line {self.first_line}); "
-            f"replaced: {kinds}"
-        )
-
-
-def context_csv_line(
-    cited_mag_id,
-    adjacent_mag_ids: Sequence,
-    citing_mag_id,
-    cited_arxiv_id,
-    adjacent_arxiv_ids: Sequence,
-    citing_arxiv_id,
-    text: str,
-    repairs: CsvRepairs,
-) -> str:
-    """One line of unarXive's context CSV (``str`` of each value, as published), safe whatever the values hold."""
-    before = sum(repairs.characters.values())
-    ident = lambda value: repairs.clean(str(value), UNSAFE_ID)
-    joined = lambda values: UNIT_SEPARATOR.join(ident(value) for value in values or [])
-    fields = [
-        ident(cited_mag_id),
-        joined(adjacent_mag_ids),
-        ident(citing_mag_id),
-        ident(cited_arxiv_id),
-        joined(adjacent_arxiv_ids),
-        ident(citing_arxiv_id),
-        repairs.clean(str(text), UNSAFE_TEXT),
-    ]
-    repairs.written += 1
-    if sum(repairs.characters.values()) != before:
-        repairs.lines += 1
-        repairs.first_line = repairs.first_line or repairs.written
-    return RECORD_SEPARATOR.join(fields) + "\n"
-
 
 class Candidate(NamedTuple):
     uuid: str
@@ -129,18 +48,6 @@ class Candidate(NamedTuple):
     citing_arxiv_id: str | None
     cited_openalex_id: str | None = None  # unarXive 2022's shipped link (short form, W123)
     cited_doi: str | None = None
-
-
-def mag_or_openalex(mag_id, openalex_id):
-    """The work number a context line's MAG-id fields carry: the MAG id, else the number of the OpenAlex work id
-    (unarXive 2022 links OpenAlex; OpenAlex kept the MAG's PaperId numbering, so ``W2741809807`` is MAG paper
-    2741809807, and later works continue the same space). So a 2022 context stays a seven-field line of unarXive's
-    format that the citation-recommendation reader can use, with the OpenAlex id and DOI themselves in the lake."""
-    if mag_id not in (None, ""):
-        return mag_id
-    if openalex_id and str(openalex_id)[:1] in "Ww" and str(openalex_id)[1:].isdigit():
-        return str(openalex_id)[1:]
-    return None
 
 
 def _text(value):
@@ -206,28 +113,6 @@ class ContextRow:
             "cited_doi": self.cited_doi,
             "adjacent_openalex_ids": self._adjacent(2),
         }
-
-    def _adjacent_numbers(self) -> list:
-        return [mag_or_openalex(mag, openalex) for mag, openalex in zip(self._adjacent(0), self._adjacent(2))]
-
-    def csv_fields(self) -> list[str]:
-        ids = UNIT_SEPARATOR.join(str(a) for a in self._adjacent_numbers())
-        arxiv = UNIT_SEPARATOR.join(str(a[1]) for a in self.adjacent)
-        cited = mag_or_openalex(self.cited_mag_id, self.cited_openalex_id)
-        values = (cited, ids, self.citing_mag_id, self.cited_arxiv_id, arxiv, self.citing_paper_id)
-        return [str(v) for v in values] + [self.text]
-
-    def csv_line(self, repairs: CsvRepairs) -> str:
-        return context_csv_line(
-            mag_or_openalex(self.cited_mag_id, self.cited_openalex_id),
-            self._adjacent_numbers(),
-            self.citing_mag_id,
-            self.cited_arxiv_id,
-            [a[1] for a in self.adjacent],
-            self.citing_paper_id,
-            self.text,
-            repairs,
-        )
 
 
 def text_contexts(
@@ -357,18 +242,6 @@ def _published_groups(candidates, present, by_rank, published_labels: bool) -> I
         if index < count:
             bag = candidates[index].cited_mag_id
         yield group
-
-
-def write_contexts_csv(rows: Iterable[ContextRow], path: str | Path, repairs: CsvRepairs | None = None) -> int:
-    """unarXive's context CSV (U+241E fields, U+241F lists, ``None`` for missing values); returns the line count.
-    What had to be replaced is counted in ``repairs``."""
-    repairs = repairs if repairs is not None else CsvRepairs()
-    count = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for row in rows:
-            out.write(row.csv_line(repairs))
-            count += 1
-    return count
 
 
 def short_openalex_id(value: str | None) -> str | None:

@@ -1,4 +1,4 @@
-"""Citation contexts (seeds/004 §4.2.5): a window around each resolved citation marker.
+"""Citation contexts (Saier 2019 §4.2.5): a window around each resolved citation marker.
 
 The rule set ``unarxive_2020`` reproduces the context extraction published with unarXive
 (``code/extract_contexts.py`` of the data set, the version that writes the seven-field CSV); its

@@ -14,7 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
+from citeworth_assets.lib.identifiers import normalise_arxiv_id
 
 DIMENSION = "dump_file"
 DUPLICATE_SCHEMA = pa.schema(

@@ -1,4 +1,4 @@
-"""Reference resolution (seeds/004 §4.2.4): a reference string -> a work of the catalogue.
+"""Reference resolution (Saier 2019 §4.2.4): a reference string -> a work of the catalogue.
 
 Title identification: through the catalogue by an arXiv id, else a DOI, found in the string (the work
 found gives the title); otherwise the titles of the catalogue that occur in the string, as whole words
@@ -22,11 +22,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pyarrow as pa
 
-from citeworth_assets.lib.arxiv.identifiers import DOI, NEW_STYLE, OLD_STYLE, normalise_arxiv_id, normalise_doi
-from citeworth_assets.lib.mag.titles import normalise_title, surname
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.identifiers import DOI, NEW_STYLE, OLD_STYLE, normalise_arxiv_id, normalise_doi
+from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
 
 RESOLUTION_SCHEMA = pa.schema(
     [
@@ -83,7 +85,7 @@ class Catalogue:
     def add_arxiv_titles(self, titles: Iterable[tuple[str, str]]) -> None:
         for arxiv_id, title in titles:
             if arxiv_id and title:
-                self.arxiv_titles[normalise_arxiv_id(arxiv_id)] = normalise_title(title)
+                self.arxiv_titles[normalise_arxiv_id(arxiv_id)] = mag_normalise_title(title)
 
     def title_of(self, route: str, identifier: str) -> tuple[str | None, dict | None]:
         """The normalised title an identifier gives, and the work it names if the catalogue has it."""
@@ -104,6 +106,18 @@ class Catalogue:
                 if tuple(words[start : start + len(title)]) == title:
                     found.add(" ".join(title))
         return sorted(found, key=lambda t: (-len(t.split()), -len(t), t))
+
+
+def load_catalogue(lake_root: Path) -> Catalogue:
+    """The works catalogue and arXiv metadata titles from the lake (empty before the catalogue is built)."""
+    catalogue = Catalogue()
+    columns = ["work_id", "mag_id", "openalex_id", "normalised_title", "authors", "citation_count", "doi", "arxiv_id"]
+    for work in lake.iter_table_rows(lake_root, "works", columns):
+        catalogue.add(work)
+    catalogue.add_arxiv_titles(
+        (r["arxiv_id"], r["title"]) for r in lake.iter_table_rows(lake_root, "arxiv_titles", ["arxiv_id", "title"])
+    )
+    return catalogue
 
 
 def _without_identifiers(raw: str) -> str:
@@ -148,7 +162,7 @@ def resolve(reference: dict, catalogue: Catalogue) -> dict:
     raw = reference.get("raw_string") or ""
     if not raw.strip():
         return _row(reference, None, None, "empty_string", None, 0)
-    words = set(normalise_title(raw).split())
+    words = set(mag_normalise_title(raw).split())
     routes = [("arxiv_id", a) for a in reference.get("arxiv_ids") or []]
     routes += [("doi", d) for d in reference.get("dois") or []]
     for route, identifier in routes:
@@ -160,7 +174,7 @@ def resolve(reference: dict, catalogue: Catalogue) -> dict:
         if best is not None:
             return _row(reference, best, route, None, title, len(candidates))
         return _row(reference, None, None, "author_mismatch", title, len(candidates))
-    titles = catalogue.titles_in(normalise_title(_without_identifiers(raw)))
+    titles = catalogue.titles_in(mag_normalise_title(_without_identifiers(raw)))
     if not titles:
         return _row(reference, None, None, "no_title", None, 0)
     seen = 0

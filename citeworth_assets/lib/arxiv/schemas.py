@@ -7,6 +7,8 @@ warehouse) reads one table per kind whatever the release. Provenance names the f
 
 import pyarrow as pa
 
+DUMP_FILE_DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
+
 MARKER = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("ref_id", pa.string())])
 PROVENANCE = [
     ("release", pa.string()),

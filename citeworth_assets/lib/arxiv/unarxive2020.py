@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citeworth_assets.lib.arxiv.dump_files import outside_root
-from citeworth_assets.lib.arxiv.identifiers import NEW_STYLE, OLD_STYLE, find_arxiv_ids, find_dois, normalise_arxiv_id
+from citeworth_assets.lib.identifiers import NEW_STYLE, OLD_STYLE, find_arxiv_ids, find_dois, normalise_arxiv_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
 RELEASE = "unarxive-2020"

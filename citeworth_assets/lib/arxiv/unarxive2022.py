@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
+from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 
 RELEASE = "unarxive-2022"

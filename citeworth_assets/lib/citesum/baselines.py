@@ -1,4 +1,4 @@
-"""Extractive baselines of CiteSum (seeds/002 §3.1, Table 5) and SciTLDR (Table 6): LEAD, HEURISTIC, ORACLE.
+"""Extractive baselines of CiteSum (§3.1, Table 5) and SciTLDR (Table 6): LEAD, HEURISTIC, ORACLE.
 
 Records follow the SciTLDR jsonl format: ``source`` is the list of source sentences and ``target``
 the list of reference summaries (one for CiteSum, several for SciTLDR). Each baseline picks one

@@ -1,4 +1,4 @@
-"""CiteSum: citation sentences of Related Work sections as TLDR summaries of the cited papers (seeds/002 §2.1).
+"""CiteSum: citation sentences of Related Work sections as TLDR summaries of the cited papers (CiteSum §2.1).
 
 The steps, in the paper's order:
 

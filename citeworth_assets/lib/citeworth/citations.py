@@ -1,4 +1,4 @@
-"""Citation spans in paragraph text, as the published CiteWorth code handles them (seeds/001 §3.2).
+"""Citation spans in paragraph text, as the published CiteWorth code handles them (CiteWorth §3.2).
 
 Mechanics, not decisions: merging adjacent S2ORC spans, assigning merged spans to sentences, cutting
 them out of a sentence and deleting the punctuation left hanging, and finding bracketed numeric

@@ -1,6 +1,6 @@
 """Running a CiteWorth rule set over papers: one pipeline from a paper's paragraphs to lake rows.
 
-Per batch of papers, in the published order (seeds/001 §3.1-3.2), each stage applying the rule set's
+Per batch of papers, in the published order (CiteWorth §3.1-3.2), each stage applying the rule set's
 units (:mod:`~citeworth_assets.lib.citeworth.rules`) and recording the first failing one as a
 :class:`Decision`:
 

@@ -26,6 +26,9 @@ from citeworth_assets.lib.citeworth.rules import (
     IMPROVED_VERSIONS,
     Improvement,
     RuleSet,
+    capitalized,
+    ends_with_final_mark,
+    long_enough,
 )
 from citeworth_assets.lib.s2orc.records import PaperInput
 
@@ -82,6 +85,12 @@ def format_problem(sentence: str) -> str | None:
     if EMPTIED_BRACKETS.search(sentence):
         return "emptied_brackets"
     return None
+
+
+def fails_sentence_format(text: str, rules: RuleSet) -> bool:
+    """Whether a kept sentence breaks the rule set's own format rules (length over ``short_sentence_chars``, a
+    capital first, a final mark last): what the dataset promises of every sentence."""
+    return not (long_enough(text, rules) and capitalized(text, rules) and ends_with_final_mark(text, rules))
 
 
 def comparison_rule_sets() -> list[RuleSet]:

@@ -23,7 +23,7 @@ class Reason:
 
 
 REASONS: dict[str, Reason] = {
-    # Papers (seeds/001 §3.1).
+    # Papers (CiteWorth §3.1).
     "no_cited_permissible_paragraph": Reason(
         "paper", "no body paragraph in a permissible section (Appendix A) holds a citation span"
     ),

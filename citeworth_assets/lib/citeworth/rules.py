@@ -1,4 +1,4 @@
-"""CiteWorth rule sets: which papers, paragraphs and sentences become cite-worthiness data (seeds/001 §3).
+"""CiteWorth rule sets: which papers, paragraphs and sentences become cite-worthiness data (CiteWorth §3).
 
 Each rule is a small named unit (:class:`Rule`) that judges one thing and gives None or a registered
 reason (:mod:`~citeworth_assets.lib.citeworth.reasons`); a rule set holds ordered tuples of units and
@@ -234,7 +234,7 @@ class CitedParagraph:
     spans: list[CitationSpan]
 
 
-# Paragraph selection: which paragraphs of a paper count (seeds/001 §3.1).
+# Paragraph selection: which paragraphs of a paper count (CiteWorth §3.1).
 @rule("paragraph", "section_not_permissible")
 def in_permissible_section(paragraph: dict, rules: RuleSet) -> bool:
     return rules.permissible_section(paragraph["section"])

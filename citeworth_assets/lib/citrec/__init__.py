@@ -1,1 +1,1 @@
-"""Local citation recommendation (seeds/004 ch. 5-6): citation contexts, the evaluation data set, its statistics."""
+"""Local citation recommendation (Saier 2019 ch. 5-6): citation contexts, the evaluation data set, its statistics."""

@@ -1,4 +1,4 @@
-"""The offline evaluation data set of seeds/004 §6.1-6.2 and Appendix C.
+"""The offline evaluation data set of Saier 2019 §6.1-6.2 and Appendix C.
 
 Candidates are cited works described by at least ``min_contexts`` training contexts from at least
 ``min_citing_papers`` distinct training citing papers (Appendix C: arXiv candidates need 5 citing papers, so

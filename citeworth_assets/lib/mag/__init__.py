@@ -1,1 +1,1 @@
-"""Microsoft Academic Graph dumps and OpenAlex snapshots, read into one works catalogue (seeds/004 ch. 4)."""
+"""Microsoft Academic Graph dumps and OpenAlex snapshots, read into one works catalogue (Saier 2019 ch. 4)."""

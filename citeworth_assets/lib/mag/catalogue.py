@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, normalise_doi
+from citeworth_assets.lib.identifiers import find_arxiv_ids, normalise_doi
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 from citeworth_assets.lib.mag import tsv
-from citeworth_assets.lib.mag.titles import normalise_title
+from citeworth_assets.lib.mag.titles import mag_normalise_title
 
 OPENALEX_PREFIX = "https://openalex.org/"
 
@@ -71,7 +71,7 @@ def mag_works(folder: str | Path, log: IssueLog) -> Iterator[dict]:
             "mag_id": str(paper_id),
             "openalex_id": None,
             "title": title,
-            "normalised_title": normalise_title(row.get("PaperTitle") or title),
+            "normalised_title": mag_normalise_title(row.get("PaperTitle") or title),
             "year": row.get("Year"),
             "authors": [name for _, name in sorted(authors.get(paper_id, []), key=lambda a: a[0])],
             "citation_count": row.get("CitationCount") or 0,
@@ -155,7 +155,7 @@ def openalex_work(record: dict, path: Path, line: int, log: IssueLog) -> dict | 
         "mag_id": str(mag) if mag not in (None, "") else None,
         "openalex_id": work_id,
         "title": title,
-        "normalised_title": normalise_title(title),
+        "normalised_title": mag_normalise_title(title),
         "year": year,
         "authors": authors,
         "citation_count": cited if isinstance(cited, int) else 0,

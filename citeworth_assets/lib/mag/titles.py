@@ -15,7 +15,7 @@ _NON_WORD = re.compile(r"[^\w]")
 _SPACES = re.compile(r"\s+")
 
 
-def normalise_title(text: str | None) -> str:
+def mag_normalise_title(text: str | None) -> str:
     """``"WordNet: a lexical database for English"`` -> ``"wordnet a lexical database for english"``."""
     if not text:
         return ""
@@ -24,5 +24,5 @@ def normalise_title(text: str | None) -> str:
 
 def surname(name: str | None) -> str:
     """The last word of a normalised author name (``"Trevor J. Hastie"`` -> ``"hastie"``)."""
-    words = normalise_title(name).split()
+    words = mag_normalise_title(name).split()
     return words[-1] if words else ""

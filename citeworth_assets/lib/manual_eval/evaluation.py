@@ -1,4 +1,4 @@
-"""Manual evaluation of CiteWorth data quality (seeds/001 §3.3): the blind sample and Table 3.
+"""Manual evaluation of CiteWorth data quality (CiteWorth §3.3): the blind sample and Table 3.
 
 The sample holds ``n`` cite-worthy and ``n`` non-cite-worthy sentences of the dataset (method
 ``ours``) and as many from the *span-removal baseline* (method ``baseline``): the same kind of

@@ -1,4 +1,4 @@
-"""A local web page for the blind manual evaluation (seeds/001 §3.3), standard library only.
+"""A local web page for the blind manual evaluation (CiteWorth §3.3), standard library only.
 
 The server reads the sample once and keeps only ``item_id``, ``position``, ``text`` and ``paragraph``:
 the method and label columns never leave the Parquet file, so nothing the browser receives can

@@ -1,4 +1,4 @@
-"""Durable, append-only judgements of the manual evaluation (seeds/001 §3.3).
+"""Durable, append-only judgements of the manual evaluation (CiteWorth §3.3).
 
 Each annotator has one JSON-lines file ``<store_dir>/<annotator>.jsonl`` of events, never rewritten:
 

@@ -8,7 +8,7 @@ sqlite:///<data>/mlflow.db`` shows them.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -56,6 +56,53 @@ def tracked_run(tracking_uri: str, run_name: str, tags: dict, artifacts: Path | 
     experiment_id = _experiment_id(tracking_uri, artifacts)
     with mlflow.start_run(run_name=run_name, experiment_id=experiment_id, tags=tags) as run:
         yield run
+
+
+def train_tracked(
+    name: str,
+    data_path: Path,
+    model_dir: Path,
+    rule_set: str,
+    tracking: tuple[str, Path | None],
+    encoder_dir: str | None = None,
+    params: Mapping | None = None,
+    device: Mapping | None = None,
+) -> tuple[str, dict]:
+    """Train and evaluate one cite-worthiness model inside an MLflow run: the dataset version, rule set, device and
+    encoder as params, dev F1 per epoch, test scores and the model artifact; ``tracking`` is (tracking URI, artifact
+    root). Returns the run id and the training result."""
+    import mlflow
+
+    from citeworth_assets.lib.progress import epoch_reporter
+    from citeworth_models.registry import MODELS, train_and_evaluate
+
+    params, device = dict(params or {}), dict(device or {"training_device": "cpu"})
+    uri, artifacts = tracking
+    with tracked_run(uri, name, {"model": name, "rule_set": rule_set}, artifacts) as run:
+        context_params = {
+            "dataset_version": dataset_version(data_path),
+            "rule_set": rule_set,
+            **device,
+            "encoder": encoder_dir or "none",
+        }
+        mlflow.log_params(context_params)
+        result = train_and_evaluate(
+            name,
+            data_path,
+            model_dir,
+            encoder_dir=encoder_dir,
+            params=params,
+            on_epoch=epoch_reporter(
+                name,
+                {**MODELS[name].defaults, **params}.get("epochs", 1),
+                lambda epoch, f1: mlflow.log_metric("dev_f1", f1, step=epoch),
+            ),
+        )
+        mlflow.log_metric("test_predicted_positive_share", result["predicted_positive_share"])
+        mlflow.log_params({key: value for key, value in result["params"].items() if key not in context_params})
+        mlflow.log_metrics({f"test_{metric}": value for metric, value in result["test"].items()})
+        mlflow.log_artifacts(str(result["artifact_dir"]), "model")
+    return run.info.run_id, result
 
 
 def latest_runs(tracking_uri: str) -> list[dict]:

@@ -1,4 +1,4 @@
-"""ROUGE-SciQFS (seeds/003): query-focused summarization examples built from citations.
+"""ROUGE-SciQFS: query-focused summarization examples built from citations.
 
 A citing paper's sentences are the document, a cited paper's abstract is the query, and the sentences
 that cite it are the relevant ones; a greedy ROUGE search adds sentences close to the query.

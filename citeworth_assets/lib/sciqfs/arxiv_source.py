@@ -30,8 +30,9 @@ from citeworth_assets.lib.arxiv.dump_files import (
     ARXIV_METADATA_DIR,
     METADATA_FILE,
 )
-from citeworth_assets.lib.arxiv.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
+from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
+from citeworth_assets.lib.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
 from citeworth_assets.lib.sciqfs.s2orc_source import (
     SentenceBounds,
@@ -189,8 +190,6 @@ def papers_from_unarxive_2022(
 
 
 # -- the arXiv lake tables (per dump file partitions) ---------------------------------------------------------------
-
-DIMENSION = "dump_file"  # the partition folders of the arXiv tables: <table>/dump_file=<key>/
 
 
 def _table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict]:

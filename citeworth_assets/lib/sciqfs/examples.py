@@ -150,7 +150,7 @@ def build_examples(
 
 
 def default_splitter() -> SentenceBounds:
-    """The platform's SciSpacy/pysbd splitter (seeds/001 §3.2), loaded once per process."""
+    """The platform's SciSpacy/pysbd splitter (CiteWorth §3.2), loaded once per process."""
     from citeworth_assets.lib.sentences import splitter
 
     return splitter().split

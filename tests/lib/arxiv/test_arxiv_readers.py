@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.identifiers import (
+from citeworth_assets.lib.identifiers import (
     find_arxiv_ids,
     find_dois,
     normalise_arxiv_id,

@@ -16,11 +16,11 @@ import hashlib
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
+from citeworth_assets.lib.arxiv.context_csv import context_csv_line, write_contexts_csv
 from citeworth_assets.lib.arxiv.context_export import (
     ContextRow,
     contexts_2020,
     contexts_2022,
-    write_contexts_csv,
 )
 from citeworth_assets.lib.arxiv.contexts import (
     PUBLISHED_SETTINGS,
@@ -69,9 +69,9 @@ def test_listing_4_2_three_sentence_context_with_maincit_and_cit():
 
 def test_csv_line_of_listing_4_2():
     row = ContextRow((0,), "1412.3684", None, B, 0, "2038721957", None, [IDS[A], IDS[C]], "text CIT MAINCIT .")
-    assert "\u241e".join(row.csv_fields()) == (
+    assert context_csv_line(row.as_row()) == (
         "2038721957\u241e2081580037\u241f1234\u241eNone\u241eNone\u241eNone\u241fhep-th/9901001\u241e1412.3684"
-        "\u241etext CIT MAINCIT ."
+        "\u241etext CIT MAINCIT .\n"
     )
 
 
@@ -135,7 +135,7 @@ def test_real_2020_export_equals_the_published_extraction(shared_data, tmp_path,
     log = IssueLog()
     rows = contexts_2020(folder, folder / "refs.db", ContextSettings(unit, before, after), log, min_contexts, min_docs)
     out = tmp_path / "contexts.csv"
-    write_contexts_csv(rows, out)
+    write_contexts_csv((row.as_row() for row in rows), out)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == PUBLISHED_SHA256[config]
     # the refs.db of the sample lists bibitems of 605 papers, of which 100 have their text: counted
     assert set(log.counts) == {"citing_paper_missing"}
@@ -150,7 +150,7 @@ def test_untrained_preset_differs_from_the_published_extraction_in_18_lines(shar
                 folder, folder / "refs.db", ContextSettings(*window), IssueLog(), tokenizer=punkt_tokenizer(preset)
             )
             out = tmp_path / f"{preset}_{window[1]}.csv"
-            write_contexts_csv(rows, out)
+            write_contexts_csv((row.as_row() for row in rows), out)
             exports[(preset, window)] = out.read_text(encoding="utf-8").splitlines()
             if preset == "untrained":
                 assert hashlib.sha256(out.read_bytes()).hexdigest() == UNTRAINED_SHA256[window]
@@ -167,7 +167,7 @@ def test_export_equals_unarxives_published_citation_contexts_file(shared_data, t
     folder = shared_data / "unarxive-2020" / "papers"
     rows = contexts_2020(folder, folder / "refs.db", ContextSettings("sentences", 0, 0), IssueLog())
     out = tmp_path / "contexts.csv"
-    write_contexts_csv(rows, out)
+    write_contexts_csv((row.as_row() for row in rows), out)
     ours = out.read_text(encoding="utf-8").splitlines()
     theirs = published.read_text(encoding="utf-8").splitlines()
     mismatches = [(i + 1, a, b) for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]

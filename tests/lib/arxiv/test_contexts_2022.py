@@ -6,14 +6,8 @@ import re
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
-from citeworth_assets.lib.arxiv.context_export import (
-    Candidate,
-    CsvRepairs,
-    contexts_2022,
-    mag_or_openalex,
-    text_contexts,
-    write_contexts_csv,
-)
+from citeworth_assets.lib.arxiv.context_csv import CsvRepairs, context_csv_line, mag_or_openalex, write_contexts_csv
+from citeworth_assets.lib.arxiv.context_export import Candidate, contexts_2022, text_contexts
 from citeworth_assets.lib.arxiv.contexts import (
     UNARXIVE_2022,
     ContextSettings,
@@ -82,7 +76,7 @@ def test_real_2022_contexts_have_no_placeholder_ids_and_all_carry_a_usable_cited
     assert all(r.cited_openalex_id and re.fullmatch(r"W\d+", r.cited_openalex_id) for r in rows)
     assert sum(bool(r.cited_doi) for r in rows) > 0.5 * len(rows)
     out = tmp_path / "contexts.csv"
-    write_contexts_csv(rows, out)
+    write_contexts_csv((r.as_row() for r in rows), out)
     issues = IssueLog()
     usable = list(read_contexts(out, issues))
     assert len(usable) == len(rows) and not issues.total  # was 0 usable where no cited arXiv id was shipped
@@ -103,6 +97,6 @@ def test_an_openalex_only_work_is_named_by_its_number_in_the_mag_id_fields():
         ContextSettings(),
         UNARXIVE_2022,
     )
-    line = row.csv_line(CsvRepairs())
+    line = context_csv_line(row.as_row(), CsvRepairs())
     assert line.count("\u241e") == 6
     assert parse_context_line(line).cited == "9"

@@ -11,15 +11,8 @@ import pytest
 
 from citeworth_assets.lib.arxiv import contexts as contexts_module
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_export import (
-    UNSAFE_TEXT,
-    Candidate,
-    ContextRow,
-    CsvRepairs,
-    contexts_2020,
-    text_contexts,
-    write_contexts_csv,
-)
+from citeworth_assets.lib.arxiv.context_csv import UNSAFE_TEXT, CsvRepairs, write_contexts_csv
+from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, contexts_2020, text_contexts
 from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, UNARXIVE_2020, punkt_tokenizer, split_blocks
 from citeworth_assets.lib.arxiv.dump_files import discover_dump_files, dump_issues, find_dump_file
 from citeworth_assets.lib.citrec.contexts import read_contexts
@@ -50,7 +43,7 @@ def test_every_context_is_one_seven_field_line_whatever_its_text(tmp_path):
     texts += ["".join(chr(rng.randrange(0x110000)) for _ in range(60)) + " MAINCIT" for _ in range(200)]
     rows = [row(t) for t in texts] + [row("x MAINCIT", cited="20\u241e38", adjacent=(("1\u241f2", "a\x00"),))]
     repairs = CsvRepairs()
-    assert write_contexts_csv(rows, tmp_path / "c.csv", repairs) == len(rows)
+    assert write_contexts_csv((r.as_row() for r in rows), tmp_path / "c.csv", repairs) == len(rows)
     fields = seven_fields(tmp_path / "c.csv")
     assert fields[1] == ["2038721957", "111", "None", "None", "1301.0001", "1412.3684", "clean MAINCIT text"]
     assert fields[0][6].startswith("before ") and fields[0][6].endswith(" MAINCIT after")

@@ -9,13 +9,13 @@ import pytest
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
 from citeworth_assets.lib.arxiv.contexts import ContextSettings
-from citeworth_assets.lib.arxiv.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.arxiv.resolution import (
     Catalogue,
     agreement,
     resolution_report,
     resolve_all,
 )
+from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
 from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022

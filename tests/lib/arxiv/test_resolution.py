@@ -1,6 +1,5 @@
 """Reference resolution with the thesis' cases: Listing 4.1, the MAG's "hep-th" noise paper and §4.3's errors."""
 
-from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois
 from citeworth_assets.lib.arxiv.resolution import (
     Catalogue,
     agreement,
@@ -8,7 +7,8 @@ from citeworth_assets.lib.arxiv.resolution import (
     resolve,
     resolve_all,
 )
-from citeworth_assets.lib.mag.titles import normalise_title
+from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois
+from citeworth_assets.lib.mag.titles import mag_normalise_title
 
 
 def work(work_id, title, authors, year, citations=0, arxiv_id=None, doi=None, openalex_id=None):
@@ -17,7 +17,7 @@ def work(work_id, title, authors, year, citations=0, arxiv_id=None, doi=None, op
         "mag_id": str(work_id),
         "openalex_id": openalex_id,
         "title": title,
-        "normalised_title": normalise_title(title),
+        "normalised_title": mag_normalise_title(title),
         "year": year,
         "authors": authors,
         "citation_count": citations,

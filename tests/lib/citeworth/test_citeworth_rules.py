@@ -1,4 +1,4 @@
-"""CiteWorth rules, with cases written from the paper's text (seeds/001 §3, Table 1, Appendices A and B)."""
+"""CiteWorth rules, with cases written from the paper's text (CiteWorth §3, Table 1, Appendices A and B)."""
 
 import json
 import random

@@ -10,7 +10,7 @@ from citeworth_assets.lib.mag.catalogue import (
     mag_works,
     openalex_works,
 )
-from citeworth_assets.lib.mag.titles import normalise_title, surname
+from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
 
 
 def write(path, lines):
@@ -23,7 +23,7 @@ def paper_line(paper_id, title, year, citations, doi="", columns=26):
         "1",
         doi,
         "Journal",
-        normalise_title(title),
+        mag_normalise_title(title),
         title,
         "",
         str(year),
@@ -72,8 +72,8 @@ def mag_folder(tmp_path):
 
 
 def test_title_normalisation_as_the_mag():
-    assert normalise_title("WordNet: a lexical database for English") == "wordnet a lexical database for english"
-    assert normalise_title("Şenoğuz’s  “Reheat”\ttemperature") == "senoguz s reheat temperature"
+    assert mag_normalise_title("WordNet: a lexical database for English") == "wordnet a lexical database for english"
+    assert mag_normalise_title("Şenoğuz’s  “Reheat”\ttemperature") == "senoguz s reheat temperature"
     assert surname("Trevor J. Hastie") == "hastie"
 
 

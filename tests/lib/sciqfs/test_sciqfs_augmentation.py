@@ -1,4 +1,4 @@
-"""Greedy ROUGE augmentation (seeds/003 §3.5): the incremental search equals the rouge-score loop."""
+"""Greedy ROUGE augmentation (ROUGE-SciQFS §3.5): the incremental search equals the rouge-score loop."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""The Science-Parse JSON adapter on hand-written files (fields of seeds/003 Figure 3)."""
+"""The Science-Parse JSON adapter on hand-written files (fields of ROUGE-SciQFS Figure 3)."""
 
 from pathlib import Path
 

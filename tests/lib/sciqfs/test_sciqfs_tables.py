@@ -1,4 +1,4 @@
-"""Tables, examples and labels of ROUGE-SciQFS (seeds/003 §3.2-3.4)."""
+"""Tables, examples and labels of ROUGE-SciQFS (§3.2-3.4)."""
 
 import json
 

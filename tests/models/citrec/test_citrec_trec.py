@@ -114,14 +114,16 @@ def test_real_unarxive_contexts_without_terms_get_empty_rankings_from_the_defaul
     """The citing-sentence contexts of the real unarXive 2020 sample include 14 with no term left ("See MAINCIT .",
     "CIT , CIT , MAINCIT , CIT ."): bm25 raised IndexError on them and citrec-eval printed nothing."""
     from citeworth_assets.defs.citrec.settings import DEFAULT_MODELS
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020, write_contexts_csv
+    from citeworth_assets.lib.arxiv.context_csv import write_contexts_csv
+    from citeworth_assets.lib.arxiv.context_export import contexts_2020
     from citeworth_assets.lib.arxiv.contexts import PRESETS
     from citeworth_assets.lib.jsonl import IssueLog
     from citeworth_models.citrec.text import bow_terms
 
     folder = shared_data / "unarxive-2020" / "papers"
     csv = tmp_path / "contexts.csv"
-    write_contexts_csv(contexts_2020(folder, folder / "refs.db", PRESETS["unarxive_published"], IssueLog()), csv)
+    rows = contexts_2020(folder, folder / "refs.db", PRESETS["unarxive_published"], IssueLog())
+    write_contexts_csv((row.as_row() for row in rows), csv)
     dataset = dataset_from_csv([csv], EvalSettings("real", 1, 1, 2100))  # every context a training context
     texts = [c.text for work in dataset.candidates for c in dataset.train[work]]
     no_terms = [text for text, terms in zip(texts, bow_terms(texts)) if not terms]

@@ -1,4 +1,4 @@
-"""ROUGE-SciQFS baselines (seeds/003 §4, Appendix A) on a small generated set and on the real sample."""
+"""ROUGE-SciQFS baselines (ROUGE-SciQFS §4, Appendix A) on a small generated set and on the real sample."""
 
 import json
 

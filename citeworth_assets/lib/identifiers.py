@@ -1,6 +1,6 @@
-"""Identifiers found in reference strings: arXiv ids (old and new style) and DOIs.
+"""Identifiers in reference strings and catalogues: arXiv ids (old and new style) and DOIs, shared by every source.
 
-Title identification (seeds/004 §4.2.4) first looks for an arXiv id or a DOI in the reference string;
+Title identification (Saier 2019 §4.2.4) first looks for an arXiv id or a DOI in the reference string;
 these patterns find them. Old-style ids are written ``hep-th/9901001`` in references but appear as
 ``hep-th9901001`` in unarXive 2020's file names and ``refs.db``; :func:`normalise_arxiv_id` maps both to
 the slashed form without a version, so that ids from any source compare equal.

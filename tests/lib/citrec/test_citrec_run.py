@@ -7,10 +7,10 @@ import pytest
 
 from citeworth_assets.lib.citrec.contexts import read_catalogue
 from citeworth_assets.lib.citrec.dataset import EvalSettings
+from citeworth_assets.lib.citrec.run import evaluate_csv, recommend
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec.nlp import parser_available
 from citeworth_models.citrec.registry import create_model
-from citeworth_models.citrec.run import evaluate_csv, recommend
 
 SETTINGS = EvalSettings("generated", 5, 3, 2016)
 

@@ -1,4 +1,5 @@
-"""Entry points the CLI and the Dagster assets wrap: evaluate models on context CSVs, recommend for one context.
+"""Entry points the CLI and the Dagster assets wrap: evaluate the recommenders of :mod:`citeworth_models.citrec` on
+context CSVs, recommend for one context.
 
 ``evaluate_csv`` runs §6.2's evaluation on any context CSV in the unarXive format: data set, Table 6
 statistics, long-format results and optionally the metric plot. Models that need a parser are skipped,
