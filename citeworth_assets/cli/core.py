@@ -451,12 +451,13 @@ def citesum_baselines(path: str) -> None:
 def annotate(data: str | None, rules: str | None, annotator: str | None, host: str, port: int) -> None:
     """Serve the manual-evaluation page (CiteWorth §3.3) for the sample of a rule set; judgements are saved at once
     under <data>/manual_eval/<rule set>/judgements/."""
+    from citeworth_assets.lib.citeworth.dataset import RULES_DIMENSION
     from citeworth_assets.lib.lake import partition_dir
     from citeworth_assets.lib.manual_eval.server import serve
 
     settings = _settings(None, data, need_dumps=False)
     rules, _ = _rules_and_splitter(rules, None)
-    sample = partition_dir(settings.lake, "citeworth_manual_eval_sample", rules, "rules") / "part-0.parquet"
+    sample = partition_dir(settings.lake, "citeworth_manual_eval_sample", rules, RULES_DIMENSION) / "part-0.parquet"
     if not sample.exists():
         raise click.ClickException(
             f"no manual-evaluation sample for rule set {rules} under {settings.lake}; run `citeworth build` "

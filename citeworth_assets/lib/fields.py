@@ -5,7 +5,7 @@ import re
 
 from citeworth_models.fields import MAG_FIELDS
 
-__all__ = ["CITEWORTH_FIELDS", "FIELD_BY_KEY", "MAG_FIELDS", "field_key"]
+__all__ = ["CITEWORTH_FIELDS", "FIELD_BY_KEY", "FIELD_DIMENSION", "MAG_FIELDS", "field_key"]
 
 
 # The ten fields CiteWorth samples evenly from (CiteWorth §3.2).
@@ -28,4 +28,5 @@ def field_key(field: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", field.lower()).strip("_")
 
 
+FIELD_DIMENSION = "field"  # lake partition folders of the per-field tables: <table>/field=<key>/
 FIELD_BY_KEY = {field_key(field): field for field in MAG_FIELDS}

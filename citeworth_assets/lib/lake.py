@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -23,10 +24,23 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 STAGING = "_staging"
+SHARD_DIMENSION = "shard"  # the partition dimension of the per-shard tables, and the default
 UNPARTITIONED = "all"
 
 
-def partition_dir(lake: Path, table: str, key: str | None = None, dimension: str = "shard") -> Path:
+@dataclass(frozen=True)
+class LakeTable:
+    """A lake table as its domain declares it: the columns, the asset that writes it, and the partition dimension of
+    its folders (None: one unpartitioned folder). The warehouse merges every domain's declarations
+    (:func:`citeworth_assets.lib.domains.lake_tables`)."""
+
+    name: str
+    schema: pa.Schema
+    asset: str
+    dimension: str | None = None
+
+
+def partition_dir(lake: Path, table: str, key: str | None = None, dimension: str = SHARD_DIMENSION) -> Path:
     return lake / table / (f"{dimension}={key}" if key is not None else UNPARTITIONED)
 
 
@@ -53,7 +67,7 @@ class PartitionWriter:
         table: str,
         schema: pa.Schema,
         key: str | None = None,
-        dimension: str = "shard",
+        dimension: str = SHARD_DIMENSION,
         batch_rows: int = 5_000,
     ):
         self.target = partition_dir(lake, table, key, dimension)
@@ -105,7 +119,7 @@ class PartitionWriter:
 
 @contextmanager
 def kept_and_dropped(
-    lake: Path, kept: tuple[str, pa.Schema], dropped: tuple[str, pa.Schema], key: str, dimension: str = "shard"
+    lake: Path, kept: tuple[str, pa.Schema], dropped: tuple[str, pa.Schema], key: str, dimension: str = SHARD_DIMENSION
 ) -> Iterator[tuple[PartitionWriter, PartitionWriter]]:
     """Writers of a step's two outputs for one partition: the rows it keeps and the rows it drops (with their
     reasons), each ``(table, schema)``. Both are published only if the block succeeds."""
@@ -220,7 +234,12 @@ def replaced_folder(folder: Path) -> Iterator[Path]:
 
 
 def write_partition(
-    lake: Path, table: str, schema: pa.Schema, rows: Iterable[dict], key: str | None = None, dimension: str = "shard"
+    lake: Path,
+    table: str,
+    schema: pa.Schema,
+    rows: Iterable[dict],
+    key: str | None = None,
+    dimension: str = SHARD_DIMENSION,
 ) -> int:
     """Write all ``rows`` as one partition; returns the row count."""
     with PartitionWriter(lake, table, schema, key, dimension) as writer:
@@ -229,7 +248,7 @@ def write_partition(
 
 
 def write_partition_from_query(
-    lake: Path, table: str, sql: str, params: list, key: str | None = None, dimension: str = "shard"
+    lake: Path, table: str, sql: str, params: list, key: str | None = None, dimension: str = SHARD_DIMENSION
 ) -> int:
     """Write the result of a DuckDB query as one partition (streamed by DuckDB, published atomically)."""
     target = partition_dir(lake, table, key, dimension)
@@ -247,7 +266,7 @@ def write_partition_from_query(
 
 
 def read_partition(
-    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = "shard"
+    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = SHARD_DIMENSION
 ) -> pa.Table:
     folder = partition_dir(lake, table, key, dimension)
     if not folder.is_dir():
@@ -260,7 +279,7 @@ def iter_partition_batches(
     table: str,
     key: str | None = None,
     columns: list[str] | None = None,
-    dimension: str = "shard",
+    dimension: str = SHARD_DIMENSION,
     batch_size: int = 20_000,
 ) -> Iterator[pa.RecordBatch]:
     """Record batches of a partition, so that a whole shard is never held in memory."""
@@ -272,7 +291,7 @@ def iter_partition_batches(
 
 
 def iter_partition_rows(
-    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = "shard"
+    lake: Path, table: str, key: str | None = None, columns: list[str] | None = None, dimension: str = SHARD_DIMENSION
 ) -> Iterator[dict]:
     """Rows of a partition as dicts, read batch by batch."""
     for batch in iter_partition_batches(lake, table, key, columns, dimension, batch_size=5_000):
@@ -287,5 +306,5 @@ def iter_table_rows(lake: Path, table: str, columns: list[str]) -> Iterator[dict
                 yield from batch.to_pylist()
 
 
-def drop_partition(lake: Path, table: str, key: str | None = None, dimension: str = "shard") -> None:
+def drop_partition(lake: Path, table: str, key: str | None = None, dimension: str = SHARD_DIMENSION) -> None:
     shutil.rmtree(partition_dir(lake, table, key, dimension), ignore_errors=True)

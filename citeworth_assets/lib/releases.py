@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -13,16 +14,24 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 
+if TYPE_CHECKING:
+    from citeworth_assets.lib.dataset_cards import CardSpec
+
 CARD_SAMPLE = 2_000  # records per split whose types give the dataset card's features
 
 
 def write_release(
-    folder: Path, table: pa.Table, splits: Sequence[str], record: Callable[[dict], dict], parquet_name: str
+    folder: Path,
+    table: pa.Table,
+    splits: Sequence[str],
+    record: Callable[[dict], dict],
+    parquet_name: str,
+    card: CardSpec | None = None,
 ) -> dict[str, int]:
     """``<split>.jsonl`` for each split (``record`` turns a row of ``table`` into a published record, in table
-    order), ``parquet_name``, and a ``README.md`` dataset card with its figures when the dataset (the Parquet file's
-    stem) has a card in :data:`dataset_cards.CARDS`; returns the records written per split."""
-    from citeworth_assets.lib.dataset_cards import CARDS, dataset_card
+    order), ``parquet_name``, and, given the domain's ``card``, a ``README.md`` dataset card with its figures;
+    returns the records written per split."""
+    from citeworth_assets.lib.dataset_cards import dataset_card
 
     counts, samples = {}, {}
     with lake.replaced_folder(folder) as staging:
@@ -36,7 +45,6 @@ def write_release(
                         samples[split] += records[: CARD_SAMPLE - len(samples[split])]
                     out.writelines(json.dumps(published, ensure_ascii=False) + "\n" for published in records)
         pq.write_table(table, staging / parquet_name, compression="zstd")
-        card = CARDS.get(Path(parquet_name).stem)
         if card is not None:
             figures = card.figures(table) if card.figures and table.num_rows else {}
             for name, png in figures.items():

@@ -1,2 +1,2 @@
 -- Every reason a CiteWorth rule can drop a paper, paragraph or sentence for, with its level and meaning.
-SELECT * FROM lake.citeworth_drop_reasons ORDER BY level, reason
+SELECT reason, level, description FROM lake.drop_reason_registry WHERE domain = 'citeworth' ORDER BY level, reason

@@ -6,6 +6,8 @@ import pyarrow as pa
 import pytest
 import yaml
 
+from citeworth_assets.lib.citesum.card import CARD as CITESUM_CARD
+from citeworth_assets.lib.citeworth.card import CARD as CITEWORTH_CARD
 from citeworth_assets.lib.dataset_cards import features_of
 from citeworth_assets.lib.releases import write_release
 
@@ -51,7 +53,9 @@ def card_header(folder) -> dict:
 
 def test_citeworth_release_has_a_card_matching_its_files(tmp_path):
     folder = tmp_path / "exports" / "citeworth" / "citeworth_2021"
-    counts = write_release(folder, citeworth_table(), ("train", "dev", "test"), citeworth_record, "citeworth.parquet")
+    counts = write_release(
+        folder, citeworth_table(), ("train", "dev", "test"), citeworth_record, "citeworth.parquet", CITEWORTH_CARD
+    )
     header = card_header(folder)
     files = header["configs"][0]["data_files"]
     assert [(f["split"], f["path"]) for f in files] == [
@@ -105,6 +109,7 @@ def test_citesum_card_counts_unknown_disciplines(tmp_path):
         ("train", "validation", "test"),
         lambda row: {"src": [row["abstract"]], "tgt": row["target"], "discipline": row["discipline"]},
         "citesum.parquet",
+        CITESUM_CARD,
     )
     text = (folder / "README.md").read_text()
     assert card_header(folder)["task_categories"] == ["summarization"]
@@ -142,7 +147,9 @@ def test_release_loads_with_datasets(tmp_path, monkeypatch, caplog):
     datasets = pytest.importorskip("datasets")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     folder = tmp_path / "citeworth_2021"
-    counts = write_release(folder, citeworth_table(), ("train", "dev", "test"), citeworth_record, "citeworth.parquet")
+    counts = write_release(
+        folder, citeworth_table(), ("train", "dev", "test"), citeworth_record, "citeworth.parquet", CITEWORTH_CARD
+    )
     loaded = datasets.load_dataset("json", data_dir=str(folder), cache_dir=str(tmp_path / "cache"))
     # datasets names a file called dev "validation" when it infers splits from file names
     assert {name: split.num_rows for name, split in loaded.items()} == {"train": 6, "validation": 3, "test": 3}

@@ -6,6 +6,7 @@ import dagster as dg
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.field_papers import one_field_sql
+from citeworth_assets.lib.fields import FIELD_DIMENSION
 from citeworth_assets.resources import CiteworthSettings
 
 
@@ -23,5 +24,5 @@ def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     if not lake.has_data(settings.lake, "arxiv_papers"):
         raise dg.Failure("no arXiv papers in the lake yet: materialize arxiv_papers for a dump file first")
     sql = one_field_sql(settings.lake)
-    rows = lake.write_partition_from_query(settings.lake, "arxiv_field_papers", sql, [field], field, "field")
+    rows = lake.write_partition_from_query(settings.lake, "arxiv_field_papers", sql, [field], field, FIELD_DIMENSION)
     return dg.MaterializeResult(metadata={"papers": rows, "field": field})

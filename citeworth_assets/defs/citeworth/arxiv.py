@@ -14,12 +14,10 @@ from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, find_dump_file
 from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, REJECTION_SCHEMA, rules_key
-from citeworth_assets.lib.citeworth.partition import clean_partition
+from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition
 from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.resources import CiteworthSettings
-
-DIMENSION = "file"
 
 
 @dg.multi_asset(
@@ -49,7 +47,7 @@ def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: Citew
         ("citeworth_arxiv_paragraphs", PARAGRAPH_SCHEMA),
         ("citeworth_arxiv_rejections", REJECTION_SCHEMA),
         rules_key(rules.name, key),
-        DIMENSION,
+        ARXIV_FILE_DIMENSION,
     ) as (accepted, dropped):
         turned_away = Counter()
         papers = arxiv_paper_inputs(dump.path, rules.name, dropped, turned_away)

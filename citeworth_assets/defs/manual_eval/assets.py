@@ -6,7 +6,7 @@ import pyarrow as pa
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth.dataset import read_dataset, sample_candidate_papers
+from citeworth_assets.lib.citeworth.dataset import RULES_DIMENSION, read_dataset, sample_candidate_papers
 from citeworth_assets.lib.manual_eval import evaluation
 from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.sentences import splitter
@@ -20,10 +20,10 @@ def judgement_store(citeworth: CiteworthSettings) -> JudgementStore:
 
 def read_sample(citeworth: CiteworthSettings) -> list[dict]:
     rules = citeworth.rule_set.name
-    folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, "rules")
+    folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, RULES_DIMENSION)
     return (
         lake.read_partition(
-            citeworth.settings.lake, "citeworth_manual_eval_sample", rules, dimension="rules"
+            citeworth.settings.lake, "citeworth_manual_eval_sample", rules, dimension=RULES_DIMENSION
         ).to_pylist()
         if folder.is_dir()
         else []
@@ -59,7 +59,12 @@ def citeworth_manual_eval_sample(
     for warning in sample.warnings:
         context.log.warning(warning)
     lake.write_partition(
-        settings.lake, "citeworth_manual_eval_sample", evaluation.SAMPLE_SCHEMA, sample.items, rules.name, "rules"
+        settings.lake,
+        "citeworth_manual_eval_sample",
+        evaluation.SAMPLE_SCHEMA,
+        sample.items,
+        rules.name,
+        RULES_DIMENSION,
     )
     return dg.MaterializeResult(
         metadata={
@@ -84,7 +89,9 @@ def citeworth_manual_eval_sample(
 def citeworth_manual_eval_results(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
     rows = evaluation.table_3(rules, read_sample(citeworth), judgement_store(citeworth).all_active())
-    lake.write_partition(settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, rules, "rules")
+    lake.write_partition(
+        settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, rules, RULES_DIMENSION
+    )
     table = pa.Table.from_pylist(rows, schema=evaluation.RESULT_SCHEMA)
     return dg.MaterializeResult(metadata={"rule_set": rules, "table_3": dg.MetadataValue.md(markdown_table(table))})
 

@@ -13,6 +13,7 @@ from citeworth_assets.lib.sciqfs.augmentation import (
     AugmentationSettings,
     augment_examples,
 )
+from citeworth_assets.lib.sciqfs.card import CARD
 from citeworth_assets.lib.sciqfs.examples import (
     ExampleCounts,
     ExampleSettings,
@@ -159,7 +160,7 @@ def sciqfs_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, lake_tables.EXAMPLES)
     folder = settings.export_dir("sciqfs")
-    counts = write_release(folder, table, SPLIT_ORDER, dict, "sciqfs.parquet")
+    counts = write_release(folder, table, SPLIT_ORDER, dict, "sciqfs.parquet", CARD)
     return dg.MaterializeResult(metadata={"folder": str(folder), "examples": dg.MetadataValue.json(counts)})
 
 

@@ -16,7 +16,6 @@ import pyarrow as pa
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
 
-DIMENSION = "dump_file"
 DUPLICATE_SCHEMA = pa.schema(
     [
         ("paper_id", pa.string()),

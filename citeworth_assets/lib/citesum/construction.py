@@ -35,7 +35,8 @@ from functools import cache
 from itertools import islice
 from statistics import mean
 
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.citesum import reasons
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sections import normalize_section_title
 from citeworth_assets.lib.sentences import SentenceSplitter
 
@@ -48,14 +49,7 @@ REF = "REF"
 # Only whitespace and list separators between two spans: "[1], [2]", "Smith (2019); Lee (2020)".
 BETWEEN_ADJACENT_SPANS = re.compile(r"[\s,;]*")
 
-DROP_REASONS = (
-    "invalid_citation_offsets",
-    "citation_crosses_sentence",
-    "unlinked_citation",
-    "several_cited_papers",
-    "cited_paper_unknown",
-    "cited_abstract_too_short",
-)
+DROP_REASONS = tuple(reasons.REASONS)  # what each means: lib/citesum/reasons.py
 
 
 def is_related_work(section: str | None) -> bool:
@@ -112,7 +106,7 @@ def iter_citation_candidates(
                     counts["paragraphs_without_citations"] += 1
                 elif paragraph.get("invalid_span_count"):
                     results[position][1].append(
-                        _drop(paper.paper_id, paragraph, None, None, "invalid_citation_offsets")
+                        _drop(paper.paper_id, paragraph, None, None, reasons.INVALID_CITATION_OFFSETS)
                     )
                 else:
                     to_split.append((position, paper.paper_id, paragraph))
@@ -150,11 +144,11 @@ def paragraph_candidates(
         inside = [span for span in touching if span["start"] >= start and span["end"] <= end]
         cited = {span["linked_paper_id"] for span in inside}
         if len(inside) < len(touching):
-            reason = "citation_crosses_sentence"
+            reason = reasons.CITATION_CROSSES_SENTENCE
         elif None in cited:
-            reason = "unlinked_citation"
+            reason = reasons.UNLINKED_CITATION
         elif len(cited) > 1:
-            reason = "several_cited_papers"
+            reason = reasons.SEVERAL_CITED_PAPERS
         else:
             reason = cited_abstract_problem(next(iter(cited)), abstracts, min_abstract_words)
         if reason:
@@ -173,9 +167,9 @@ def paragraph_candidates(
 def cited_abstract_problem(paper_id: str, abstracts: Mapping[str, str | None], min_words: int) -> str | None:
     """Why the cited paper cannot be a source document, or None: its abstract is the model's input."""
     if paper_id not in abstracts:
-        return "cited_paper_unknown"
+        return reasons.CITED_PAPER_UNKNOWN
     if len((abstracts[paper_id] or "").split()) < min_words:
-        return "cited_abstract_too_short"
+        return reasons.CITED_ABSTRACT_TOO_SHORT
     return None
 
 
@@ -185,7 +179,7 @@ def _drop(paper_id: str, paragraph: dict, sentence_index: int | None, sentence: 
         "paragraph_index": paragraph["paragraph_index"],
         "sentence_index": sentence_index,
         "sentence": sentence,
-        "reason": reason,
+        "reason": reasons.REASONS.require(reason),
     }
 
 

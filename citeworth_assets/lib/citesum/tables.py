@@ -8,6 +8,7 @@ import duckdb
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.citesum.card import CARD
 from citeworth_assets.lib.citesum.construction import SPLITS, release_record
 from citeworth_assets.lib.releases import write_release
 
@@ -126,4 +127,4 @@ def kept_candidates(lake_root: Path) -> list[dict]:
 
 def export_release(table: pa.Table, folder: Path) -> tuple[Path, dict]:
     """``train``/``validation``/``test.jsonl`` in the published CiteSum fields and ``citesum.parquet``."""
-    return folder, write_release(folder, table, SPLITS, release_record, "citesum.parquet")
+    return folder, write_release(folder, table, SPLITS, release_record, "citesum.parquet", CARD)

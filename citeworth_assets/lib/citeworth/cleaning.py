@@ -59,7 +59,8 @@ from citeworth_assets.lib.citeworth.rules import (
     enough_sentences,
     first_failure,
 )
-from citeworth_assets.lib.s2orc.records import PROVENANCE, PaperInput
+from citeworth_assets.lib.papers import PaperInput
+from citeworth_assets.lib.s2orc.records import PROVENANCE
 from citeworth_assets.lib.sentences import SentenceSplitter
 
 

@@ -22,17 +22,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth.card import CARD
 from citeworth_assets.lib.citeworth.cleaning import (
     PARAGRAPH_SCHEMA,
     release_record,
     rules_key,
 )
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
-from citeworth_assets.lib.fields import field_key
+from citeworth_assets.lib.fields import FIELD_DIMENSION, field_key
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.releases import write_release
-from citeworth_assets.lib.s2orc.records import PaperInput, papers_from_paragraph_rows
+from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 
 SPLITS = ("train", "dev", "test")
+RULES_DIMENSION = "rules"  # lake partition folders of the per-rule-set tables: <table>/rules=<rule set>/
 DATASET_SCHEMA = PARAGRAPH_SCHEMA.append(pa.field("field", pa.string())).append(pa.field("split", pa.string()))
 STATISTICS_SCHEMA = pa.schema(
     [
@@ -96,7 +99,7 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
     tables = [table for table in ACCEPTED_TABLES if lake.has_data(lake_root, table)]
     if not tables:
         return lake.write_partition(
-            lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), "field"
+            lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), FIELD_DIMENSION
         )
     # A paper found in several shards keeps the paragraphs of its first occurrence (s2orc_duplicate_papers).
     not_repeated = (
@@ -113,7 +116,7 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
         "ORDER BY shard NULLS LAST, source_file, line, section_idx"
     )
     return lake.write_partition_from_query(
-        lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), "field"
+        lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), FIELD_DIMENSION
     )
 
 
@@ -122,7 +125,7 @@ def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | Non
     per_field = {}
     for field in fields:
         folder = lake.partition_dir(
-            lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), "field"
+            lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), FIELD_DIMENSION
         )
         per_field[field] = pq.read_table(folder) if folder.is_dir() else PARAGRAPH_SCHEMA.empty_table()
     present = {field: table for field, table in per_field.items() if table.num_rows}
@@ -143,7 +146,7 @@ def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | Non
         sample = sample.append_column("field", pa.array([field] * sample.num_rows, pa.string()))
         parts.append(sample.append_column("split", pa.array(splits, pa.string())))
     table = pa.concat_tables(parts) if parts else DATASET_SCHEMA.empty_table()
-    with lake.PartitionWriter(lake_root, "citeworth_dataset", DATASET_SCHEMA, rules, "rules") as out:
+    with lake.PartitionWriter(lake_root, "citeworth_dataset", DATASET_SCHEMA, rules, RULES_DIMENSION) as out:
         out.write_table(table)
     return {
         "paragraphs_per_field": size,
@@ -155,7 +158,7 @@ def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | Non
 
 
 def read_dataset(lake_root: Path, rules: str) -> pa.Table:
-    return lake.read_partition(lake_root, "citeworth_dataset", rules, dimension="rules")
+    return lake.read_partition(lake_root, "citeworth_dataset", rules, dimension=RULES_DIMENSION)
 
 
 def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
@@ -164,7 +167,7 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     Counts and lengths come from DuckDB over the dataset's Parquet; tokens are counted by streaming
     the sentences through the tokenizer, so the dataset is never loaded whole.
     """
-    folder = lake.partition_dir(lake_root, "citeworth_dataset", rules, "rules")
+    folder = lake.partition_dir(lake_root, "citeworth_dataset", rules, RULES_DIMENSION)
     files = str(folder / "*.parquet").replace("'", "''")
     query = f"""
         WITH sentences AS (
@@ -187,7 +190,9 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
         metrics = {row["field"]: row for row in connection.sql(query).to_arrow_table().to_pylist()}
         paragraphs = dict(connection.execute(paragraphs_query).fetchall())
     tokens = dict.fromkeys(metrics, 0)
-    for batch in lake.iter_partition_batches(lake_root, "citeworth_dataset", rules, ["field", "samples"], "rules"):
+    for batch in lake.iter_partition_batches(
+        lake_root, "citeworth_dataset", rules, ["field", "samples"], RULES_DIMENSION
+    ):
         for row in batch.to_pylist():
             count = sum(len(doc) for doc in splitter.tokenize(sample["text"] for sample in row["samples"]))
             tokens[row["field"]] += count
@@ -208,11 +213,13 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
             }
         )
     result = pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
-    with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, "rules") as out:
+    with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, RULES_DIMENSION) as out:
         out.write_table(result)
     return result
 
 
 def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:
     """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` in the published schema and ``citeworth.parquet``."""
-    return folder, write_release(folder, read_dataset(lake_root, rules), SPLITS, release_record, "citeworth.parquet")
+    return folder, write_release(
+        folder, read_dataset(lake_root, rules), SPLITS, release_record, "citeworth.parquet", CARD
+    )

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.records import PaperInput, RecordReporter, paragraph_rows
+from citeworth_assets.lib.papers import PaperInput
+from citeworth_assets.lib.s2orc.records import RecordReporter, paragraph_rows
 
 
 def _files(paths: list[Path]) -> Iterator[Path]:

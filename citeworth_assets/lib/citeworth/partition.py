@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers, paragraph_row, rejection_rows
 
+ARXIV_FILE_DIMENSION = "file"  # folders of citeworth_arxiv_*: <table>/file=<rule set>.<dump file key>/
+
 
 @dataclass
 class CleaningTally:

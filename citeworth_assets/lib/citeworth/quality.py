@@ -30,7 +30,7 @@ from citeworth_assets.lib.citeworth.rules import (
     ends_with_final_mark,
     long_enough,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 
 CITATION_MARKERS = {
     "bracketed_number": re.compile(r"\[\s*\d+(?:\s*[-,;\u2013]\s*\d+)*\s*\]"),

@@ -324,9 +324,9 @@ def write_s2orc_shard(papers: Iterator[ConvertedPaper], dumps: Path, release: st
 def paper_input(paper: ConvertedPaper, source_file: str, line: int, log: IssueLog):
     """The converted paper as :func:`~citeworth_assets.lib.citeworth.cleaning.clean_papers` reads it, or, when the
     CiteWorth candidate filter rejects its metadata, the name of the failed criterion."""
+    from citeworth_assets.lib.papers import PaperInput
     from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
     from citeworth_assets.lib.s2orc.records import (
-        PaperInput,
         RecordReporter,
         metadata_row,
         paragraph_rows,

@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.cleaning import select_paragraphs
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY, RuleSet
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 
 METHODS = ("ours", "baseline")
 LABELS = (CHECK_WORTHY, NON_CHECK_WORTHY)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import groupby
 from typing import TypeVar
 
 import pyarrow as pa
 
 from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
 from citeworth_assets.lib.s2orc.paragraph_columns import paragraph_table
@@ -44,7 +44,6 @@ __all__ = [  # the schemas and per-record rules are imported from here by the ot
     "PROVENANCE",
     "READ_ISSUE_SCHEMA",
     "REFERENCE_SPAN",
-    "PaperInput",
     "RecordReporter",
     "ShardSource",
     "metadata_row",
@@ -166,14 +165,6 @@ def read_paragraphs(
     """Stream body-text paragraph rows with provenance from a pdf_parses shard, for ``paper_ids`` if given."""
     for table in paragraph_batches(source, log, paper_ids, max_paragraph_chars):
         yield from table.to_pylist()
-
-
-@dataclass
-class PaperInput:
-    paper_id: str
-    paragraphs: list[dict]  # s2orc_paragraphs rows: paragraph_index, section, text, cite_spans, invalid_span_count
-    mag_field_of_study: list[str] | None = None
-    provenance: dict = field(default_factory=dict)  # release, shard, source_file, line, byte_offset of the parse
 
 
 def papers_from_paragraph_rows(rows: Iterable[dict], fields: dict[str, list | None]) -> Iterator[PaperInput]:

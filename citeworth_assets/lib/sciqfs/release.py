@@ -17,7 +17,8 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from citeworth_assets.lib.dataset_cards import CARDS, dataset_card
+from citeworth_assets.lib.dataset_cards import dataset_card
+from citeworth_assets.lib.sciqfs.card import CARD
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
 
@@ -103,9 +104,9 @@ def write_card(
     }
     listed = "\n".join(f"- `{name}`: `{value}`" for name, value in settings.items())
     spec = dataclasses.replace(
-        CARDS["sciqfs"],
+        CARD,
         statistics=lambda _table: rows,
-        construction=f"{CARDS['sciqfs'].construction}\n\nSettings of this build:\n\n{listed}",
+        construction=f"{CARD.construction}\n\nSettings of this build:\n\n{listed}",
     )
     samples = {}
     for split in counts:

@@ -16,7 +16,7 @@ from citeworth_assets.lib.citesum.construction import (
     split_by_cited_paper,
     threshold_report,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 ABSTRACT_A = (

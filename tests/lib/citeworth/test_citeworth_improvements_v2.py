@@ -17,7 +17,7 @@ from citeworth_assets.lib.citeworth.rules import (
     no_dangling_reference_phrase,
     rule_set,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 

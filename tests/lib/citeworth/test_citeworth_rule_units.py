@@ -29,7 +29,7 @@ from citeworth_assets.lib.citeworth.rules import (
     rule,
     rule_set,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.settings import SettingError
 

@@ -25,7 +25,7 @@ from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_IMPROVED,
     rule_set,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 PUBLISHED_NUMERIC = re.compile(r"\[([0-9]+\s*[,-;]*\s*)*[0-9]+\s*\]")

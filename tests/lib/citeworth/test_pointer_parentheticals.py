@@ -10,7 +10,7 @@ from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_IMPROVED,
     rule_set,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 EMPTIED = rule_set("citeworth_2021+emptied_parenthetical")

@@ -13,7 +13,7 @@ from citeworth_assets.lib.manual_eval.evaluation import (
     table_3,
     wilson_interval,
 )
-from citeworth_assets.lib.s2orc.records import PaperInput
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 
 

@@ -132,14 +132,15 @@ def test_release_statistics_equal_the_streamed_ones(examples):
 
 
 def test_graph_release_folder_gets_the_sciqfs_card(examples, tmp_path):
-    """The `sciqfs_release` asset writes through `lib.releases.write_release`: the card comes from CARDS["sciqfs"]."""
+    """The `sciqfs_release` asset writes through `lib.releases.write_release` with the domain's card."""
     from citeworth_assets.lib.releases import write_release as write_graph_release
+    from citeworth_assets.lib.sciqfs.card import CARD
     from citeworth_assets.lib.sciqfs.release import release_row
     from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
 
     split_of = assign_splits(e.paper_id for e in examples)
     table = pa.Table.from_pylist([release_row(e, split_of[e.paper_id]) for e in examples])
-    counts = write_graph_release(tmp_path / "sciqfs", table, SPLIT_ORDER, dict, "sciqfs.parquet")
+    counts = write_graph_release(tmp_path / "sciqfs", table, SPLIT_ORDER, dict, "sciqfs.parquet", CARD)
     header, text = _card(tmp_path / "sciqfs")
     assert {s["name"]: s["num_examples"] for s in header["dataset_info"]["splits"]} == counts
     overall = dataset_statistics(examples, split_of).to_pylist()[-1]

@@ -1,0 +1,11 @@
+"""What citation recommendation owns: the evaluation data set's tables and the results, per data set name."""
+
+from citeworth_assets.lib.citrec import tables
+from citeworth_assets.lib.lake import LakeTable
+
+LAKE_TABLES = (
+    LakeTable("citrec_contexts", tables.CONTEXT_SCHEMA, "citrec_dataset", tables.DIMENSION),
+    LakeTable("citrec_candidates", tables.CANDIDATE_SCHEMA, "citrec_dataset", tables.DIMENSION),
+    LakeTable("citrec_dataset_statistics", tables.STATISTICS_SCHEMA, "citrec_dataset", tables.DIMENSION),
+    LakeTable("citrec_results", tables.RESULT_SCHEMA, "citrec_evaluation", tables.DIMENSION),
+)
