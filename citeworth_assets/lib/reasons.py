@@ -50,6 +50,11 @@ class ReasonRegistry(Mapping[str, DropReason]):
         self._reasons[name] = DropReason(self.domain, name, level, description)
         return name
 
+    def describe(self, level: str, descriptions: Mapping[str, str]) -> None:
+        """Register several reasons of one level: name -> one-line description."""
+        for name, description in descriptions.items():
+            self.add(name, level, description)
+
     def require(self, name: str) -> str:
         """``name`` if registered, else a ValueError naming the registry."""
         if name not in self._reasons:

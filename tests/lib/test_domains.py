@@ -71,3 +71,15 @@ def test_drop_reasons_view_lists_every_domain_with_lake_counts(tmp_path):
     assert by_reason[("sciqfs", "paper_too_long")] is None  # no lake table counts ROUGE-SciQFS's skipped pairs
     assert {domain for domain, _ in by_reason} == {"s2orc", "citeworth", "citesum", "sciqfs"}
     assert isinstance(domains.drop_reason_table(), pa.Table)
+
+
+def test_every_reason_the_sciqfs_example_builder_counts_is_registered():
+    """The example builder counts skipped pairs by name; each name must have a registered meaning."""
+    import re
+    from pathlib import Path
+
+    from citeworth_assets.lib.sciqfs import examples
+    from citeworth_assets.lib.sciqfs.reasons import REASONS
+
+    counted = set(re.findall(r'skipped\["(\w+)"\]', Path(examples.__file__).read_text()))
+    assert counted and counted <= set(REASONS)

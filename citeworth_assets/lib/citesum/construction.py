@@ -106,7 +106,7 @@ def iter_citation_candidates(
                     counts["paragraphs_without_citations"] += 1
                 elif paragraph.get("invalid_span_count"):
                     results[position][1].append(
-                        _drop(paper.paper_id, paragraph, None, None, reasons.INVALID_CITATION_OFFSETS)
+                        _drop(paper.paper_id, paragraph, None, None, "invalid_citation_offsets")
                     )
                 else:
                     to_split.append((position, paper.paper_id, paragraph))
@@ -144,11 +144,11 @@ def paragraph_candidates(
         inside = [span for span in touching if span["start"] >= start and span["end"] <= end]
         cited = {span["linked_paper_id"] for span in inside}
         if len(inside) < len(touching):
-            reason = reasons.CITATION_CROSSES_SENTENCE
+            reason = "citation_crosses_sentence"
         elif None in cited:
-            reason = reasons.UNLINKED_CITATION
+            reason = "unlinked_citation"
         elif len(cited) > 1:
-            reason = reasons.SEVERAL_CITED_PAPERS
+            reason = "several_cited_papers"
         else:
             reason = cited_abstract_problem(next(iter(cited)), abstracts, min_abstract_words)
         if reason:
@@ -167,9 +167,9 @@ def paragraph_candidates(
 def cited_abstract_problem(paper_id: str, abstracts: Mapping[str, str | None], min_words: int) -> str | None:
     """Why the cited paper cannot be a source document, or None: its abstract is the model's input."""
     if paper_id not in abstracts:
-        return reasons.CITED_PAPER_UNKNOWN
+        return "cited_paper_unknown"
     if len((abstracts[paper_id] or "").split()) < min_words:
-        return reasons.CITED_ABSTRACT_TOO_SHORT
+        return "cited_abstract_too_short"
     return None
 
 

@@ -1,4 +1,4 @@
-"""The CiteWorth candidate-paper filter (CiteWorth §3.1).
+"""The CiteWorth candidate-paper filter (seeds/001 §3.1).
 
 A paper is a candidate when abstract, body text, bibliography, tables and figures, venue
 information, inbound citations and MAG categories are all available. On S2ORC metadata that is the
@@ -24,47 +24,36 @@ def _filled(value) -> bool:
     return value is not None and value != "" and value != []
 
 
-# Each criterion is a drop reason of the S2ORC domain: a rejected paper carries the first one it fails.
-REASONS = ReasonRegistry("s2orc", ("paper",))
 CRITERIA: tuple[tuple[str, Callable[[dict], bool]], ...] = (
-    (
-        REASONS.add("mag_field_of_study", "paper", "the paper has no MAG field of study"),
-        lambda paper: _filled(paper["mag_field_of_study"]),
-    ),
-    (
-        REASONS.add("has_inbound_citations", "paper", "no paper of the corpus cites it"),
-        lambda paper: bool(paper["has_inbound_citations"]),
-    ),
-    (
-        REASONS.add("has_pdf_parse", "paper", "the corpus has no PDF parse of the paper"),
-        lambda paper: bool(paper["has_pdf_parse"]),
-    ),
-    (
-        REASONS.add("has_pdf_parsed_abstract", "paper", "the PDF parse has no abstract"),
-        lambda paper: bool(paper["has_pdf_parsed_abstract"]),
-    ),
-    (
-        REASONS.add("has_pdf_parsed_body_text", "paper", "the PDF parse has no body text"),
-        lambda paper: bool(paper["has_pdf_parsed_body_text"]),
-    ),
-    (
-        REASONS.add("has_pdf_parsed_bib_entries", "paper", "the PDF parse has no bibliography entries"),
-        lambda paper: bool(paper["has_pdf_parsed_bib_entries"]),
-    ),
-    (
-        REASONS.add("has_pdf_parsed_ref_entries", "paper", "the PDF parse has no table or figure references"),
-        lambda paper: bool(paper["has_pdf_parsed_ref_entries"]),
-    ),
-    (
-        REASONS.add("abstract", "paper", "the metadata's abstract is missing or blank"),
-        lambda paper: _filled(paper["abstract"]) and bool(paper["abstract"].strip()),
-    ),
-    (
-        REASONS.add("venue_or_id", "paper", "no journal, venue, arXiv, ACL, PubMed or PMC identifier"),
-        lambda paper: any(_filled(paper[name]) for name in VENUE_OR_ID_FIELDS),
-    ),
+    ("mag_field_of_study", lambda paper: _filled(paper["mag_field_of_study"])),
+    ("has_inbound_citations", lambda paper: bool(paper["has_inbound_citations"])),
+    ("has_pdf_parse", lambda paper: bool(paper["has_pdf_parse"])),
+    ("has_pdf_parsed_abstract", lambda paper: bool(paper["has_pdf_parsed_abstract"])),
+    ("has_pdf_parsed_body_text", lambda paper: bool(paper["has_pdf_parsed_body_text"])),
+    ("has_pdf_parsed_bib_entries", lambda paper: bool(paper["has_pdf_parsed_bib_entries"])),
+    ("has_pdf_parsed_ref_entries", lambda paper: bool(paper["has_pdf_parsed_ref_entries"])),
+    ("abstract", lambda paper: _filled(paper["abstract"]) and bool(paper["abstract"].strip())),
+    ("venue_or_id", lambda paper: any(_filled(paper[name]) for name in VENUE_OR_ID_FIELDS)),
 )
 CRITERION_NAMES = tuple(name for name, _ in CRITERIA)
+# Each criterion is a drop reason of the S2ORC domain: a rejected paper carries the first one it fails.
+REASONS = ReasonRegistry("s2orc", ("paper",))
+REASONS.describe(
+    "paper",
+    {
+        "mag_field_of_study": "the paper has no MAG field of study",
+        "has_inbound_citations": "no paper of the corpus cites it",
+        "has_pdf_parse": "the corpus has no PDF parse of the paper",
+        "has_pdf_parsed_abstract": "the PDF parse has no abstract",
+        "has_pdf_parsed_body_text": "the PDF parse has no body text",
+        "has_pdf_parsed_bib_entries": "the PDF parse has no bibliography entries",
+        "has_pdf_parsed_ref_entries": "the PDF parse has no table or figure references",
+        "abstract": "the metadata's abstract is missing or blank",
+        "venue_or_id": "no journal, venue, arXiv, ACL, PubMed or PMC identifier",
+    },
+)
+if tuple(REASONS) != CRITERION_NAMES:
+    raise ValueError(f"every candidate criterion needs a registered meaning: {CRITERION_NAMES} vs {tuple(REASONS)}")
 
 
 def first_failed_criterion(paper: dict) -> str | None:

@@ -7,12 +7,11 @@ domain's in the warehouse view ``platform.drop_reasons``).
 from citeworth_assets.lib.reasons import ReasonRegistry
 
 REASONS = ReasonRegistry("sciqfs", ("example",))
-REFERENCE_WITHOUT_ABSTRACT = REASONS.add(
-    "reference_without_abstract", "example", "the cited reference has no abstract, so there is no query"
-)
-PAPER_TOO_LONG = REASONS.add(
-    "paper_too_long", "example", "the citing paper has more sentences than the configured max_sentences"
-)
-NO_CITING_SENTENCE_FOUND = REASONS.add(
-    "no_citing_sentence_found", "example", "none of the citation contexts matched a sentence of the citing paper"
+REASONS.describe(
+    "example",
+    {
+        "reference_without_abstract": "the cited reference has no abstract, so there is no query",
+        "paper_too_long": "the citing paper has more sentences than the configured max_sentences",
+        "no_citing_sentence_found": "none of the citation contexts matched a sentence of the citing paper",
+    },
 )
