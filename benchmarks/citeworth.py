@@ -143,25 +143,13 @@ def _cut(block: str, length: int = PARAGRAPH_CHARS) -> list[str]:
 
 def load_papers(dump: Path):
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
-    from citeworth_assets.lib.s2orc.records import (
-        ShardSource,
-        papers_from_paragraph_rows,
-        read_metadata,
-        read_paragraphs,
-    )
+    from citeworth_assets.lib.s2orc.candidate_filter import shard_candidates
     from citeworth_assets.lib.s2orc.shards import discover_shards
 
     (shard,) = discover_shards(dump)
-    log = IssueLog()
-    fields = {
-        row["paper_id"]: row["mag_field_of_study"]
-        for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
-        if first_failed_criterion(row) is None
-    }
+    fields, papers = shard_candidates(shard, IssueLog())
     started = time.process_time()
-    rows = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log, set(fields))
-    papers = list(papers_from_paragraph_rows(rows, fields))
+    papers = list(papers)
     return shard, fields, papers, time.process_time() - started
 
 

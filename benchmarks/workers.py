@@ -51,17 +51,6 @@ def parallel_capacity() -> float:
     return round(2 * alone / together, 2)
 
 
-def lake_rows(data: Path) -> dict[str, list]:
-    import duckdb
-
-    tables = {}
-    with duckdb.connect() as connection:
-        for folder in sorted(p for p in (data / "lake").iterdir() if not p.name.startswith("_")):
-            glob = folder / "*" / "*.parquet"
-            tables[folder.name] = connection.execute(f"SELECT * FROM read_parquet('{glob}') ORDER BY ALL").fetchall()
-    return tables
-
-
 def build(dumps: Path, root: Path, workers: int, attempt: int) -> dict:
     data = root / f"data_{workers}_{attempt}"
     env = {**os.environ, "DAGSTER_HOME": str(root / f"home_{workers}_{attempt}")}
@@ -109,8 +98,10 @@ def main() -> None:
         )
         order = [workers for attempt in range(args.repeat) for workers in ((1, 2) if attempt % 2 == 0 else (2, 1))]
         runs = [build(root / "dumps", root, workers, attempt // 2) for attempt, workers in enumerate(order)]
-        lakes = [lake_rows(run.pop("data")) for run in runs]
-        same = all(lake == lakes[0] for lake in lakes)
+        from citeworth_assets.lib.lake import sorted_rows
+
+        lakes = [sorted_rows(run.pop("data") / "lake") for run in runs]
+        same = all(rows == lakes[0] for rows in lakes)
     one, two = (median_phase([run for run in runs if run["workers"] == workers]) for workers in (1, 2))
     result = {
         "cores": os.cpu_count(),

@@ -2,9 +2,9 @@ import os
 import time
 
 import dagster as dg
+from builders import sensor_context
 
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor
-from citeworth_assets.resources import CiteworthSettings
 
 
 def shard(root, release, index, age=3600, data=b"x"):
@@ -16,12 +16,7 @@ def shard(root, release, index, age=3600, data=b"x"):
 
 
 def evaluate(instance, dumps, data, cursor=None):
-    context = dg.build_sensor_context(
-        instance=instance,
-        cursor=cursor,
-        resources={"citeworth": CiteworthSettings(dumps=str(dumps), data=str(data), shard_settle_seconds=60)},
-    )
-    return s2orc_dump_sensor(context)
+    return s2orc_dump_sensor(sensor_context(instance, dumps, data, cursor))
 
 
 def test_sensor_adds_partitions_once_and_follows_replacements_and_new_releases(tmp_path):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from s2orc_dump import Dump, first_failed_criterion
 
+from citeworth_assets.lib.citeworth.rules import PERMISSIBLE_SECTION_TITLES as PERMISSIBLE_TITLES
 from citeworth_assets.samples.s2orc import MAG_FIELDS
 
 # ------------------------------------------------------------------------------------------------
@@ -162,44 +163,6 @@ def test_metadata_noise(tmp_path: Path, dump: Dump) -> None:
 # Content: CiteWorth acceptance, learnability, CiteSum
 # ------------------------------------------------------------------------------------------------
 
-PERMISSIBLE_TITLES = {
-    "introduction",
-    "abstract",
-    "method",
-    "methods",
-    "results",
-    "discussion",
-    "discussions",
-    "conclusion",
-    "conclusions",
-    "results and discussion",
-    "related work",
-    "experimental results",
-    "literature review",
-    "experiments",
-    "background",
-    "methodology",
-    "conclusions and future work",
-    "related works",
-    "limitations",
-    "procedure",
-    "material and methods",
-    "discussion and conclusion",
-    "implementation",
-    "evaluation",
-    "performance evaluation",
-    "experiments and results",
-    "overview",
-    "experimental design",
-    "discussion and conclusions",
-    "results and discussions",
-    "motivation",
-    "proposed method",
-    "analysis",
-    "future work",
-    "results and analysis",
-    "implementation details",
-}
 BRACKET_CITATION = re.compile(r"\[([0-9]+\s*[,-;]*\s*)*[0-9]+\s*\]")
 YEAR_CITATION = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)")
 HANGING = re.compile(

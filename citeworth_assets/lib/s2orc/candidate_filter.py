@@ -8,12 +8,13 @@ first criterion it fails, so drop counts per criterion add up to the rejected to
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.reasons import ReasonRegistry
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PROVENANCE
 
@@ -64,6 +65,25 @@ def first_failed_criterion(paper: dict) -> str | None:
     return None
 
 
+def shard_candidates(shard, log) -> tuple[dict[str, list | None], Iterator[PaperInput]]:
+    """The candidate papers of one S2ORC shard read from its files without the lake: their fields of study (read
+    now) and their papers with body paragraphs (read as the iterator is consumed)."""
+    from citeworth_assets.lib.s2orc.records import (
+        ShardSource,
+        papers_from_paragraph_rows,
+        read_metadata,
+        read_paragraphs,
+    )
+
+    fields = {
+        row["paper_id"]: row["mag_field_of_study"]
+        for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
+        if first_failed_criterion(row) is None
+    }
+    rows = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log, set(fields))
+    return fields, papers_from_paragraph_rows(rows, fields)
+
+
 ASCII_VISIBLE = "[!-~]"  # a text with one of these is not blank, whatever the definition of whitespace
 
 
@@ -99,6 +119,19 @@ def _holds(papers: pa.Table) -> list[np.ndarray]:
     holds.append(_has_text(papers, "abstract"))
     holds.append(np.logical_or.reduce([_filled_column(papers, name) for name in VENUE_OR_ID_FIELDS]))
     return holds
+
+
+CRITERION_FIELDS = (
+    "mag_field_of_study",
+    "has_inbound_citations",
+    "has_pdf_parse",
+    "has_pdf_parsed_abstract",
+    "has_pdf_parsed_body_text",
+    "has_pdf_parsed_bib_entries",
+    "has_pdf_parsed_ref_entries",
+    "abstract",
+    *VENUE_OR_ID_FIELDS,
+)
 
 
 def split_candidates(papers: pa.RecordBatch | pa.Table) -> tuple[pa.Table, pa.Table]:

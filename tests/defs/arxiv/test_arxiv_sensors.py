@@ -4,11 +4,11 @@ import os
 import time
 
 import dagster as dg
+from builders import sensor_context
 
 from citeworth_assets.defs.arxiv.sensors import arxiv_sensors
 from citeworth_assets.defs.mag.sensors import catalogue_sensor
 from citeworth_assets.lib.arxiv.dump_files import discover_dump_files, dump_key, find_dump_file
-from citeworth_assets.resources import CiteworthSettings
 
 SENSOR_2020, SENSOR_2022 = arxiv_sensors
 
@@ -20,14 +20,7 @@ def put(path, data=b"x", age=3600):
 
 
 def evaluate(sensor, instance, dumps, cursor=None):
-    context = dg.build_sensor_context(
-        instance=instance,
-        cursor=cursor,
-        resources={
-            "citeworth": CiteworthSettings(dumps=str(dumps), data=str(dumps.parent / "data"), shard_settle_seconds=60)
-        },
-    )
-    return sensor(context)
+    return sensor(sensor_context(instance, dumps, dumps.parent / "data", cursor))
 
 
 def test_partition_keys_are_valid_and_found_again(tmp_path):

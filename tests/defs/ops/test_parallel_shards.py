@@ -1,23 +1,14 @@
 """`citeworth build --workers 2` gives the lake of `--workers 1`, and its shard runs are runs of the instance."""
 
 import dagster as dg
-import duckdb
 import pytest
 from click.testing import CliRunner
 
 from citeworth_assets.cli import main
+from citeworth_assets.lib import lake
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 pytestmark = pytest.mark.slow  # two builds of a three-shard dump
-
-
-def lake_rows(data) -> dict[str, list]:
-    tables = {}
-    with duckdb.connect() as connection:
-        for folder in sorted(p for p in (data / "lake").iterdir() if not p.name.startswith("_")):
-            glob = folder / "*" / "*.parquet"
-            tables[folder.name] = connection.execute(f"SELECT * FROM read_parquet('{glob}') ORDER BY ALL").fetchall()
-    return tables
 
 
 def test_two_workers_build_the_lake_of_one(tmp_path, monkeypatch):
@@ -33,7 +24,7 @@ def test_two_workers_build_the_lake_of_one(tmp_path, monkeypatch):
         assert result.exit_code == 0, result.output
         assert "shards: 3 runs in" in result.output and f"at most {workers} at a time" in result.output
         assert all(f"[{n}/3] 20200705v1_{n - 1}: " in result.output for n in (1, 2, 3))
-        lakes[workers] = lake_rows(data)
+        lakes[workers] = lake.sorted_rows(data / "lake")
         with dg.DagsterInstance.get() as instance:
             runs = instance.get_run_records(
                 dg.RunsFilter(job_name="s2orc_shard_job", statuses=[dg.DagsterRunStatus.SUCCESS])

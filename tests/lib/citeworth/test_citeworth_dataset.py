@@ -3,7 +3,7 @@ import json
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA
+from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, RELEASE_FIELDS
 from citeworth_assets.lib.citeworth.dataset import (
     build_dataset,
     export_release,
@@ -104,16 +104,7 @@ def test_statistics_and_release(tmp_path):
         "train.jsonl",
     ]  # (README.md: the dataset card)
     record = json.loads((folder / "train.jsonl").read_text().splitlines()[0])
-    assert list(record) == [
-        "paper_id",
-        "section_idx",
-        "file_index",
-        "file_offset",
-        "mag_field_of_study",
-        "original_text",
-        "section_title",
-        "samples",
-    ]
+    assert list(record) == list(RELEASE_FIELDS)  # the published release's fields, in its order
     assert list(record["samples"][0]) == ["text", "label", "original_text", "ref_ids", "citation_text"]
     assert "citation_text" not in record["samples"][1] and record["samples"][1]["ref_ids"] is None
     assert pq.read_table(folder / "citeworth.parquet").num_rows == 20

@@ -4,6 +4,8 @@
 import json
 
 import pytest
+from builders import cite_spans as spans_of
+from builders import s2orc_paragraph as paragraph
 
 from citeworth_assets.lib.citeworth.citations import first_citation_group, tidy_cut
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
@@ -19,34 +21,6 @@ from citeworth_assets.lib.citeworth.rules import (
 )
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
-
-
-def spans_of(text, *pieces):
-    spans, position = [], 0
-    for number, piece in enumerate(pieces):
-        start = text.index(piece, position)
-        spans.append(
-            {
-                "start": start,
-                "end": start + len(piece),
-                "text": piece,
-                "ref_id": f"BIBREF{number}",
-                "linked_paper_id": None,
-            }
-        )
-        position = start + len(piece)
-    return spans
-
-
-def paragraph(text, *pieces, index=0, section="Introduction"):
-    return {
-        "paragraph_index": index,
-        "section": section,
-        "text": text,
-        "cite_spans": spans_of(text, *pieces),
-        "invalid_span_count": 0,
-    }
-
 
 FILLER = (
     "Cell cultures were grown under standard conditions as described before [11]. "

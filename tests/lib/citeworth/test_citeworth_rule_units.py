@@ -4,6 +4,7 @@ import dataclasses
 
 import pyarrow as pa
 import pytest
+from builders import s2orc_paragraph as paragraph
 
 from citeworth_assets.lib.citeworth import rules as rules_module
 from citeworth_assets.lib.citeworth.citations import CitationSpan, Sentence
@@ -108,23 +109,6 @@ def test_reason_rows_for_the_warehouse():
     table = reason_table()
     assert table.schema == REASON_SCHEMA and table.num_rows == len(REASONS)
     assert pa.Table.from_pylist(rows, schema=REASON_SCHEMA).equals(table)
-
-
-def paragraph(text, *pieces, section="Introduction", index=0):
-    spans, position = [], 0
-    for number, piece in enumerate(pieces):
-        start = text.index(piece, position)
-        spans.append(
-            {
-                "start": start,
-                "end": start + len(piece),
-                "text": piece,
-                "ref_id": f"BIBREF{number}",
-                "linked_paper_id": None,
-            }
-        )
-        position = start + len(piece)
-    return {"paragraph_index": index, "section": section, "text": text, "cite_spans": spans, "invalid_span_count": 0}
 
 
 CITED = (

@@ -6,6 +6,8 @@ import re
 import time
 
 import pytest
+from builders import cite_spans as spans_of
+from builders import s2orc_paragraph as paragraph
 
 from citeworth_assets.lib.citeworth.citations import (
     IMPROVED_SEPARATORS,
@@ -30,34 +32,6 @@ from citeworth_assets.lib.sentences import splitter
 
 PUBLISHED_NUMERIC = re.compile(r"\[([0-9]+\s*[,-;]*\s*)*[0-9]+\s*\]")
 LITERAL_NUMERIC = re.compile(r"\[([0-9]+\s*[,;\-\u2013]*\s*)*[0-9]+\s*\]")
-
-
-def spans_of(text, *pieces):
-    """S2ORC-style citation spans for each piece, in order of appearance."""
-    spans, position = [], 0
-    for number, piece in enumerate(pieces):
-        start = text.index(piece, position)
-        spans.append(
-            {
-                "start": start,
-                "end": start + len(piece),
-                "text": piece,
-                "ref_id": f"BIBREF{number}",
-                "linked_paper_id": None,
-            }
-        )
-        position = start + len(piece)
-    return spans
-
-
-def paragraph(text, *pieces, section="Introduction", index=0):
-    return {
-        "paragraph_index": index,
-        "section": section,
-        "text": text,
-        "cite_spans": spans_of(text, *pieces),
-        "invalid_span_count": 0,
-    }
 
 
 def filler(index):

@@ -2,6 +2,7 @@
 unarXive cases ("training, (e.g. [4])." -> "training, (e.g.)."), which the faithful set drops as hanging."""
 
 import pytest
+from builders import s2orc_paragraph as paragraph
 
 from citeworth_assets.lib.citeworth.citations import drop_pointer_parentheticals
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
@@ -21,23 +22,6 @@ FILLER = (
 )
 OPENING = "Generative models of discrete data have been studied for a long time. "
 CLOSING = " Our focus is a selection of those methods relevant to text generation."
-
-
-def paragraph(text, *pieces, index=0, section="Introduction"):
-    spans, position = [], 0
-    for number, piece in enumerate(pieces):
-        start = text.index(piece, position)
-        spans.append(
-            {
-                "start": start,
-                "end": start + len(piece),
-                "text": piece,
-                "ref_id": f"BIBREF{number}",
-                "linked_paper_id": None,
-            }
-        )
-        position = start + len(piece)
-    return {"paragraph_index": index, "section": section, "text": text, "cite_spans": spans, "invalid_span_count": 0}
 
 
 def outcome(text, pieces, rules):

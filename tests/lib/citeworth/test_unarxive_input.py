@@ -142,13 +142,7 @@ def test_the_command_writes_a_dump_that_the_s2orc_readers_and_cleaning_take(shar
     from citeworth_assets.cli import main
     from citeworth_assets.lib.citeworth.cleaning import clean_papers
     from citeworth_assets.lib.citeworth.rules import rule_set
-    from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion
-    from citeworth_assets.lib.s2orc.records import (
-        ShardSource,
-        papers_from_paragraph_rows,
-        read_metadata,
-        read_paragraphs,
-    )
+    from citeworth_assets.lib.s2orc.candidate_filter import shard_candidates
     from citeworth_assets.lib.s2orc.shards import discover_shards
     from citeworth_assets.lib.sentences import splitter
 
@@ -159,13 +153,8 @@ def test_the_command_writes_a_dump_that_the_s2orc_readers_and_cleaning_take(shar
     assert "20 papers -> unarxive2022 shard 0" in result.output
     (shard,) = discover_shards(tmp_path)
     log = IssueLog()
-    fields = {
-        row["paper_id"]: row["mag_field_of_study"]
-        for row in read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
-        if first_failed_criterion(row) is None
-    }
-    rows = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log, set(fields))
-    papers = list(papers_from_paragraph_rows(rows, fields))
+    _, papers = shard_candidates(shard, log)
+    papers = list(papers)
     assert len(papers) == 17 and not log.counts
     kept = [r for r in clean_papers(papers, rule_set("citeworth_2021"), splitter()) if r.accepted]
     assert kept  # real arXiv paragraphs come out of the faithful rules

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import S2ORC_METADATA as METADATA
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
@@ -14,34 +15,6 @@ from citeworth_assets.lib.s2orc.records import (
     read_metadata,
     read_paragraphs,
 )
-
-METADATA = {
-    "paper_id": "1",
-    "title": "T",
-    "authors": [{"first": "A", "middle": [], "last": "B", "suffix": ""}],
-    "abstract": "An abstract.",
-    "year": 2019,
-    "arxiv_id": None,
-    "acl_id": None,
-    "pmc_id": None,
-    "pubmed_id": "9",
-    "doi": None,
-    "venue": "V",
-    "journal": None,
-    "has_pdf_body_text": True,
-    "mag_id": "5",
-    "mag_field_of_study": ["Biology"],
-    "outbound_citations": ["2"],
-    "inbound_citations": ["3"],
-    "has_outbound_citations": True,
-    "has_inbound_citations": True,
-    "has_pdf_parse": True,
-    "has_pdf_parsed_abstract": True,
-    "has_pdf_parsed_body_text": True,
-    "has_pdf_parsed_bib_entries": True,
-    "has_pdf_parsed_ref_entries": True,
-    "s2_url": "https://api.semanticscholar.org/CorpusID:1",
-}
 
 
 def write_lines(path: Path, lines: list[bytes]) -> Path:

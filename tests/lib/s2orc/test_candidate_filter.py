@@ -1,28 +1,14 @@
 import json
 
 import pytest
+from builders import S2ORC_METADATA
 
 from citeworth_assets.lib.s2orc.candidate_filter import (
     CRITERION_NAMES,
     first_failed_criterion,
 )
 
-CANDIDATE = {
-    "mag_field_of_study": ["Computer Science"],
-    "has_inbound_citations": True,
-    "has_pdf_parse": True,
-    "has_pdf_parsed_abstract": True,
-    "has_pdf_parsed_body_text": True,
-    "has_pdf_parsed_bib_entries": True,
-    "has_pdf_parsed_ref_entries": True,
-    "abstract": "We study things.",
-    "journal": None,
-    "venue": "ACL",
-    "arxiv_id": None,
-    "acl_id": None,
-    "pubmed_id": None,
-    "pmc_id": None,
-}
+CANDIDATE = {**S2ORC_METADATA, "pubmed_id": None}  # the venue is its only venue or identifier
 
 
 def test_a_paper_with_everything_is_a_candidate():

@@ -2,6 +2,7 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import S2ORC_METADATA as METADATA
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.records import (
@@ -18,35 +19,6 @@ def write_jsonl(path: Path, records) -> Path:
 
 def source(path: Path) -> ShardSource:
     return ShardSource("20200705v1", "20200705v1_0", path)
-
-
-METADATA = {
-    "paper_id": "1",
-    "title": "T",
-    "authors": [{"first": "A", "middle": [], "last": "B", "suffix": ""}],
-    "abstract": "An abstract.",
-    "year": 2019,
-    "arxiv_id": None,
-    "acl_id": None,
-    "pmc_id": None,
-    "pubmed_id": "9",
-    "doi": None,
-    "venue": "V",
-    "journal": None,
-    "has_pdf_body_text": True,
-    "mag_id": "5",
-    "mag_field_of_study": ["Biology"],
-    "outbound_citations": ["2"],
-    "inbound_citations": ["3"],
-    "has_outbound_citations": True,
-    "has_inbound_citations": True,
-    "has_pdf_parse": True,
-    "has_pdf_parsed_abstract": True,
-    "has_pdf_parsed_body_text": True,
-    "has_pdf_parsed_bib_entries": True,
-    "has_pdf_parsed_ref_entries": True,
-    "s2_url": "https://api.semanticscholar.org/CorpusID:1",
-}
 
 
 def test_metadata_rows_are_typed_with_provenance(tmp_path):

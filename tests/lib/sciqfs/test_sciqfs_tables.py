@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from builders import real_s2orc_parsed_papers
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.examples import (
@@ -147,18 +148,7 @@ def test_length_limit_is_a_setting_and_drops_are_counted(split):
 
 
 def test_real_s2orc_paper_with_a_linked_cited_abstract(shared_data, split):
-    folder = shared_data / "s2orc-20200705"
-    abstracts = {}
-    for name in ("metadata_sample.jsonl", "metadata_for_pdf_parses.jsonl"):
-        for line in (folder / name).open():
-            row = json.loads(line)
-            if row.get("abstract"):
-                abstracts[row["paper_id"]] = row["abstract"]
-    log = IssueLog()
-    papers = [
-        paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p)
-        for p in sorted((folder / "pdf_parses").glob("*.json"))
-    ]
+    papers, log = real_s2orc_parsed_papers(shared_data, split)
     tables = build_tables(papers, log)
     examples = list(build_examples(tables, split))
     assert tables.papers.num_rows == 3 and tables.citations.num_rows > 50

@@ -1,10 +1,9 @@
 """ROUGE-SciQFS baselines (ROUGE-SciQFS §4, Appendix A) on a small generated set and on the real sample."""
 
-import json
-
 import numpy as np
 import pytest
 import torch
+from builders import real_s2orc_parsed_papers
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import augment_examples
@@ -121,18 +120,7 @@ def test_sentence_bert_from_the_local_package():
 def test_real_s2orc_example_cosine_baselines(shared_data, capsys):
     """The one real pair with a linked cited abstract (18980380): small numbers, reported as such."""
     split = default_splitter()
-    folder = shared_data / "s2orc-20200705"
-    abstracts = {}
-    for name in ("metadata_sample.jsonl", "metadata_for_pdf_parses.jsonl"):
-        for line in (folder / name).open():
-            row = json.loads(line)
-            if row.get("abstract"):
-                abstracts[row["paper_id"]] = row["abstract"]
-    log = IssueLog()
-    papers = [
-        paper_from_pdf_parse(json.loads(p.read_text()), split, abstracts, log, p)
-        for p in sorted((folder / "pdf_parses").glob("*.json"))
-    ]
+    papers, log = real_s2orc_parsed_papers(shared_data, split)
     docs = documents(augment_examples(build_examples(build_tables(papers, log), split)))
     assert len(docs) == 1
     rows = run_baselines(
