@@ -54,6 +54,7 @@ def real_dump(data: Path, out: Path) -> Path:
         convert_record,
     )
     from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
 
     parses = []
     for style in STYLES:
@@ -71,15 +72,7 @@ def real_dump(data: Path, out: Path) -> Path:
     full = out / "real_text" / "full"
     (full / "metadata").mkdir(parents=True, exist_ok=True)
     (full / "pdf_parses").mkdir(parents=True, exist_ok=True)
-    flags = (
-        "has_inbound_citations",
-        "has_pdf_parse",
-        "has_pdf_parsed_abstract",
-        "has_pdf_parsed_body_text",
-        "has_pdf_parsed_bib_entries",
-        "has_pdf_parsed_ref_entries",
-        "has_outbound_citations",
-    )
+    flags = (*CRITERION_NAMES[1:7], "has_outbound_citations")  # has_inbound_citations .. has_pdf_parsed_ref_entries
     with (
         gzip.open(full / "metadata" / "metadata_0.jsonl.gz", "wt") as metadata,
         gzip.open(full / "pdf_parses" / "pdf_parses_0.jsonl.gz", "wt") as pdfs,

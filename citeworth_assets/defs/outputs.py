@@ -23,3 +23,37 @@ def kept_and_dropped_specs(
         )
         for name, description in (kept, dropped)
     ]
+
+
+def per_shard_kept_and_dropped(
+    group: str,
+    deps: list,
+    kept: tuple[str, str],
+    dropped: tuple[str, str],
+    check: tuple[str, str, str] | None = None,
+    automation_condition: dg.AutomationCondition | None = None,
+):
+    """The decorator of a per-shard step writing a kept and a dropped table (:func:`kept_and_dropped_specs`), with
+    its one check given as ``(check name, asset it checks, description)``."""
+    from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+
+    checks = [dg.AssetCheckSpec(check[0], asset=check[1], description=check[2])] if check else None
+    return dg.multi_asset(
+        specs=kept_and_dropped_specs(group, deps, kept, dropped, automation_condition),
+        check_specs=checks,
+        partitions_def=s2orc_shards,
+    )
+
+
+def derived_asset(group: str, deps: list, description: str, kinds=("parquet",), **extra):
+    """The decorator of an asset computed from others that follows them without a click (``follows_shards``)."""
+    from citeworth_assets.defs.automation import follows_shards
+
+    return dg.asset(
+        automation_condition=follows_shards(),
+        deps=deps,
+        group_name=group,
+        kinds=set(kinds),
+        description=description,
+        **extra,
+    )

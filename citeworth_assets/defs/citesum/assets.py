@@ -7,8 +7,7 @@ import pyarrow as pa
 
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.figures import figure_metadata
-from citeworth_assets.defs.outputs import kept_and_dropped_specs
-from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum import construction as citesum
 from citeworth_assets.lib.citesum import tables
@@ -33,15 +32,13 @@ class CandidateConfig(dg.Config):
         return {"rouge1": self.rouge1_recall, "rouge2": self.rouge2_recall, "rougeL": self.rougeL_recall}
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[
+@derived_asset(
+    "citesum",
+    [
         dg.AssetDep("s2orc_papers", partition_mapping=dg.AllPartitionMapping()),
         dg.AssetDep("s2orc_paragraphs", partition_mapping=dg.AllPartitionMapping()),
     ],
-    group_name="citesum",
-    kinds={"parquet"},
-    description="Every paper linked from a citation span of any shard, with title, abstract and fields of study: "
+    "Every paper linked from a citation span of any shard, with title, abstract and fields of study: "
     "the lookup CiteSum candidates are scored against, built from every shard first so that the dataset does not "
     "depend on which shards happened to be in the lake when a shard ran.",
 )
@@ -50,19 +47,16 @@ def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResul
     return dg.MaterializeResult(metadata={"cited_papers": papers})
 
 
-@dg.multi_asset(
-    specs=kept_and_dropped_specs(
-        "citesum",
-        ["s2orc_paragraphs", citesum_cited_abstracts],
-        kept=(
-            "citesum_candidates",
-            "Related Work sentences citing exactly one linked paper with an abstract, with their ROUGE recall against "
-            "it, REF-replaced text and whether the ROUGE filter keeps them.",
-        ),
-        dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
-        automation_condition=follows_shards(),
+@per_shard_kept_and_dropped(
+    "citesum",
+    ["s2orc_paragraphs", citesum_cited_abstracts],
+    kept=(
+        "citesum_candidates",
+        "Related Work sentences citing exactly one linked paper with an abstract, with their ROUGE recall against "
+        "it, REF-replaced text and whether the ROUGE filter keeps them.",
     ),
-    partitions_def=s2orc_shards,
+    dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
+    automation_condition=follows_shards(),
 )
 def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: CiteworthSettings):
     settings, shard = citeworth.settings, context.partition_key
@@ -106,12 +100,10 @@ class DatasetConfig(dg.Config):
     seed: int = 2022
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
-    group_name="citesum",
-    kinds={"parquet"},
-    description="Kept candidates with the cited paper's abstract, title and discipline, split 90/5/5 by cited paper "
+@derived_asset(
+    "citesum",
+    [dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
+    "Kept candidates with the cited paper's abstract, title and discipline, split 90/5/5 by cited paper "
     "(no cited paper of validation or test in train); Table 3 statistics and the discipline distribution.",
 )
 def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
@@ -154,13 +146,12 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
     return dg.MaterializeResult(metadata={"statistics": dg.MetadataValue.json(statistics), **figures})
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[citesum_dataset],
-    group_name="citesum",
-    kinds={"json", "parquet"},
-    description="train/validation/test.jsonl with src, tgt, paper_id, title, discipline (as the published CiteSum "
+@derived_asset(
+    "citesum",
+    [citesum_dataset],
+    "train/validation/test.jsonl with src, tgt, paper_id, title, discipline (as the published CiteSum "
     "files), plus Parquet, under <data>/exports/citesum/.",
+    kinds=("json", "parquet"),
 )
 def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
@@ -169,12 +160,10 @@ def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata={"folder": str(folder), "examples": dg.MetadataValue.json(counts)})
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[citesum_dataset],
-    group_name="citesum",
-    kinds={"parquet"},
-    description="EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (§3.1) on the CiteSum test split: mean ROUGE-1/2/L F1 x100.",
+@derived_asset(
+    "citesum",
+    [citesum_dataset],
+    "EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (§3.1) on the CiteSum test split: mean ROUGE-1/2/L F1 x100.",
 )
 def citesum_baselines(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings

@@ -6,11 +6,9 @@ import time
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.defs.figures import figure_metadata
-from citeworth_assets.defs.outputs import kept_and_dropped_specs
-from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth import dataset
 from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, REJECTION_SCHEMA, rules_key
@@ -28,27 +26,19 @@ from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
 
 
-@dg.multi_asset(
-    specs=kept_and_dropped_specs(
-        "citeworth",
-        ["s2orc_paragraphs", "s2orc_candidate_papers"],
-        kept=(
-            "citeworth_paragraphs",
-            "Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard.",
-        ),
-        dropped=(
-            "citeworth_rejections",
-            "Every paper and paragraph the rule set dropped, with the rule that dropped it.",
-        ),
+@per_shard_kept_and_dropped(
+    "citeworth",
+    ["s2orc_paragraphs", "s2orc_candidate_papers"],
+    kept=(
+        "citeworth_paragraphs",
+        "Paragraphs accepted by the configured CiteWorth rule set, in the release schema, per shard.",
     ),
-    check_specs=[
-        dg.AssetCheckSpec(
-            "no_internal_errors",
-            asset="citeworth_rejections",
-            description="No paper of the shard was dropped for an unexpected exception (reason internal_error).",
-        )
-    ],
-    partitions_def=s2orc_shards,
+    dropped=("citeworth_rejections", "Every paper and paragraph the rule set dropped, with the rule that dropped it."),
+    check=(
+        "no_internal_errors",
+        "citeworth_rejections",
+        "No paper of the shard was dropped for an unexpected exception (reason internal_error).",
+    ),
 )
 def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     settings, shard = citeworth.settings, context.partition_key
@@ -100,18 +90,16 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     )
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    partitions_def=mag_fields,
-    deps=[
+@derived_asset(
+    "citeworth",
+    [
         dg.AssetDep("citeworth_paragraphs", partition_mapping=dg.AllPartitionMapping()),
         dg.AssetDep("citeworth_arxiv_paragraphs", partition_mapping=dg.AllPartitionMapping()),
         "s2orc_duplicate_papers",
     ],
-    group_name="citeworth",
-    kinds={"parquet"},
-    description="Accepted paragraphs of papers with exactly this one field of study, from every S2ORC shard and "
-    "every unarXive 2022 dump file.",
+    "Accepted paragraphs of papers with exactly this one field of study, from every S2ORC shard and every unarXive "
+    "2022 dump file.",
+    partitions_def=mag_fields,
 )
 def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, field, rules = citeworth.settings, FIELD_BY_KEY[context.partition_key], citeworth.rule_set.name
@@ -127,12 +115,10 @@ class DatasetConfig(dg.Config):
     seed: int = 1000
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[dg.AssetDep(citeworth_field_paragraphs, partition_mapping=dg.AllPartitionMapping())],
-    group_name="citeworth",
-    kinds={"parquet"},
-    description="Paragraphs sampled evenly from the configured fields, split 80/10/10 by paper, seeded.",
+@derived_asset(
+    "citeworth",
+    [dg.AssetDep(citeworth_field_paragraphs, partition_mapping=dg.AllPartitionMapping())],
+    "Paragraphs sampled evenly from the configured fields, split 80/10/10 by paper, seeded.",
 )
 def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
@@ -140,12 +126,10 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
     return dg.MaterializeResult(metadata={"rule_set": rules, **summary})
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[citeworth_dataset],
-    group_name="citeworth",
-    kinds={"parquet"},
-    description="The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall "
+@derived_asset(
+    "citeworth",
+    [citeworth_dataset],
+    "The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall "
     "and per field.",
 )
 def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
@@ -166,13 +150,11 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     )
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[citeworth_dataset],
-    group_name="citeworth",
-    kinds={"json", "parquet"},
-    description="train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under "
-    "<data>/exports/citeworth/<rule set>/.",
+@derived_asset(
+    "citeworth",
+    [citeworth_dataset],
+    "train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under <data>/exports/citeworth/<rule set>/.",
+    kinds=("json", "parquet"),
 )
 def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
@@ -184,16 +166,12 @@ class ComparisonConfig(dg.Config):
     max_candidate_papers: int = 1000
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=["s2orc_paragraphs", "s2orc_candidate_papers"],
-    group_name="citeworth",
-    kinds={"parquet"},
-    description=(
-        "citeworth_2021, the latest citeworth_improved_v<n> and the faithful set with each improvement alone, run on "
-        "the same candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, "
-        "format problems)."
-    ),
+@derived_asset(
+    "citeworth",
+    ["s2orc_paragraphs", "s2orc_candidate_papers"],
+    "citeworth_2021, the latest citeworth_improved_v<n> and the faithful set with each improvement alone, run on "
+    "the same candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, "
+    "format problems).",
 )
 def citeworth_rule_comparison(config: ComparisonConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings

@@ -3,8 +3,8 @@
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
+from citeworth_assets.defs.outputs import derived_asset
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.dataset import RULES_DIMENSION, read_dataset, sample_candidate_papers
 from citeworth_assets.lib.manual_eval import evaluation
@@ -36,12 +36,10 @@ class SampleConfig(dg.Config):
     baseline_candidate_papers: int = 5000
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[citeworth_dataset, "s2orc_paragraphs"],
-    group_name="citeworth",
-    kinds={"parquet"},
-    description="Blind sample for manual evaluation: N cite-worthy and N non-cite-worthy sentences of the dataset and "
+@derived_asset(
+    "citeworth",
+    [citeworth_dataset, "s2orc_paragraphs"],
+    "Blind sample for manual evaluation: N cite-worthy and N non-cite-worthy sentences of the dataset and "
     "of the span-removal baseline, shuffled under opaque ids; already judged items are kept on re-sampling.",
 )
 def citeworth_manual_eval_sample(
@@ -78,12 +76,10 @@ def citeworth_manual_eval_sample(
     )
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[citeworth_manual_eval_sample],
-    group_name="citeworth",
-    kinds={"parquet"},
-    description="Table 3 of the paper from the judgements so far: per method the share of sentences extracted "
+@derived_asset(
+    "citeworth",
+    [citeworth_manual_eval_sample],
+    "Table 3 of the paper from the judgements so far: per method the share of sentences extracted "
     "correctly and with citation markers removed, 95% Wilson intervals, improvement over the baseline, Cohen's kappa.",
 )
 def citeworth_manual_eval_results(citeworth: CiteworthSettings) -> dg.MaterializeResult:

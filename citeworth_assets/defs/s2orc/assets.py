@@ -4,8 +4,7 @@ import time
 
 import dagster as dg
 
-from citeworth_assets.defs.automation import follows_shards
-from citeworth_assets.defs.outputs import kept_and_dropped_specs
+from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
@@ -60,21 +59,16 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     )
 
 
-@dg.multi_asset(
-    specs=kept_and_dropped_specs(
-        "s2orc",
-        [s2orc_papers],
-        kept=("s2orc_candidate_papers", "Papers that pass the CiteWorth candidate filter (CiteWorth §3.1)."),
-        dropped=("s2orc_paper_rejections", "Papers the candidate filter rejects, with the first criterion each fails."),
+@per_shard_kept_and_dropped(
+    "s2orc",
+    [s2orc_papers],
+    kept=("s2orc_candidate_papers", "Papers that pass the CiteWorth candidate filter (CiteWorth §3.1)."),
+    dropped=("s2orc_paper_rejections", "Papers the candidate filter rejects, with the first criterion each fails."),
+    check=(
+        "candidates_and_rejections_add_up",
+        "s2orc_candidate_papers",
+        "Every paper of the shard is either a candidate or a rejection, once.",
     ),
-    check_specs=[
-        dg.AssetCheckSpec(
-            "candidates_and_rejections_add_up",
-            asset="s2orc_candidate_papers",
-            description="Every paper of the shard is either a candidate or a rejection, once.",
-        )
-    ],
-    partitions_def=s2orc_shards,
 )
 def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     split = write_candidates(citeworth.settings.lake, context.partition_key)
@@ -138,12 +132,10 @@ def s2orc_paragraphs(
     )
 
 
-@dg.asset(
-    automation_condition=follows_shards(),
-    deps=[dg.AssetDep(s2orc_papers, partition_mapping=dg.AllPartitionMapping())],
-    group_name="s2orc",
-    kinds={"parquet"},
-    description="Every occurrence of a paper_id found in more than one shard; the first by release, shard and line "
+@derived_asset(
+    "s2orc",
+    [dg.AssetDep(s2orc_papers, partition_mapping=dg.AllPartitionMapping())],
+    "Every occurrence of a paper_id found in more than one shard; the first by release, shard and line "
     "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
 )
 def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:

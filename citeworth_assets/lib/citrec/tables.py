@@ -22,6 +22,7 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_statistics,
 )
 from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_models.citrec.evaluate import RESULT_SCHEMA as EVALUATION_SCHEMA
 
 DIMENSION = "dataset"  # lake partitions: <table>/dataset=<name>/
 DATASET_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # a partition key: lower-case letters, digits, underscores
@@ -66,17 +67,8 @@ STATISTICS_SCHEMA = pa.schema(
         ("catalogue_fields", pa.list_(pa.string())),
     ]
 )
-RESULT_SCHEMA = pa.schema(
-    [
-        ("model", pa.string()),
-        ("dataset", pa.string()),
-        ("metric", pa.string()),
-        ("k", pa.int32()),
-        ("value", pa.float64()),
-        ("items", pa.int64()),
-        ("run_id", pa.string()),
-    ]
-)
+# the evaluation's long-format results, with the MLflow run that logged them
+RESULT_SCHEMA = EVALUATION_SCHEMA.append(pa.field("run_id", pa.string()))
 
 
 def check_dataset_name(name: str) -> str:

@@ -121,17 +121,8 @@ def _holds(papers: pa.Table) -> list[np.ndarray]:
     return holds
 
 
-CRITERION_FIELDS = (
-    "mag_field_of_study",
-    "has_inbound_citations",
-    "has_pdf_parse",
-    "has_pdf_parsed_abstract",
-    "has_pdf_parsed_body_text",
-    "has_pdf_parsed_bib_entries",
-    "has_pdf_parsed_ref_entries",
-    "abstract",
-    *VENUE_OR_ID_FIELDS,
-)
+# the metadata fields the criteria read: each criterion's own field, venue_or_id's several
+CRITERION_FIELDS = (*(name for name in CRITERION_NAMES if name != "venue_or_id"), *VENUE_OR_ID_FIELDS)
 
 
 def split_candidates(papers: pa.RecordBatch | pa.Table) -> tuple[pa.Table, pa.Table]:

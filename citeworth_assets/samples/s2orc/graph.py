@@ -9,19 +9,11 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
+
 # The candidate filter's criteria, in the order they are applied; a paper's rejection reason is
 # the first one it fails.
-CANDIDATE_CRITERIA: tuple[str, ...] = (
-    "mag_field_of_study",
-    "has_inbound_citations",
-    "has_pdf_parse",
-    "has_pdf_parsed_abstract",
-    "has_pdf_parsed_body_text",
-    "has_pdf_parsed_bib_entries",
-    "has_pdf_parsed_ref_entries",
-    "abstract",
-    "venue_or_id",
-)
+CANDIDATE_CRITERIA: tuple[str, ...] = CRITERION_NAMES
 ACCEPTED = "accepted"
 _METADATA_CRITERIA = CANDIDATE_CRITERIA[:2]  # decided before the pdf parse is looked at
 _PARSED_FLAGS = CANDIDATE_CRITERIA[3:7]  # has_pdf_parsed_abstract .. has_pdf_parsed_ref_entries
