@@ -12,6 +12,16 @@ def kept_and_dropped_specs(
     automation_condition: dg.AutomationCondition | None = None,
 ) -> list[dg.AssetSpec]:
     """Asset specs of the kept and the dropped table, each given as ``(asset name, description)``."""
+    return parquet_specs(group, dict([kept, dropped]), deps, automation_condition)
+
+
+def parquet_specs(
+    group: str,
+    described: dict[str, str],
+    deps: list | None = None,
+    automation_condition: dg.AutomationCondition | None = None,
+) -> list[dg.AssetSpec]:
+    """Asset specs of lake tables one step writes together: asset name -> description."""
     return [
         dg.AssetSpec(
             name,
@@ -21,7 +31,7 @@ def kept_and_dropped_specs(
             description=description,
             automation_condition=automation_condition,
         )
-        for name, description in (kept, dropped)
+        for name, description in described.items()
     ]
 
 

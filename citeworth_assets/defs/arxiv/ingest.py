@@ -9,6 +9,7 @@ import dagster as dg
 
 from citeworth_assets.defs.arxiv.issues import DIMENSION, issue_metadata
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
@@ -54,35 +55,24 @@ def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
 
 
 @dg.multi_asset(
-    specs=[
-        dg.AssetSpec(
-            "arxiv_papers",
-            group_name="arxiv",
-            kinds={"parquet"},
-            description=(
-                "arXiv papers of one unarXive dump file: normalised arXiv id, metadata (2022+), discipline, citing MAG id "
-                "(2020, from refs.db), marker counts, provenance. Read issues of the file in arxiv_read_issues."
+    specs=parquet_specs(
+        "arxiv",
+        {
+            "arxiv_papers": (
+                "arXiv papers of one unarXive dump file: normalised arXiv id, metadata (2022+), discipline, citing MAG "
+                "id (2020, from refs.db), marker counts, provenance. Read issues of the file in arxiv_read_issues."
             ),
-        ),
-        dg.AssetSpec(
-            "arxiv_paragraphs",
-            group_name="arxiv",
-            kinds={"parquet"},
-            description=(
+            "arxiv_paragraphs": (
                 "Paragraph texts with their {{cite:...}} marker positions and provenance (file, tarball member, line, "
                 "byte offset); 2020 paragraphs are blocks of non-blank lines."
             ),
-        ),
-        dg.AssetSpec(
-            "arxiv_references",
-            group_name="arxiv",
-            kinds={"parquet"},
-            description=(
-                "One row per bibliography item (refs.db bibitem or 2022 bib entry): uuid/hash, citing paper, raw string, "
-                "arXiv ids and DOIs found in it, and the links the input ships (kept to compare the resolver with)."
+            "arxiv_references": (
+                "One row per bibliography item (refs.db bibitem or 2022 bib entry): uuid/hash, citing paper, raw "
+                "string, arXiv ids and DOIs found in it, and the links the input ships (kept to compare the resolver "
+                "with)."
             ),
-        ),
-    ],
+        },
+    ),
     partitions_def=arxiv_dump_files,
 )
 def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):

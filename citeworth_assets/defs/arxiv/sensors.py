@@ -5,12 +5,12 @@ import json
 import dagster as dg
 
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.sensing import dump_root_sensor
 from citeworth_assets.lib.arxiv.dump_files import (
     UNARXIVE_2020,
     UNARXIVE_2022,
     discover_dump_files,
 )
-from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.resources import CiteworthSettings
 
 arxiv_file_job = dg.define_asset_job(
@@ -32,19 +32,14 @@ arxiv_export_job = dg.define_asset_job(
 def dump_file_sensor(release: str) -> dg.SensorDefinition:
     """The sensor of one unarXive release folder (``<dumps>/<release>/``)."""
 
-    @dg.sensor(
+    @dump_root_sensor(
+        arxiv_file_job,
+        30,
         name=f"{release.replace('-', '_')}_sensor",
-        job=arxiv_file_job,
-        minimum_interval_seconds=30,
-        default_status=dg.DefaultSensorStatus.RUNNING,
         description=f"Adds a partition of arxiv_dump_files and requests a run for every new or replaced, settled dump "
         f"file under <dumps>/{release}/ (the cursor keeps each file's size and modification time).",
     )
-    def sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
-        try:
-            dumps = citeworth.settings.require_dumps()
-        except SettingError as error:
-            return dg.SkipReason(str(error))
+    def sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
         seen: dict = json.loads(context.cursor) if context.cursor else {}
         known = set(context.instance.get_dynamic_partitions(arxiv_dump_files.name))
         new_keys, run_requests = [], []

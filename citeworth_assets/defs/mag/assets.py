@@ -7,6 +7,7 @@ from pathlib import Path
 import dagster as dg
 
 from citeworth_assets.defs.arxiv.issues import issue_metadata
+from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import ARXIV_METADATA_DIR, MAG_DIR, METADATA_FILE, OPENALEX_DIR
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
@@ -67,34 +68,22 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
 
 
 @dg.multi_asset(
-    specs=[
-        dg.AssetSpec(
-            "works",
-            group_name="mag",
-            kinds={"parquet"},
-            description=(
+    specs=parquet_specs(
+        "mag",
+        {
+            "works": (
                 "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every "
                 "OpenAlex work in one row shape (work id, normalised title, year, authors, citation count, DOI, "
                 "arXiv id, fields); "
                 "arXiv metadata titles beside it (table arxiv_titles). Read issues in catalogue_read_issues."
             ),
-        ),
-        dg.AssetSpec(
-            "work_references",
-            group_name="mag",
-            kinds={"parquet"},
-            description="Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
-        ),
-        dg.AssetSpec(
-            "mag_fields_of_study",
-            group_name="mag",
-            kinds={"parquet"},
-            description=(
+            "work_references": "Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
+            "mag_fields_of_study": (
                 "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts) with their static field "
                 "partition key and the number of catalogue works in each."
             ),
-        ),
-    ],
+        },
+    ),
     check_specs=[
         dg.AssetCheckSpec(
             "every_field_is_a_partition",

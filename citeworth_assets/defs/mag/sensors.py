@@ -4,8 +4,8 @@ import json
 
 import dagster as dg
 
+from citeworth_assets.defs.sensing import dump_root_sensor
 from citeworth_assets.lib.arxiv.dump_files import catalogue_signature
-from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.resources import CiteworthSettings
 
 catalogue_job = dg.define_asset_job(
@@ -15,18 +15,13 @@ catalogue_job = dg.define_asset_job(
 )
 
 
-@dg.sensor(
-    job=catalogue_job,
-    minimum_interval_seconds=60,
-    default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/works/ or "
+@dump_root_sensor(
+    catalogue_job,
+    60,
+    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/works/ or "
     "<dumps>/arxiv-metadata/ change and have settled (the cursor keeps their names, sizes and modification times).",
 )
-def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
-    try:
-        dumps = citeworth.settings.require_dumps()
-    except SettingError as error:
-        return dg.SkipReason(str(error))
+def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
     signature = catalogue_signature(dumps, settle_seconds=citeworth.shard_settle_seconds)
     if signature is None:
         return dg.SkipReason(f"catalogue files under {dumps} are still being written")

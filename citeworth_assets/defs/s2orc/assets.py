@@ -30,6 +30,18 @@ def _write_issues(settings, table: str, source: ShardSource, log: IssueLog) -> d
     }
 
 
+def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rate: tuple[str, int, float]) -> dict:
+    """What reading one file of a shard gives the asset's metadata: the file, its size, rows per second and the read
+    issues (stored in ``table``); ``rate`` is (what was counted, how many, seconds)."""
+    unit, rows, seconds = rate
+    return {
+        "source_file": str(source.path),
+        "source_mb": round(source.path.stat().st_size / 1e6, 2),
+        f"{unit}_per_second": round(rows / seconds, 1) if seconds else None,
+        **_write_issues(settings, table, source, log),
+    }
+
+
 @dg.asset(
     partitions_def=s2orc_shards,
     group_name="s2orc",
@@ -51,10 +63,7 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
         metadata={
             **input_metadata(shard),
             "papers": rows,
-            "source_file": str(shard.metadata),
-            "source_mb": round(shard.metadata.stat().st_size / 1e6, 2),
-            "papers_per_second": round(rows / seconds, 1) if seconds else None,
-            **_write_issues(settings, "s2orc_metadata_issues", source, log),
+            **_read_metadata(settings, "s2orc_metadata_issues", source, log, ("papers", rows, seconds)),
         },
     )
 
@@ -124,10 +133,7 @@ def s2orc_paragraphs(
             "paragraphs": written.rows,
             "papers_with_paragraphs": len(written.papers),
             "candidates_without_paragraphs": missing,
-            "source_file": str(shard.pdf_parses),
-            "source_mb": round(shard.pdf_parses.stat().st_size / 1e6, 2),
-            "paragraphs_per_second": round(written.rows / seconds, 1) if seconds else None,
-            **_write_issues(settings, "s2orc_pdf_parse_issues", source, log),
+            **_read_metadata(settings, "s2orc_pdf_parse_issues", source, log, ("paragraphs", written.rows, seconds)),
         }
     )
 

@@ -10,8 +10,8 @@ from citeworth_assets.defs.s2orc.built import (
     shards_in_progress,
 )
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.defs.sensing import dump_root_sensor
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
-from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.resources import CiteworthSettings
 
 s2orc_shard_job = dg.define_asset_job(
@@ -35,14 +35,13 @@ def _skip(dumps, halves) -> str:
     )
 
 
-@dg.sensor(
-    job=s2orc_shard_job,
-    minimum_interval_seconds=30,
-    default_status=dg.DefaultSensorStatus.RUNNING,
-    description="Lists the dump root every 30 s; adds a partition and requests a run for each settled shard that the "
+@dump_root_sensor(
+    s2orc_shard_job,
+    30,
+    "Lists the dump root every 30 s; adds a partition and requests a run for each settled shard that the "
     "instance has not built from these files, rule set and splitter (see defs/s2orc/built.py).",
 )
-def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
+def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
     """Adds a partition and requests a run for every shard whose two files are present, settled and not built.
 
     Whether a shard is built is read from the instance (:func:`built_shards`), the record ``citeworth build`` and
@@ -51,10 +50,6 @@ def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthS
     rule set, splitter), so that a failed run is not retried every 30 s, and the half shards it has logged.
     Only directory listings, stats and instance queries.
     """
-    try:
-        dumps = citeworth.settings.require_dumps()
-    except SettingError as error:
-        return dg.SkipReason(str(error))
     seen: dict = json.loads(context.cursor) if context.cursor else {}
     known = set(context.instance.get_dynamic_partitions(s2orc_shards.name))
     # Half shards (a file missing or empty) are not run; each is logged, and again whenever its problem changes.
