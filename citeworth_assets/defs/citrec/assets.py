@@ -23,6 +23,11 @@ from citeworth_assets.resources import CiteworthSettings
 MANUAL = "Manual: materialize it yourself (the citrec_job, or this asset in the UI); nothing triggers it."
 
 
+def manual_asset(deps: list, kinds: set[str], description: str):
+    """A citation-recommendation asset: manual (no automation condition), its description ending in :data:`MANUAL`."""
+    return dg.asset(deps=deps, group_name="citrec", kinds=kinds, description=f"{description} {MANUAL}")
+
+
 def context_export(citeworth: CiteworthSettings):
     """The arXiv context CSV and its catalogue (None when the export has none: years then come from arXiv ids)."""
     folder = citeworth.settings.export_dir(ARXIV_EXPORT)
@@ -55,9 +60,8 @@ def load_dataset(citeworth: CiteworthSettings, name: str):
     group_name="citrec",
     kinds={"parquet"},
     description="The offline evaluation data set (Saier 2019 §6.1, Appendix C) from the arXiv context export: "
-    "candidates "
-    "are cited works with at least min_contexts training contexts from min_citing_papers citing papers; a temporal "
-    "split by the citing paper's year (train <= split_year < test); test items with their adjacent citations. "
+    "candidates are cited works with at least min_contexts training contexts from min_citing_papers citing papers; a "
+    "temporal split by the citing paper's year (train <= split_year < test); test items with their adjacent citations. "
     "Table 6 statistics; unusable CSV lines are counted, never fatal. Settings: the citrec resource.",
 )
 def citrec_dataset(
@@ -102,13 +106,12 @@ def citrec_dataset(
     )
 
 
-@dg.asset(
-    deps=[citrec_dataset],
-    group_name="citrec",
-    kinds={"scikitlearn"},
-    description="Fit every configured recommender (bow, bm25, fos, bow+fosboost by default; np, npmarker, claim, "
+@manual_asset(
+    [citrec_dataset],
+    {"scikitlearn"},
+    "Fit every configured recommender (bow, bm25, fos, bow+fosboost by default; np, npmarker, claim, "
     "claim+bow when listed in the citrec resource's models) on the candidates' training contexts and save the index "
-    "under <data>/models/citrec/<dataset>/, which `citeworth recommend` loads. " + MANUAL,
+    "under <data>/models/citrec/<dataset>/, which `citeworth recommend` loads.",
 )
 def citrec_models(
     context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
@@ -158,14 +161,13 @@ def _embedded_png(path) -> str:
     return f"![metrics against k](data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()})"
 
 
-@dg.asset(
-    deps=[citrec_models],
-    group_name="citrec",
-    kinds={"mlflow", "parquet"},
-    description="Rank the candidates for every test item with each trained model: Recall, MRR, MAP and NDCG at k = "
+@manual_asset(
+    [citrec_models],
+    {"mlflow", "parquet"},
+    "Rank the candidates for every test item with each trained model: Recall, MRR, MAP and NDCG at k = "
     "1..10, adjacent citations 0.5-relevant (Saier 2019 §6.2). One MLflow run per model and data set (experiment "
     "citrec; params = the data set's settings), results in long format (citrec.results) and the plot of each "
-    "metric against k (Figures 10-13) as a run artifact and in this asset's metadata. " + MANUAL,
+    "metric against k (Figures 10-13) as a run artifact and in this asset's metadata.",
 )
 def citrec_evaluation(
     context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings

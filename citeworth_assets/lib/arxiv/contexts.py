@@ -169,6 +169,13 @@ def group_adjacent_ids(text: str, start: int, end: int, rules: ContextRules, can
     return [candidates[ref] for ref in ids]
 
 
+def _separator_step(char: str, marker: bool | None, rules: ContextRules) -> int:
+    """Characters that a brace (a whole marker when ``marker``), punctuation or white space takes; 0 for a word."""
+    if marker is not None:
+        return rules.marker_length if marker else 1
+    return 1 if RE_PUNCT.match(char) or RE_WHITESPACE.match(char) else 0
+
+
 def _words_back(text: str, end: int, words: int, rules: ContextRules) -> int:
     """Characters to go back from ``end`` to take in ``words`` words, markers not counted (published rule)."""
     counted = distance = 0
@@ -176,15 +183,13 @@ def _words_back(text: str, end: int, words: int, rules: ContextRules) -> int:
         position = end - distance
         if position <= 0:
             break
-        char = text[position - 1]
+        char, marker = text[position - 1], None
         if char == "}":
             back = position - rules.marker_length
-            if back >= 0 and rules.cite_pattern.match(text, back, position):
-                distance += rules.marker_length
-            else:
-                distance += 1
-        elif RE_PUNCT.match(char) or RE_WHITESPACE.match(char):
-            distance += 1
+            marker = back >= 0 and rules.cite_pattern.match(text, back, position) is not None
+        step = _separator_step(char, marker, rules)
+        if step:
+            distance += step
         else:
             length = 0
             while position - 1 - length >= 0 and RE_WORD.match(text[position - 1 - length]):
@@ -200,14 +205,13 @@ def _words_forward(text: str, start: int, words: int, rules: ContextRules) -> in
         position = start + distance
         if position >= len(text):
             break
-        char = text[position]
+        char, marker = text[position], None
         if char == "{":
-            if rules.cite_pattern.match(text, position, min(len(text), position + rules.marker_length)):
-                distance += rules.marker_length
-            else:
-                distance += 1
-        elif RE_PUNCT.match(char) or RE_WHITESPACE.match(char):
-            distance += 1
+            end = min(len(text), position + rules.marker_length)
+            marker = rules.cite_pattern.match(text, position, end) is not None
+        step = _separator_step(char, marker, rules)
+        if step:
+            distance += step
         else:
             distance += max(RE_WORD.match(text, position).end() - position, 1)
             counted += 1

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeworth_assets.lib.dump_root import find_by_key
 from citeworth_assets.lib.jsonl import ReadIssue
 from citeworth_assets.lib.mag import tsv
 
@@ -161,13 +162,8 @@ def discover_dump_files(
 
 def find_dump_file(dumps: Path, key: str) -> DumpFile:
     """The dump file of a partition key; a clear error when it is not under the dump root."""
-    for dump in discover_dump_files(dumps):
-        if dump.key == key:
-            return dump
-    raise FileNotFoundError(
-        f"arXiv dump file {key!r} not found under dump root {dumps} (expected {UNARXIVE_2020}/<folder or tarball> "
-        f"or {UNARXIVE_2022}/<name>.jsonl[.gz]; check CITEWORTH_DUMPS / --dumps)"
-    )
+    expected = f"{UNARXIVE_2020}/<folder or tarball> or {UNARXIVE_2022}/<name>.jsonl[.gz]"
+    return find_by_key(discover_dump_files(dumps), key, "arXiv dump file", dumps, expected)
 
 
 def catalogue_files(dumps: Path) -> list[Path]:

@@ -1,4 +1,4 @@
-"""The CiteWorth candidate-paper filter (seeds/001 §3.1).
+"""The CiteWorth candidate-paper filter (CiteWorth §3.1).
 
 A paper is a candidate when abstract, body text, bibliography, tables and figures, venue
 information, inbound citations and MAG categories are all available. On S2ORC metadata that is the

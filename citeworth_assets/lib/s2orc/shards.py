@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from citeworth_assets.lib.dump_root import find_by_key
+
 SHARD_FILE = re.compile(r"^(metadata|pdf_parses)_(\d+)\.jsonl(\.gz)?$")
 PARTITION_KEY = re.compile(r"^[a-z0-9_]+$")
 
@@ -151,10 +153,5 @@ def incomplete_shards(dumps: Path, settle_seconds: float = 0.0, now: float | Non
 
 def find_shard(dumps: Path, key: str) -> Shard:
     """The shard of a partition key; a clear error when it is not in the dump root."""
-    for shard in discover_shards(dumps):
-        if shard.key == key:
-            return shard
-    raise FileNotFoundError(
-        f"shard {key!r} not found under dump root {dumps} (expected <release>/full/metadata/metadata_<i>.jsonl.gz "
-        "and <release>/full/pdf_parses/pdf_parses_<i>.jsonl.gz; check CITEWORTH_DUMPS / --dumps)"
-    )
+    expected = "<release>/full/metadata/metadata_<i>.jsonl.gz and <release>/full/pdf_parses/pdf_parses_<i>.jsonl.gz"
+    return find_by_key(discover_shards(dumps), key, "shard", dumps, expected)
