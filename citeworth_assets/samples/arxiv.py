@@ -85,19 +85,16 @@ def reference_string(work: Work | None, style: str, rng: random.Random) -> str:
         return f"{rng.choice(('K. Kondo', 'T. Heinzl'))}, hep-th/{rng.randint(9801, 9912)}{rng.randint(100, 999)}."
     names = ", ".join(_initials(a) for a in work.authors)
     venue = f"Phys. Rev. D {rng.randint(10, 99)}, {rng.randint(1000, 9999)} ({work.year})"
-    if style == "quoted":
-        return f"{names}, ``{work.title},'' {venue}."
-    if style == "arxiv_old":
-        return f"{names}, {work.arxiv_id}."
-    if style == "arxiv_new":
-        return f"{names}, arXiv:{work.arxiv_id}v2 [hep-th]."
-    if style == "doi":
-        return f"{names}, {venue}, doi:{work.doi.upper()}."
-    if style == "no_title":
-        return f"{names}, {venue}."
-    if style == "formula":
-        return f'{names}, "Search for the $B^0_{{(s)}} \\rightarrow \\eta^{{\\prime}} \\pi^0$ decay" JHEP 2017.5 (2017): 158.'
-    return f"{names}. {work.title}. {venue}."  # title, longer
+    written = {
+        "quoted": f"{names}, ``{work.title},'' {venue}.",
+        "arxiv_old": f"{names}, {work.arxiv_id}.",
+        "arxiv_new": f"{names}, arXiv:{work.arxiv_id}v2 [hep-th].",
+        "doi": f"{names}, {venue}, doi:{(work.doi or '').upper()}.",
+        "no_title": f"{names}, {venue}.",
+        "formula": f'{names}, "Search for the $B^0_{{(s)}} \\rightarrow \\eta^{{\\prime}} \\pi^0$ decay" '
+        "JHEP 2017.5 (2017): 158.",
+    }
+    return written.get(style, f"{names}. {work.title}. {venue}.")  # title, longer
 
 
 def _references(works: list[Work], rng: random.Random, count: int) -> list[SampleReference]:

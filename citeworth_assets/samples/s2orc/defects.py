@@ -129,38 +129,32 @@ def _write_crossing_citation(w: _PaperWriter, para: _Paragraph) -> None:
     w.first_citation_pending = False
 
 
+_EQUATIONS = (
+    "The {measure} is estimated as ŷ = Σ_i w_i x_i (1) where w_i are weights fitted by {method}.",
+    "Substituting (1) into (2) gives the estimator of {measure} used for the {object}.",
+    "We minimise L(θ) = ‖y − Xθ‖² + λ‖θ‖₁ (3) over all admissible θ.",
+)
+
+_BRACKETED_DECIMALS = (
+    "The mixing ratio was fixed at [1.5] for all {object} in this study.",
+    "A fraction of [2/3] of the {object} met the inclusion criteria.",
+    "Values of {measure} in the interval [0.2, 0.8] were considered plausible.",
+)
+
+
+def _fill_one_of(w: _PaperWriter, templates: tuple[str, ...]) -> str:
+    """One of the templates, picked with the paper's generator, filled with its vocabulary."""
+    return w._fill(_pick(w.rng, templates))
+
+
 def _write_equation(w: _PaperWriter, para: _Paragraph) -> None:
     """Equation numbers "(1)" that look like citations to a careless regex."""
-    rng = w.rng
-    para.add(
-        w._fill(
-            _pick(
-                rng,
-                (
-                    "The {measure} is estimated as ŷ = Σ_i w_i x_i (1) where w_i are weights fitted by {method}.",
-                    "Substituting (1) into (2) gives the estimator of {measure} used for the {object}.",
-                    "We minimise L(θ) = ‖y − Xθ‖² + λ‖θ‖₁ (3) over all admissible θ.",
-                ),
-            )
-        )
-    )
+    para.add(_fill_one_of(w, _EQUATIONS))
 
 
 def _write_bracketed_decimal(w: _PaperWriter, para: _Paragraph) -> None:
     """Brackets around numbers that are not citations: "[1.5]", "[2/3]"."""
-    rng = w.rng
-    para.add(
-        w._fill(
-            _pick(
-                rng,
-                (
-                    "The mixing ratio was fixed at [1.5] for all {object} in this study.",
-                    "A fraction of [2/3] of the {object} met the inclusion criteria.",
-                    "Values of {measure} in the interval [0.2, 0.8] were considered plausible.",
-                ),
-            )
-        )
-    )
+    para.add(_fill_one_of(w, _BRACKETED_DECIMALS))
 
 
 def _write_abbreviation_sentence(w: _PaperWriter, para: _Paragraph) -> None:

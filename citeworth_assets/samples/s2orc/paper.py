@@ -378,25 +378,25 @@ class _PaperWriter:
     def _table_ref_id(self, number: int) -> str | None:
         return f"TABREF{number - 1}" if self.flags["has_pdf_parsed_ref_entries"] else None
 
+    def _own_with_ref(self, para: _Paragraph, template: str, slot: str, label: str, ref_id: str) -> None:
+        """A statement about the paper's own work pointing at its table or figure ``label`` (the template's ``slot``)."""
+        before, after = template.split(slot)
+        para.add(self._fill(before) if before else "")
+        para.ref(label, ref_id)
+        para.add(self._fill(after) + ".")
+
     def _own_sentence(self, para: _Paragraph) -> None:
         """A statement about the paper's own work: not cite-worthy."""
         rng = self.rng
         roll = rng.random()
         if roll < 0.1:
             t = _between(rng, 1, self.n_tables)
-            template = _pick(rng, _OWN_WITH_TABLE)
-            before, after = template.split("Table {t}")
-            para.add(self._fill(before) if before else "")
-            para.ref(f"Table {t}", self._table_ref_id(t))
-            para.add(self._fill(after) + ".")
+            self._own_with_ref(para, _pick(rng, _OWN_WITH_TABLE), "Table {t}", f"Table {t}", self._table_ref_id(t))
             return
         if roll < 0.16:
             f = _between(rng, 1, self.n_figures)
             template = _pick(rng, _OWN_WITH_FIGURE)
-            before, after = template.split("Figure {f}")
-            para.add(self._fill(before) if before else "")
-            para.ref(f"Figure {f}", self._figure_ref_id(f))
-            para.add(self._fill(after) + ".")
+            self._own_with_ref(para, template, "Figure {f}", f"Figure {f}", self._figure_ref_id(f))
             return
         if roll < 0.22:  # a cue phrase without a citation: keeps the task from being trivial
             para.add(self._fill(_pick(rng, _CLAIMS)) + ".")
