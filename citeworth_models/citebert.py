@@ -17,7 +17,7 @@ from transformers import AutoModelForMaskedLM, AutoTokenizer
 from citeworth_models import checkpoint
 from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
-from citeworth_models.sentence_classifier import SentenceClassifier
+from citeworth_models.sentence_classifier import SentenceClassifier, hidden_layer_head
 from citeworth_models.training import (
     pick_device,
     seed_everything,
@@ -46,9 +46,8 @@ class CiteBertNetwork(nn.Module):
 
     def __init__(self, mlm: nn.Module, dropout: float):
         super().__init__()
-        hidden = mlm.config.hidden_size
         self.mlm = mlm
-        self.head = nn.Sequential(nn.Linear(hidden, hidden), nn.Tanh(), nn.Dropout(dropout), nn.Linear(hidden, 2))
+        self.head = hidden_layer_head(mlm.config.hidden_size, nn.Tanh(), dropout)
 
     def classify(self, input_ids, attention_mask):
         out = self.mlm(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)

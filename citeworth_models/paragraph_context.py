@@ -18,6 +18,8 @@ from transformers import AutoModel, AutoTokenizer
 from citeworth_models import checkpoint
 from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
+from citeworth_models.sentence_classifier import DEFAULTS as SENTENCE_DEFAULTS
+from citeworth_models.sentence_classifier import hidden_layer_head
 from citeworth_models.training import (
     autocast,
     batched,
@@ -28,16 +30,11 @@ from citeworth_models.training import (
 
 # Appendix C.6, Longformer-Ctx row; max_length is ours (use 4096 with a real Longformer).
 DEFAULTS = {
+    **SENTENCE_DEFAULTS,
     "batch_size": 4,
-    "epochs": 3,
     "lr": 1.112e-5,
-    "warmup_steps": 300,
     "weight_decay": 0.0,
-    "dropout": 0.1,
     "max_length": 512,
-    "weighted": True,
-    "seed": 1000,
-    "device": None,
     "eval_batch_size": 16,
 }
 
@@ -78,9 +75,8 @@ class SeparatorTagger(nn.Module):
 
     def __init__(self, encoder: nn.Module, dropout: float):
         super().__init__()
-        hidden = encoder.config.hidden_size
         self.encoder = encoder
-        self.head = nn.Sequential(nn.Linear(hidden, hidden), nn.GELU(), nn.Dropout(dropout), nn.Linear(hidden, 2))
+        self.head = hidden_layer_head(encoder.config.hidden_size, nn.GELU(), dropout)
 
     def forward(self, input_ids, attention_mask, rows, cols):
         states = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state

@@ -39,6 +39,11 @@ def first_token_state(encoder_output) -> torch.Tensor:
     return hidden[:, 0]
 
 
+def hidden_layer_head(hidden: int, activation: nn.Module, dropout: float) -> nn.Sequential:
+    """A classifier head with one hidden layer (the width of the encoder's states) before the two classes."""
+    return nn.Sequential(nn.Linear(hidden, hidden), activation, nn.Dropout(dropout), nn.Linear(hidden, 2))
+
+
 class ClsHeadNetwork(nn.Module):
     """Encoder followed by dropout and a 2-way linear layer on the first token."""
 

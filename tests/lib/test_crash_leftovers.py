@@ -73,24 +73,26 @@ def test_exports_are_staged_where_no_glob_of_final_names_sees_them(tmp_path):
     assert [str(p.relative_to(exports)) for p in exports.glob("*/train.jsonl")] == ["citesum/train.jsonl"]
 
 
+def write(target, sql: str) -> None:
+    with warehouse.writing(target) as connection:
+        connection.execute(sql)
+
+
 def test_stale_warehouse_drafts_are_removed_by_the_next_writer(tmp_path):
     target = tmp_path / "warehouse.duckdb"
     draft = tmp_path / ".warehouse.duckdb.dead.draft"
     draft.write_bytes(b"x")
     (tmp_path / ".warehouse.duckdb.dead.draft.wal").write_bytes(b"x")
-    with warehouse.writing(target) as connection:
-        connection.execute("CREATE TABLE t AS SELECT 1 AS x")
+    write(target, "CREATE TABLE t AS SELECT 1 AS x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb", "warehouse.duckdb.lock"]
 
 
 def test_a_build_publishes_the_warehouse_whole_or_not_at_all(tmp_path):
     target = tmp_path / "warehouse.duckdb"
     with warehouse.published_whole(target):
-        with warehouse.writing(target) as connection:
-            connection.execute("CREATE SCHEMA s2orc; CREATE TABLE s2orc.papers AS SELECT 1 AS x")
+        write(target, "CREATE SCHEMA s2orc; CREATE TABLE s2orc.papers AS SELECT 1 AS x")
         assert not target.exists()  # a kill here leaves no warehouse with the s2orc schema only
-        with warehouse.writing(target) as connection:
-            connection.execute("CREATE SCHEMA citesum; CREATE TABLE citesum.examples AS SELECT 2 AS x")
+        write(target, "CREATE SCHEMA citesum; CREATE TABLE citesum.examples AS SELECT 2 AS x")
     with warehouse.reading(target) as connection:
         assert connection.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema IN ('s2orc', 'citesum')"
@@ -98,15 +100,13 @@ def test_a_build_publishes_the_warehouse_whole_or_not_at_all(tmp_path):
     before = target.read_bytes()
     try:
         with warehouse.published_whole(target):
-            with warehouse.writing(target) as connection:
-                connection.execute("DROP TABLE s2orc.papers")
+            write(target, "DROP TABLE s2orc.papers")
             raise RuntimeError("killed half-way")
     except RuntimeError:
         pass
     assert target.read_bytes() == before
     with warehouse.published_whole(target) as build:
-        with warehouse.writing(target) as connection:
-            connection.execute("DROP TABLE s2orc.papers")
+        write(target, "DROP TABLE s2orc.papers")
         build.complete = False  # a failed asset: keep the old warehouse
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb", "warehouse.duckdb.lock"]
@@ -115,7 +115,6 @@ def test_a_build_publishes_the_warehouse_whole_or_not_at_all(tmp_path):
 def test_checks_inside_a_build_read_what_the_build_wrote(tmp_path):
     target = tmp_path / "warehouse.duckdb"
     with warehouse.published_whole(target):
-        with warehouse.writing(target) as connection:
-            connection.execute("CREATE TABLE t AS SELECT 1 AS x")
+        write(target, "CREATE TABLE t AS SELECT 1 AS x")
         with warehouse.reading(target) as connection:
             assert connection.execute("SELECT x FROM t").fetchall() == [(1,)]
