@@ -20,13 +20,7 @@ from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
 from citeworth_models.sentence_classifier import DEFAULTS as SENTENCE_DEFAULTS
 from citeworth_models.sentence_classifier import hidden_layer_head
-from citeworth_models.training import (
-    autocast,
-    batched,
-    pick_device,
-    seed_everything,
-    train_with_params,
-)
+from citeworth_models.training import autocast, batched, pick_device, seed_everything, train_with_params
 
 # Appendix C.6, Longformer-Ctx row; max_length is ours (use 4096 with a real Longformer).
 DEFAULTS = {

@@ -9,13 +9,7 @@ from transformers import AutoModel, AutoTokenizer
 from citeworth_models import checkpoint
 from citeworth_models.losses import class_weights, weighted_cross_entropy
 from citeworth_models.metrics import cite_worthy_f1
-from citeworth_models.training import (
-    autocast,
-    batched,
-    pick_device,
-    seed_everything,
-    train_with_params,
-)
+from citeworth_models.training import autocast, batched, pick_device, seed_everything, train_with_params
 
 # Appendix C.6, BERT row; max_length is ours (the paper does not give one).
 DEFAULTS = {

@@ -207,6 +207,13 @@ def _metadata(result, key: str, field: str):
     return None
 
 
+def _execute(defs, job: str, instance, partition_key: str | None = None):
+    """Run a job in this process against the instance, quietly; failures come back in the result."""
+    return defs.resolve_job_def(job).execute_in_process(
+        partition_key=partition_key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+    )
+
+
 def has_arxiv_sources(dumps) -> bool:
     """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue."""
     from citeworth_assets.lib.arxiv.dump_files import (
@@ -231,27 +238,22 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
     failed: list[str] = []
     dumps = settings.require_dumps()
     if catalogue_files(dumps):
-        result = defs.resolve_job_def("catalogue_job").execute_in_process(
-            instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
+        result = _execute(defs, "catalogue_job", instance)
         if not result.success:
             failed.append("works")
+        works, edges = _metadata(result, "works", "works"), _metadata(result, "work_references", "edges")
+        issues = _metadata(result, "works", "read_issues")
         click.echo(
-            f"catalogue: {'FAILED' if not result.success else ''}{_metadata(result, 'works', 'works')} works, "
-            f"{_metadata(result, 'work_references', 'edges')} edges, "
-            f"{_metadata(result, 'works', 'read_issues')} read issues"
+            f"catalogue: {'FAILED' if not result.success else ''}{works} works, {edges} edges, {issues} read issues"
         )
     files = discover_dump_files(dumps)
     if not files:
         return failed
     known = set(instance.get_dynamic_partitions(arxiv_dump_files.name))
     instance.add_dynamic_partitions(arxiv_dump_files.name, [f.key for f in files if f.key not in known])
-    job = defs.resolve_job_def("arxiv_file_job")
     for number, dump in enumerate(files, 1):
         started = time.perf_counter()
-        result = job.execute_in_process(
-            partition_key=dump.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
+        result = _execute(defs, "arxiv_file_job", instance, dump.key)
         if not result.success:
             failed.append(dump.key)
             click.echo(f"[{number}/{len(files)}] {dump.key}: FAILED (run {result.run_id})", err=True)
@@ -264,15 +266,10 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
             f"{_metadata(result, 'arxiv_contexts', 'contexts')} contexts, "
             f"{_metadata(result, 'arxiv_papers', 'read_issues')} read issues ({time.perf_counter() - started:.1f} s)"
         )
-    fields = defs.resolve_job_def("arxiv_field_job")
     for field in fields_with_papers(settings.lake):
-        if not fields.execute_in_process(
-            partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        ).success:
+        if not _execute(defs, "arxiv_field_job", instance, field).success:
             failed.append(f"arxiv_field_papers[{field}]")
-    export = defs.resolve_job_def("arxiv_export_job").execute_in_process(
-        instance=instance, run_config=QUIET_RUN, raise_on_error=False
-    )
+    export = _execute(defs, "arxiv_export_job", instance)
     if not export.success:
         failed.append("arxiv_context_export")
     click.echo(

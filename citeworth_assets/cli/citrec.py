@@ -32,26 +32,18 @@ MODELS_OPTION = click.option(
     help="Models, comma-separated or repeated (default bow, bm25, fos, bow+fosboost; `all` adds the parser models "
     "np, npmarker, claim, claim+bow).",
 )
-MIN_CONTEXTS_OPTION = click.option(
-    "--min-contexts",
-    default=5,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="A candidate needs this many training contexts ...",
-)
-MIN_CITING_OPTION = click.option(
-    "--min-citing-papers",
-    default=5,
-    show_default=True,
-    type=click.IntRange(min=1),
-    help="... from this many citing papers.",
-)
-SPLIT_YEAR_OPTION = click.option(
-    "--split-year",
-    default=2016,
-    show_default=True,
-    type=int,
-    help="Training contexts are those of citing papers up to this year, test items those after.",
+
+
+def _count_option(flag: str, default: int, text: str):
+    """A whole-number option with its default shown: at least 1 (a count), or any year for ``--split-year``."""
+    kind = int if flag == "--split-year" else click.IntRange(min=1)
+    return click.option(flag, default=default, show_default=True, type=kind, help=text)
+
+
+MIN_CONTEXTS_OPTION = _count_option("--min-contexts", 5, "A candidate needs this many training contexts ...")
+MIN_CITING_OPTION = _count_option("--min-citing-papers", 5, "... from this many citing papers.")
+SPLIT_YEAR_OPTION = _count_option(
+    "--split-year", 2016, "Training contexts are those of citing papers up to this year, test items those after."
 )
 
 

@@ -169,9 +169,7 @@ def _embedded_png(path) -> str:
     "citrec; params = the data set's settings), results in long format (citrec.results) and the plot of each "
     "metric against k (Figures 10-13) as a run artifact and in this asset's metadata.",
 )
-def citrec_evaluation(
-    context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
-) -> dg.MaterializeResult:
+def citrec_evaluation(citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     from citeworth_assets.lib.citrec.tracking import log_artifact, log_evaluation_run
     from citeworth_models.citrec.evaluate import evaluate_model
     from citeworth_models.citrec.plots import plot_metrics
