@@ -90,7 +90,8 @@ def format_problem(sentence: str) -> str | None:
 def fails_sentence_format(text: str, rules: RuleSet) -> bool:
     """Whether a kept sentence breaks the rule set's own format rules (length over ``short_sentence_chars``, a
     capital first, a final mark last): what the dataset promises of every sentence."""
-    return not (long_enough(text, rules) and capitalized(text, rules) and ends_with_final_mark(text, rules))
+    # a rule gives its reason when the text fails it; length first, so an empty text fails there
+    return any(rule(text, rules) is not None for rule in (long_enough, capitalized, ends_with_final_mark))
 
 
 def comparison_rule_sets() -> list[RuleSet]:

@@ -213,3 +213,17 @@ def test_the_cli_names_the_setting_for_an_unknown_improvement(tmp_path):
         and "CITEWORTH_RULES / --rules" in result.output
         and "et_al_word_boundary" in result.output
     )
+
+
+def test_the_dataset_format_check_uses_the_rule_sets_own_rules():
+    """The check on the dataset (CiteWorth §3.2: sentences over 20 characters, a capital first, a final mark last)
+    applies the rule set's units with its threshold, not a copy of them."""
+    from dataclasses import replace
+
+    from citeworth_assets.lib.citeworth.quality import fails_sentence_format
+
+    good = "Cells divide quickly in culture."
+    assert not fails_sentence_format(good, CITEWORTH_2021)
+    for bad in ("", "Cells divide quickly", "cells divide quickly in culture.", "Cells divide quickly in culture"):
+        assert fails_sentence_format(bad, CITEWORTH_2021), bad
+    assert fails_sentence_format(good, replace(CITEWORTH_2021, short_sentence_chars=40))
