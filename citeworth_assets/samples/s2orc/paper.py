@@ -379,7 +379,7 @@ class _PaperWriter:
         return f"TABREF{number - 1}" if self.flags["has_pdf_parsed_ref_entries"] else None
 
     def _own_with_ref(self, para: _Paragraph, template: str, slot: str, label: str, ref_id: str) -> None:
-        """A statement about the paper's own work pointing at its table or figure ``label`` (the template's ``slot``)."""
+        """Own work, pointing at its table or figure ``label`` (the template's ``slot``)."""
         before, after = template.split(slot)
         para.add(self._fill(before) if before else "")
         para.ref(label, ref_id)
