@@ -67,3 +67,13 @@ def derived_asset(group: str, deps: list, description: str, kinds=("parquet",), 
         description=description,
         **extra,
     )
+
+
+def duplicates_result(context: dg.AssetExecutionContext, rows: int, unit: str) -> dg.MaterializeResult:
+    """What a table of papers found in several input files (``unit``: shard, dump file) reports: its row count, and
+    one warning when there is any."""
+    if rows:
+        context.log.warning(
+            f"{rows} occurrences of papers found in several {unit}s; the first by release, {unit} and line is kept"
+        )
+    return dg.MaterializeResult(metadata={"duplicate_rows": rows})

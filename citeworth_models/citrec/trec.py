@@ -3,7 +3,7 @@
 A query id is the test item's position in the data set (``q<index>``); a document id is the work id. Rankings
 are written with rank-derived scores (``max_k + 1 - rank``), which every tool sorts back into the model's own
 order (a model's raw scores can tie where its ranking does not, e.g. ``bow+fosboost``). Judgements follow
-seeds/004 §6.2: the cited work is fully relevant (grade 2) and each adjacent citation partially relevant
+Saier 2019 §6.2: the cited work is fully relevant (grade 2) and each adjacent citation partially relevant
 (grade 1).
 
 Where the definitions coincide with the thesis's (metrics.py): Recall@k and MRR@k count the cited work only,

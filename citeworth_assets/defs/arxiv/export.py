@@ -11,6 +11,7 @@ staging folder and published together, so a reader never sees one without the ot
 
 import dagster as dg
 
+from citeworth_assets.defs.outputs import duplicates_result
 from citeworth_assets.lib.arxiv.context_csv import (
     CATALOGUE_FILE,
     CONTEXTS_FILE,
@@ -32,10 +33,7 @@ EXPORT_DATASET = "arxiv"
     "first by release, dump file and line is kept, and only its contexts are exported.",
 )
 def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    rows = write_duplicate_papers(citeworth.settings.lake)
-    if rows:
-        context.log.warning(f"{rows} occurrences of papers found in several dump files; the first is kept")
-    return dg.MaterializeResult(metadata={"duplicate_rows": rows})
+    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake), "dump file")
 
 
 @dg.asset(

@@ -11,10 +11,8 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
-from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, find_dump_file
-from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, REJECTION_SCHEMA, rules_key
-from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition
+from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition, cleaning_writers
 from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.resources import CiteworthSettings
@@ -42,13 +40,8 @@ def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: Citew
     settings, key, rules = citeworth.settings, context.partition_key, citeworth.rule_set
     dump = find_dump_file(settings.require_dumps(), key)
     started = time.perf_counter()
-    with lake.kept_and_dropped(
-        settings.lake,
-        ("citeworth_arxiv_paragraphs", PARAGRAPH_SCHEMA),
-        ("citeworth_arxiv_rejections", REJECTION_SCHEMA),
-        rules_key(rules.name, key),
-        ARXIV_FILE_DIMENSION,
-    ) as (accepted, dropped):
+    tables = ("citeworth_arxiv_paragraphs", "citeworth_arxiv_rejections")
+    with cleaning_writers(settings.lake, tables, rules.name, key, ARXIV_FILE_DIMENSION) as (accepted, dropped):
         turned_away = Counter()
         papers = arxiv_paper_inputs(dump.path, rules.name, dropped, turned_away)
         tally = clean_partition(

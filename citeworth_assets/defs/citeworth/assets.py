@@ -11,8 +11,7 @@ from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth import dataset
-from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, REJECTION_SCHEMA, rules_key
-from citeworth_assets.lib.citeworth.partition import clean_partition
+from citeworth_assets.lib.citeworth.partition import clean_partition, cleaning_writers
 from citeworth_assets.lib.citeworth.quality import (
     COMPARISON_SCHEMA,
     compare_rule_sets,
@@ -51,12 +50,8 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     }
     rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
     started = time.perf_counter()
-    with lake.kept_and_dropped(
-        settings.lake,
-        ("citeworth_paragraphs", PARAGRAPH_SCHEMA),
-        ("citeworth_rejections", REJECTION_SCHEMA),
-        rules_key(rules.name, shard),
-    ) as (accepted, dropped):
+    tables = ("citeworth_paragraphs", "citeworth_rejections")
+    with cleaning_writers(settings.lake, tables, rules.name, shard) as (accepted, dropped):
         tally = clean_partition(
             papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter), accepted, dropped
         )

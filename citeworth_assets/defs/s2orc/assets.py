@@ -4,7 +4,7 @@ import time
 
 import dagster as dg
 
-from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
+from citeworth_assets.defs.outputs import derived_asset, duplicates_result, per_shard_kept_and_dropped
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
@@ -145,10 +145,7 @@ def s2orc_paragraphs(
     "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
 )
 def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    rows = write_duplicate_papers(citeworth.settings.lake)
-    if rows:
-        context.log.warning(f"{rows} rows of papers found in several shards; the first by release/shard/line is kept")
-    return dg.MaterializeResult(metadata={"duplicate_rows": rows})
+    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake), "shard")
 
 
 shard_assets = [s2orc_papers, s2orc_candidate_filter, s2orc_paragraphs]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
@@ -29,8 +29,8 @@ class Paper:
 
     arxiv_id: str
     row: dict
-    paragraphs: list[dict] = field(default_factory=list)
-    references: list[dict] = field(default_factory=list)
+    paragraphs: list[dict]
+    references: list[dict]
 
 
 def _string(value, name: str, report) -> str | None:

@@ -7,8 +7,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers, paragraph_row, rejection_rows
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.citeworth.cleaning import (
+    INTERNAL_ERROR,
+    PARAGRAPH_SCHEMA,
+    REJECTION_SCHEMA,
+    clean_papers,
+    paragraph_row,
+    rejection_rows,
+    rules_key,
+)
 
 ARXIV_FILE_DIMENSION = "file"  # folders of citeworth_arxiv_*: <table>/file=<rule set>.<dump file key>/
 
@@ -18,6 +28,18 @@ class CleaningTally:
     papers: int = 0
     reasons: Counter = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)  # "<paper id> (line N): detail" of each internal error
+
+
+def cleaning_writers(
+    lake_root: Path, tables: tuple[str, str], rules_name: str, key: str, dimension: str = lake.SHARD_DIMENSION
+):
+    """The writers of one partition's accepted paragraphs and rejections (``tables``: their names), under the
+    rule set's key, so that rule sets coexist; both are published only if the block succeeds."""
+    accepted, rejected = tables
+    keyed = rules_key(rules_name, key)
+    return lake.kept_and_dropped(
+        lake_root, (accepted, PARAGRAPH_SCHEMA), (rejected, REJECTION_SCHEMA), keyed, dimension
+    )
 
 
 def clean_partition(papers: Iterable, rules, splitter, accepted, dropped) -> CleaningTally:

@@ -36,6 +36,17 @@ def seven_fields(path: Path) -> list[list[str]]:
     return fields
 
 
+def bibitem_db(path: Path, *rows: tuple) -> None:
+    """A refs.db with unarXive's bibitem table holding ``rows`` (uuid, citing MAG, cited MAG, citing arXiv id)."""
+    db = sqlite3.connect(path)
+    db.execute(
+        "create table bibitem (uuid, citing_mag_id, cited_mag_id, citing_arxiv_id, cited_arxiv_id, bibitem_string)"
+    )
+    db.executemany("insert into bibitem values (?, ?, ?, ?, null, 'raw')", rows)
+    db.commit()
+    db.close()
+
+
 def test_every_context_is_one_seven_field_line_whatever_its_text(tmp_path):
     rng = random.Random(24)
     texts = [f"before {NASTY} MAINCIT after", "clean MAINCIT text", NASTY]
@@ -83,13 +94,7 @@ def test_a_mag_id_that_is_not_a_number_is_refused_in_the_csv_and_in_refs_db(tmp_
     folder = tmp_path / "papers"
     folder.mkdir()
     (folder / "1412.3684.txt").write_text("One. It is cited {{cite:" + UUID + "}} here. Two.\n")
-    db = sqlite3.connect(folder / "refs.db")
-    db.execute(
-        "create table bibitem (uuid, citing_mag_id, cited_mag_id, citing_arxiv_id, cited_arxiv_id, bibitem_string)"
-    )
-    db.execute("insert into bibitem values (?, 'x1', 'W123', '1412.3684', null, 'raw')", (UUID,))
-    db.commit()
-    db.close()
+    bibitem_db(folder / "refs.db", (UUID, "x1", "W123", "1412.3684"))
     log = IssueLog()
     assert contexts_2020(folder, folder / "refs.db", PUBLISHED_SETTINGS, log) == []
     assert log.counts == {"bad_mag_id": 1}
@@ -129,13 +134,7 @@ def test_symlinks_out_of_the_dump_root_are_not_followed(tmp_path):
     papers = {p.arxiv_id: p.text for p in unarxive2020.iter_papers(folder, log, root=root)}
     assert sorted(papers) == ["1701.00001", "1701.00003"] and "SECRET" not in "".join(papers.values())
     assert log.counts["outside_dump_root"] == 1 and log.issues[0].file.endswith("1701.00002.txt")
-    db = sqlite3.connect(folder / "refs.db")
-    db.execute(
-        "create table bibitem (uuid, citing_mag_id, cited_mag_id, citing_arxiv_id, cited_arxiv_id, bibitem_string)"
-    )
-    db.execute("insert into bibitem values (?, '1', '2', '1701.00002', null, 'raw')", (UUID,))
-    db.commit()
-    db.close()
+    bibitem_db(folder / "refs.db", (UUID, "1", "2", "1701.00002"))
     log = IssueLog()
     assert contexts_2020(folder, folder / "refs.db", PUBLISHED_SETTINGS, log, root=root) == []
     assert log.counts == {"outside_dump_root": 1, "citing_paper_missing": 1}
@@ -177,12 +176,7 @@ def test_a_refs_db_that_cannot_be_read_is_one_issue_and_the_papers_are_kept(tmp_
 
 
 def test_an_empty_bibitem_table_is_said(tmp_path):
-    db = sqlite3.connect(tmp_path / "refs.db")
-    db.execute(
-        "create table bibitem (uuid, citing_mag_id, cited_mag_id, citing_arxiv_id, cited_arxiv_id, bibitem_string)"
-    )
-    db.commit()
-    db.close()
+    bibitem_db(tmp_path / "refs.db")
     log = IssueLog()
     refs = unarxive2020.open_refs_db(tmp_path / "refs.db", log)
     assert refs is not None and log.counts == {"empty_refs_db": 1}

@@ -7,6 +7,7 @@ import random
 
 import orjson
 import pyarrow as pa
+from builders import cite_spans
 
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion, split_candidates
@@ -74,10 +75,7 @@ PARSE = {
         {
             "section": "Intro",
             "text": "Cited [1]. Also (Lee, 2020) here.",
-            "cite_spans": [
-                {"start": 6, "end": 9, "text": "[1]", "ref_id": "BIBREF0"},
-                {"start": 16, "end": 27, "text": "(Lee, 2020)", "ref_id": "BIBREF1"},
-            ],
+            "cite_spans": cite_spans("Cited [1]. Also (Lee, 2020) here.", "[1]", "(Lee, 2020)"),
             "ref_spans": [{"start": 0, "end": 5, "text": "Cited", "ref_id": "FIGREF0"}],
         },
         {"section": "Methods", "text": "Plain text.", "cite_spans": [], "ref_spans": []},
