@@ -124,13 +124,15 @@ def internal_errors(row: dict) -> int:
 
 def markdown(report: dict) -> str:
     lines = [
-        "| style | rule set | papers | paragraphs | sentences | cite-worthy | leftover markers | format problems | internal errors |",
+        "| style | rule set | papers | paragraphs | sentences | cite-worthy | leftover markers | format problems "
+        "| internal errors |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for style, block in report["styles"].items():
         for row in block["rule_sets"]:
             lines.append(
-                f"| {style} | {row['rule_set']} | {row['papers_with_kept_paragraph']}/{block['candidate_papers']} | {row['paragraphs']} | "
+                f"| {style} | {row['rule_set']} | {row['papers_with_kept_paragraph']}/{block['candidate_papers']} | "
+                f"{row['paragraphs']} | "
                 f"{row['sentences']} | {row['cite_worthy']} | {sum(row['leftover_markers'].values())} | "
                 f"{sum(row['format_problems'].values())} | {internal_errors(row)} |"
             )

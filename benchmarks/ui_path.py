@@ -90,8 +90,12 @@ instance = dg.DagsterInstance.get()
 if KEY not in instance.get_dynamic_partitions(s2orc_shards.name):
     instance.add_dynamic_partitions(s2orc_shards.name, [KEY])
 started, cpu = time.perf_counter(), time.process_time()
-result = defs.resolve_job_def("s2orc_shard_job").execute_in_process(partition_key=KEY, instance=instance, run_config=QUIET_RUN)
-print(json.dumps({"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu, "success": result.success}))
+result = defs.resolve_job_def("s2orc_shard_job").execute_in_process(
+    partition_key=KEY, instance=instance, run_config=QUIET_RUN
+)
+print(json.dumps(
+    {"seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu, "success": result.success}
+))
 """
 
 

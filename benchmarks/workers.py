@@ -1,4 +1,5 @@
-"""Shard builds in parallel through the run queue: ``citeworth build --workers 1`` against ``--workers 2`` (``make bench``).
+"""Shard builds in parallel through the run queue: ``citeworth build --workers 1`` against ``--workers 2``
+(``make bench``).
 
 A generated dump of 4 shards is built twice, each time into a fresh data root and instance, in a fresh process.
 Reported: the wall time of the shard phase (the build's ``shards: N runs in S s`` line: submitting, queueing,
@@ -67,19 +68,25 @@ def median_phase(runs: list[dict]) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument(
         "--papers",
         type=int,
         default=8000,
-        help="papers in the dump, split over the shards (shards big enough that their work, not the run processes' start-up, dominates)",
+        help=(
+            "papers in the dump, split over the shards (shards big enough that their work, not the run processes' "
+            "start-up, dominates)"
+        ),
     )
     parser.add_argument("--shards", type=int, default=4)
     parser.add_argument(
         "--repeat",
         type=int,
         default=2,
-        help="builds per worker count, in the order 1 2 2 1 ... so that a change of load on a shared machine falls on both",
+        help=(
+            "builds per worker count, in the order 1 2 2 1 ... so that a change of load on a shared machine falls on "
+            "both"
+        ),
     )
     args = parser.parse_args()
     capacity = parallel_capacity()

@@ -104,7 +104,8 @@ def resolve_setup(
         )
     if chosen == "bf16" and on_gpu and not torch.cuda.is_bf16_supported():
         raise DeviceError(
-            f"training precision 'bf16': {torch.cuda.get_device_name(torch.device(text))} does not support it; use 'fp16'"
+            f"training precision 'bf16': {torch.cuda.get_device_name(torch.device(text))} does not support it; "
+            "use 'fp16'"
         )
     if cpu_threads is not None and cpu_threads < 1:
         raise DeviceError(f"training CPU threads {cpu_threads}: give at least 1")

@@ -96,7 +96,8 @@ def test_warehouse_rows_issues_and_positive_share(tmp_path: Path):
     with duckdb.connect(str(path)) as db:
         db.execute("CREATE SCHEMA s2orc; CREATE SCHEMA citeworth; CREATE SCHEMA lake")
         db.execute(
-            "CREATE TABLE s2orc.read_issues AS SELECT * FROM (VALUES ('invalid_json'), ('invalid_json'), ('bad_type')) t(kind)"
+            "CREATE TABLE s2orc.read_issues AS "
+            "SELECT * FROM (VALUES ('invalid_json'), ('invalid_json'), ('bad_type')) t(kind)"
         )
         db.execute(
             "CREATE TABLE citeworth.sentences AS SELECT * FROM (VALUES ('test', true, 'r'), ('test', false, 'r'), "

@@ -1,9 +1,15 @@
 """Defects 9 and 10 of issue 10: bad settings fail before any work; messages, not tracebacks."""
 
+import gzip
+import json
+import socket
+
 import pytest
 from click.testing import CliRunner
 
 from citeworth_assets.cli import _model_params, main
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.manual_eval.evaluation import SAMPLE_SCHEMA
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 
@@ -39,13 +45,6 @@ def test_bad_model_params_fail_before_anything_is_built(tmp_path, monkeypatch, p
 def test_good_model_params_are_accepted():
     assert _model_params('{"epochs": 1, "lr": 1, "device": "cpu", "mlm_probability": 0.2}')["epochs"] == 1
 
-
-import gzip
-import json
-import socket
-
-from citeworth_assets.lib import lake
-from citeworth_assets.lib.manual_eval.evaluation import SAMPLE_SCHEMA
 
 NESTED = "[" * 100_000 + "]" * 100_000
 

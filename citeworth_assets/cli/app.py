@@ -1,4 +1,5 @@
-"""The ``citeworth`` command group and what every command shares: settings resolved from flags, environment, defaults."""
+"""The ``citeworth`` command group and what every command shares: settings resolved from flags, environment,
+defaults."""
 
 import click
 

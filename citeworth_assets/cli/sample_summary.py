@@ -27,7 +27,10 @@ def summary_lines(summary: Mapping) -> list[str]:
             f"  papers: {summary['papers']} in {summary['shards']} shards ({summary['pdf_parses']} with a PDF parse), "
             f"{summary['bytes_written'] / 1e6:.1f} MB, release {summary['release']}, seed {summary['seed']}"
         ),
-        f"  candidates: {accepted} pass the candidate filter, {sum(reasons.values())} rejected ({_counts(reasons) or 'none'})",
+        (
+            f"  candidates: {accepted} pass the candidate filter, {sum(reasons.values())} rejected "
+            f"({_counts(reasons) or 'none'})"
+        ),
         f"  citation styles: {_counts(summary.get('citation_styles', {}))}",
         f"  paragraphs: {clean} clean, {sum(kinds.values())} with a realistic artefact ({_counts(kinds) or 'none'})",
     ]

@@ -147,9 +147,16 @@ def format_models(rows: list[dict]) -> list[str]:
     for row in rows:
         reason = row["degenerate"] or ""
         near = reason.startswith("near-degenerate")
-        note = f"NEAR-DEGENERATE: {reason.removeprefix('near-degenerate, ')}" if near else reason and f"DEGENERATE: {reason}"
+        note = (
+            f"NEAR-DEGENERATE: {reason.removeprefix('near-degenerate, ')}"
+            if near
+            else reason and f"DEGENERATE: {reason}"
+        )
         lines.append(
-            f"  {row['model']:<20} {_number(row['precision']):>6} {_number(row['recall']):>6} {_number(row['f1']):>6}  {note}".rstrip()
+            (
+                f"  {row['model']:<20} {_number(row['precision']):>6} {_number(row['recall']):>6} "
+                f"{_number(row['f1']):>6}  {note}"
+            ).rstrip()
         )
     if any(row["degenerate"] for row in rows):
         lines.append(f"  rule: degenerate: one class predicted for every test sentence; {DEGENERATE_RULE.describe()}")
@@ -192,7 +199,10 @@ def format_summary(
     lines += [
         f"lake:      {settings.lake}",
         f"warehouse: {settings.warehouse}",
-        f"           {python} -c \"import duckdb; duckdb.connect('{settings.warehouse}', read_only=True).sql('SELECT * FROM s2orc.papers_per_field').show()\"",
+        (
+            f"           {python} -c \"import duckdb; duckdb.connect('{settings.warehouse}', read_only=True)"
+            ".sql('SELECT * FROM s2orc.papers_per_field').show()\""
+        ),
         f"releases:  {settings.data / 'exports'} (each folder with a README.md dataset card)",
         f"MLflow:    {settings.tracking_uri} (make mlflow)",
         f"UI:        citeworth ui --dumps {settings.dumps} --data {settings.data} (make ui)",

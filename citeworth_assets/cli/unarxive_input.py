@@ -1,4 +1,5 @@
-"""``citeworth unarxive-to-s2orc``: unarXive 2022 papers as an S2ORC dump, so that ``citeworth build`` runs CiteWorth over arXiv."""
+"""``citeworth unarxive-to-s2orc``: unarXive 2022 papers as an S2ORC dump, so that ``citeworth build`` runs
+CiteWorth over arXiv."""
 
 from pathlib import Path
 

@@ -68,14 +68,16 @@ def funnel_counts(lake_root: Path, rules: str) -> tuple[list[tuple[str, int]], d
         )
     if lake.has_data(lake_root, "citeworth_rejections"):
         for level, reason, count in _query(
-            f"SELECT level, reason, count(*) FROM read_parquet('{glob('citeworth_rejections')}') WHERE rule_set = ? GROUP BY 1, 2",
+            f"SELECT level, reason, count(*) FROM read_parquet('{glob('citeworth_rejections')}') "
+            "WHERE rule_set = ? GROUP BY 1, 2",
             [rules],
         ):
             target = {"paper": papers_level, "paragraph": paragraphs_level}.get(level, sentences_level)
             drops[target][reason] = drops[target].get(reason, 0) + count
     if lake.has_data(lake_root, "citeworth_paragraphs"):
         accepted, sentences = _query(
-            f"SELECT count(*), coalesce(sum(len(samples)), 0) FROM read_parquet('{glob('citeworth_paragraphs')}') WHERE rule_set = ?",
+            "SELECT count(*), coalesce(sum(len(samples)), 0) "
+            f"FROM read_parquet('{glob('citeworth_paragraphs')}') WHERE rule_set = ?",
             [rules],
         )[0]
     kept_papers = candidates - sum(drops[papers_level].values())

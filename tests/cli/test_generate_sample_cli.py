@@ -1,4 +1,5 @@
-"""`citeworth generate-sample` says what it wrote in a few lines; the full summary goes to a JSON file (or --verbose)."""
+"""`citeworth generate-sample` says what it wrote in a few lines; the full summary goes to a JSON file
+(or --verbose)."""
 
 import json
 

@@ -93,11 +93,13 @@ def test_the_citesum_dataset_is_split_without_leakage_and_released(built):
     assert report[0] > report[1] > 0
     assert query(
         data,
-        "SELECT count(*) FROM citesum.candidates WHERE kept AND (rouge1_recall < 50 OR rouge2_recall < 20 OR rougeL_recall < 40)",
+        "SELECT count(*) FROM citesum.candidates "
+        "WHERE kept AND (rouge1_recall < 50 OR rouge2_recall < 20 OR rougeL_recall < 40)",
     ) == [(0,)]
     leaked = query(
         data,
-        "SELECT count(*) FROM (SELECT cited_paper_id FROM citesum.examples GROUP BY 1 HAVING count(DISTINCT split) > 1)",
+        "SELECT count(*) FROM "
+        "(SELECT cited_paper_id FROM citesum.examples GROUP BY 1 HAVING count(DISTINCT split) > 1)",
     )
     assert leaked == [(0,)]
     assert query(data, "SELECT count(*) FROM citesum.examples WHERE target LIKE '%REF%'")[0][0] == report[1]

@@ -44,10 +44,12 @@ def test_unknown_disciplines_are_named():
     with duckdb.connect() as db:
         db.execute("CREATE SCHEMA lake")
         db.execute(
-            "CREATE TABLE lake.citesum_dataset AS SELECT * FROM (VALUES ('a', 'Biology'), ('b', NULL)) t(cited_paper_id, discipline)"
+            "CREATE TABLE lake.citesum_dataset AS "
+            "SELECT * FROM (VALUES ('a', 'Biology'), ('b', NULL)) t(cited_paper_id, discipline)"
         )
         db.execute(
-            "CREATE TABLE lake.citesum_disciplines AS SELECT * FROM (VALUES ('Biology', 1), (NULL, 1)) t(discipline, cited_papers)"
+            "CREATE TABLE lake.citesum_disciplines AS "
+            "SELECT * FROM (VALUES ('Biology', 1), (NULL, 1)) t(discipline, cited_papers)"
         )
         view(db, "citesum", "examples")
         view(db, "citesum", "disciplines")

@@ -1,4 +1,5 @@
-"""Defects 4 and 5 of issue 10: a corrupt gzip region keeps the lines before it; a file that is not gzip is one problem."""
+"""Defects 4 and 5 of issue 10: a corrupt gzip region keeps the lines before it; a file that is not gzip is one
+problem."""
 
 import bz2
 import gzip

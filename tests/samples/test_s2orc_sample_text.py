@@ -166,7 +166,8 @@ def test_metadata_noise(tmp_path: Path, dump: Dump) -> None:
 BRACKET_CITATION = re.compile(r"\[([0-9]+\s*[,-;]*\s*)*[0-9]+\s*\]")
 YEAR_CITATION = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)")
 HANGING = re.compile(
-    r"\s+\(?(\(\s*\)|like|reference|including|include|with|for instance|for example|see also|at|following|of|from|to|in|by|"
+    r"\s+\(?(\(\s*\)|like|reference|including|include|with|for instance|for example|see also|at|following|"
+    r"of|from|to|in|by|"
     r"see|as|e\.?g\.?(,)?|viz(\.)?(,)?)\s*(,)*(-)*[\)\]]?\s*[.?!]\s*$"
 )
 ABBREVIATIONS = ("Fig", "Eq", "Ref", "cf", "e.g", "i.e", "et al", "al")

@@ -1,4 +1,5 @@
-"""unarXive 2022's ``discipline`` (arXiv's subject groups) as MAG level-0 fields, the keys of the static field partitions.
+"""unarXive 2022's ``discipline`` (arXiv's subject groups) as MAG level-0 fields, the keys of the static field
+partitions.
 
 The fallback field of an arXiv paper the catalogue does not know. arXiv's groups are not MAG fields: three are the same
 name, the others are mapped to the MAG field that holds their subject (our choice, stated here once; a discipline

@@ -263,7 +263,8 @@ def merge_adjacent_spans(text: str, spans: Iterable[dict]) -> list[tuple[int, in
 
 
 def replace_citations_with_ref(text: str, spans: Iterable[dict]) -> str:
-    """``text`` with each citation (adjacent spans as one) replaced by ``REF``: citation styles vary, the meaning does not.
+    """``text`` with each citation (adjacent spans as one) replaced by ``REF``: citation styles vary, the meaning
+    does not.
 
     A space is put between ``REF`` and a word it would touch ("model[3]" -> "model REF").
     """
@@ -288,7 +289,8 @@ def remove_citations(text: str, spans: Iterable[dict]) -> str:
 
 
 def make_example(scored: dict, cited_paper: Mapping | None = None) -> dict:
-    """A CiteSum example from a kept candidate; ``cited_paper`` (an ``s2orc_papers`` row) adds title, abstract, discipline."""
+    """A CiteSum example from a kept candidate; ``cited_paper`` (an ``s2orc_papers`` row) adds title, abstract,
+    discipline."""
     example = {
         "citing_paper_id": scored["citing_paper_id"],
         "cited_paper_id": scored["cited_paper_id"],

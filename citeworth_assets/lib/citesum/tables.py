@@ -118,7 +118,8 @@ def kept_candidates(lake_root: Path) -> list[dict]:
     if not lake.has_data(lake_root, "citesum_candidates"):
         return []
     query = (
-        f"SELECT * EXCLUDE (kept, failed_thresholds) FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
+        "SELECT * EXCLUDE (kept, failed_thresholds) "
+        f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
         "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
     )
     with duckdb.connect() as connection:

@@ -74,7 +74,8 @@ def merge_citation_spans(
 
 
 def add_span(merged: list[CitationSpan], text: str, span: dict, join: bool) -> None:
-    """Add a cite span to the merged spans: joined to the last one (its text runs on to the span's end), or as a new one."""
+    """Add a cite span to the merged spans: joined to the last one (its text runs on to the span's end), or as a new
+    one."""
     if join:
         last = merged[-1]
         last.end = span["end"]

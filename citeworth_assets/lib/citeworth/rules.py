@@ -152,7 +152,8 @@ IMPROVEMENT_DESCRIPTIONS = {
     Improvement.ET_AL_WORD_BOUNDARY: "'et al' is matched as words, so 'metal' and 'fetal' are not leftover citations",
     Improvement.NORMALIZED_SECTION_TITLES: "section titles are compared without numbering, case and trailing "
     "punctuation ('2 Related Work', 'II. INTRODUCTION', 'Methods:')",
-    Improvement.TRIMMED_SENTENCES: "whitespace around a sentence is not part of it, so it cannot fail the end-character check",
+    Improvement.TRIMMED_SENTENCES: "whitespace around a sentence is not part of it, so it cannot fail the "
+    "end-character check",
     Improvement.ABBREVIATION_AWARE_SPLITTING: "no sentence break after Ref., Fig., Eq., cf., e.g., i.e. and similar",
     Improvement.GROUPED_FIRST_CITATION: "the first-citation format check reads the paper's first citation group, the "
     "spans separated only by spaces, ',' or ';' joined (GROBID splits [22, 23] into '[22,' and '23]')",
@@ -160,9 +161,10 @@ IMPROVEMENT_DESCRIPTIONS = {
     "before splitting, so the text between two quotations is not taken for one quotation and glued into one sentence",
     Improvement.EMPTIED_PARENTHETICAL: "removing a citation also removes the separator and the brackets it leaves "
     "empty: 'Telescope (DKIST, [49, 56]).' gives 'Telescope (DKIST).', not 'Telescope (DKIST,).'; a parenthetical it "
-    "leaves holding only pointer words goes whole: 'training, (e.g. [4]).' gives 'training.', not 'training, (e.g.).'",
-    Improvement.DANGLING_REFERENCE_PHRASE: "a sentence ending in a pointer phrase with modifiers ('see in particular.', "
-    "'cf. e.g.') drops its paragraph, as one ending in the pointing word does",
+    "leaves holding only pointer words goes whole: 'training, (e.g. [4]).' gives 'training.', "
+    "not 'training, (e.g.).'",
+    Improvement.DANGLING_REFERENCE_PHRASE: "a sentence ending in a pointer phrase with modifiers "
+    "('see in particular.', 'cf. e.g.') drops its paragraph, as one ending in the pointing word does",
 }
 V1_IMPROVEMENTS = frozenset(
     {
@@ -447,7 +449,8 @@ class RuleSet:
         return contains_numeric_citation(text, self._separators)
 
     def citation_format(self, text: str) -> bool:
-        """The first citation of a paper is bracketed-numeric or parenthetical-year (published ``valid_citation_format``)."""
+        """The first citation of a paper is bracketed-numeric or parenthetical-year (published
+        ``valid_citation_format``)."""
         return self.numeric_citation(text) or YEAR_CITATION.search(text) is not None
 
     def cleaned_sentence(self, text: str, sentence: Sentence) -> str:
@@ -470,7 +473,8 @@ CITEWORTH_IMPROVED = LATEST["citeworth_improved"]
 
 
 def rule_set(name: str) -> RuleSet:
-    """A rule set by name: a base set, optionally with ``+improvement`` suffixes (``citeworth_2021+et_al_word_boundary``).
+    """A rule set by name: a base set, optionally with ``+improvement`` suffixes
+    (``citeworth_2021+et_al_word_boundary``).
 
     The result's ``name`` is versioned (``citeworth_improved`` gives ``citeworth_improved_v2``): use it,
     not the setting, wherever outputs are keyed.

@@ -168,15 +168,18 @@ def _write_abbreviation_sentence(w: _PaperWriter, para: _Paragraph) -> None:
         para.add(f", the {_pick(rng, vocab.measures)} increases with the number of {_pick(rng, vocab.objects)}.")
     elif choice == 1:
         para.add(
-            f"The estimator follows from Eq. {_between(rng, 1, 9)} and the bound derived in Ref. {_between(rng, 1, 30)}."
+            f"The estimator follows from Eq. {_between(rng, 1, 9)} "
+            f"and the bound derived in Ref. {_between(rng, 1, 30)}."
         )
     elif choice == 2:
         para.add(
-            f"Several factors, e.g. {_pick(rng, vocab.objects)} and {_pick(rng, vocab.topics)}, were considered in the design."
+            f"Several factors, e.g. {_pick(rng, vocab.objects)} and {_pick(rng, vocab.topics)}, "
+            "were considered in the design."
         )
     elif choice == 3:
         para.add(
-            f"The effect holds for all {_pick(rng, vocab.objects)}, i.e. it does not depend on {_pick(rng, vocab.measures)}."
+            f"The effect holds for all {_pick(rng, vocab.objects)}, "
+            f"i.e. it does not depend on {_pick(rng, vocab.measures)}."
         )
     elif choice == 4:
         para.add("These trends agree with our earlier estimates (cf. ")

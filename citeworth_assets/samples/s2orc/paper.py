@@ -243,7 +243,10 @@ class _PaperWriter:
         rng, vocab = self.rng, self.vocab
         entries = {}
         for k in range(self.n_figures):
-            caption = f"{_capitalize(_pick(rng, vocab.measures))} of the {_pick(rng, vocab.objects)} obtained with {_pick(rng, vocab.methods)}."
+            caption = (
+                f"{_capitalize(_pick(rng, vocab.measures))} of the {_pick(rng, vocab.objects)} "
+                f"obtained with {_pick(rng, vocab.methods)}."
+            )
             entries[f"FIGREF{k}"] = {"text": caption, "type": "figure"}
         for k in range(self.n_tables):
             caption = f"Summary of {_pick(rng, vocab.measures)} per group of {_pick(rng, vocab.objects)}."
@@ -317,7 +320,10 @@ class _PaperWriter:
                 rng,
                 (
                     f". Illustration of the {_pick(rng, vocab.measures)} estimates.",
-                    f"Figure {_between(rng, 1, self.n_figures)}. {_capitalize(_pick(rng, vocab.measures))} across {_pick(rng, vocab.objects)}.",
+                    (
+                        f"Figure {_between(rng, 1, self.n_figures)}. "
+                        f"{_capitalize(_pick(rng, vocab.measures))} across {_pick(rng, vocab.objects)}."
+                    ),
                     f"(a) {_pick(rng, vocab.objects)}; (b) {_pick(rng, vocab.objects)}",
                 ),
             )
@@ -526,7 +532,8 @@ class _PaperWriter:
         elif form == "passive":
             statement = f"In an earlier study, {clause}"
         else:
-            statement = f"{_pick(rng, ('It was reported that', 'Previous work showed that', 'It has been shown that'))} {clause}"
+            opening = _pick(rng, ("It was reported that", "Previous work showed that", "It has been shown that"))
+            statement = f"{opening} {clause}"
         if self.style == "superscript":
             para.add(statement + ". ")
             para.cite(str(item.number), self._ref_id(item))

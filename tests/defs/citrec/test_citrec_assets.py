@@ -1,5 +1,6 @@
 """The citrec assets end to end on the generated answerable contexts: data set, every model trained and saved,
-evaluated into MLflow (the default SQLite store under the data root; MLflow 3 refuses new file stores) and the warehouse, with a real Dagster instance."""
+evaluated into MLflow (the default SQLite store under the data root; MLflow 3 refuses new file stores) and the
+warehouse, with a real Dagster instance."""
 
 import dagster as dg
 import duckdb

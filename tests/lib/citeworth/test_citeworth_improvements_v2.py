@@ -206,7 +206,8 @@ def test_reversed_curly_quotes_no_longer_glue_sentences():
     assert len(faithful) == 1  # pysbd takes the text between '“ is ambiguous' and '”I am' for a quotation
     adjusted = adjust_sentences(GLUED, faithful, ALONE("quote_aware_splitting"), splitter())
     assert [GLUED[a:b] for a, b in adjusted] == [
-        "The sentiment of the sentence \u201dAre you surex \u201c is ambiguous, since it depends on the context of the conversation.",
+        "The sentiment of the sentence \u201dAre you surex \u201c is ambiguous, "
+        "since it depends on the context of the conversation.",
         "Nevertheless, most annotators labelled it as negative.",
         "On the contrary, the sentence \u201dI am fine\u201c was labelled as positive by all of them.",
     ]

@@ -19,7 +19,7 @@ def ctx(cited, citing_arxiv, adjacent=(), text="a context MAINCIT ."):
 def contexts():
     rows = []
     # work A: 6 train contexts from 3 papers (2015/2016), 2 test contexts (2017)
-    for i, paper in enumerate(["1501.00001", "1501.00001", "1601.00002", "1601.00002", "1602.00003", "1602.00003"]):
+    for paper in ["1501.00001", "1501.00001", "1601.00002", "1601.00002", "1602.00003", "1602.00003"]:
         rows.append(ctx("A", paper))
     rows += [ctx("A", "1701.00009", adjacent=["B"]), ctx("A", "1801.00010")]
     # work B: 3 contexts but from one paper only: not a candidate at m = 2

@@ -1,4 +1,5 @@
-"""Defect 6 of issue 10: duplicate paper_ids; the first occurrence by release/shard/line wins, every duplicate is reported."""
+"""Defect 6 of issue 10: duplicate paper_ids; the first occurrence by release/shard/line wins, every duplicate is
+reported."""
 
 import json
 
