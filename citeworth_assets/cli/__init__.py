@@ -2,6 +2,7 @@
 
 from citeworth_assets.cli import (
     arxiv,  # noqa: F401  (registers the arXiv/MAG commands)
+    arxiv_sources,  # noqa: F401  (registers arxiv-sources)
     citrec,  # noqa: F401  (registers the commands)
     core,  # noqa: F401  (registers the commands)
     sciqfs,  # noqa: F401

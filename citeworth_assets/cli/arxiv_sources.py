@@ -1,0 +1,69 @@
+"""``citeworth arxiv-sources``: arXiv LaTeX sources to unarXive 2022 papers without the graph (Saier 2019 §4.2.3),
+with the same library functions and the same file layout as the ``arxiv_source_papers`` asset."""
+
+import csv
+import time
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from citeworth_assets.cli.app import main
+
+
+@main.command("arxiv-sources")
+@click.option(
+    "--sources",
+    "sources",
+    required=True,
+    multiple=True,
+    type=click.Path(exists=True),
+    help="A bulk source dump (arXiv_src_YYMM_NNN.tar), a folder of <id>.gz submissions, or a folder of unpacked "
+    "submission folders; repeat for several.",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder to write into: unarxive-2022/<name>.latex.jsonl.gz (a dump root for `citeworth build`) and "
+    "outcomes/<name>.csv.",
+)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
+@click.option(
+    "--timeout",
+    default=120.0,
+    show_default=True,
+    type=click.FloatRange(min=1),
+    help="Seconds one submission may take before it is reported as a timeout.",
+)
+def arxiv_sources(sources: tuple[str, ...], out: str, workers: int, timeout: float) -> None:
+    """Convert arXiv LaTeX sources into papers in the unarXive 2022 shape: flattened, citation commands
+    normalised, read with pandoc, formulas/figures/tables/references as tokens, one {{cite:...}} marker per
+    cited key linked to its bibliography entry. Every submission gets an outcome row (converted, pdf_only,
+    no_tex, corrupt_archive, no_main_file, conversion_failed, timeout) with the seconds it took."""
+    from citeworth_assets.lib.arxiv_sources.archive import iter_sources
+    from citeworth_assets.lib.arxiv_sources.runner import convert_all, converted_path, outcome_columns, write_converted
+
+    root = Path(out)
+    for source in map(Path, sources):
+        started = time.perf_counter()
+        target = converted_path(root, source)
+        rows = write_converted(convert_all(iter_sources([source]), workers, timeout), target)
+        outcomes = root / "outcomes" / f"{target.name.split('.')[0]}.csv"
+        outcomes.parent.mkdir(parents=True, exist_ok=True)
+        with open(outcomes, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=outcome_columns())
+            writer.writeheader()
+            writer.writerows(rows)
+        counts = Counter(row["outcome"] for row in rows)
+        click.echo(
+            f"{source}: {counts.get('converted', 0)} of {len(rows)} submissions converted "
+            f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()) if k != 'converted') or 'no failures'}) "
+            f"in {time.perf_counter() - started:.1f} s -> {target}"
+        )
+        for row in rows:
+            if row["outcome"] != "converted":
+                click.echo(
+                    f"  {row['arxiv_id']}: {row['outcome']}{' (' + row['detail'] + ')' if row['detail'] else ''}"
+                )
+        click.echo(f"  outcomes: {outcomes}")

@@ -1,0 +1,156 @@
+"""Bibliography entries of a submission: ``\\bibitem`` records of an inline ``thebibliography`` or a BibTeX
+``.bbl``, or biblatex ``\\entry`` records of a biblatex ``.bbl`` (Saier 2019 §4.2.3: every entry gets an
+identifier and keeps its raw text).
+
+No BibTeX/Biber run: arXiv ships the ``.bbl`` the author compiled with, which is what the PDF shows. A
+``.bib`` alone gives no entries (the thesis's pipeline did the same).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from citeworth_assets.lib.arxiv_sources import scan
+
+BEGIN_BIB = re.compile(r"\\begin\s*\{thebibliography\}")
+END_BIB = re.compile(r"\\end\s*\{thebibliography\}")
+BIBITEM = re.compile(r"\\bibitem\b\s*")
+BIBLIOGRAPHY_CMD = re.compile(r"\\(?:bibliography\s*\{[^{}]*\}|printbibliography\b(?:\s*\[[^\]]*\])?)")
+ENTRY = re.compile(r"\\entry\s*\{(?P<key>[^{}]*)\}\s*\{(?P<type>[^{}]*)\}")
+ENDENTRY = re.compile(r"\\endentry\b")
+FIELD = re.compile(r"\\field\s*\{(?P<name>[^{}]*)\}")
+VERB = re.compile(r"\\verb\s*\{(?P<name>[^{}]*)\}\s*\\verb\s+(?P<value>.*?)\s*\\endverb", re.DOTALL)
+NAME = re.compile(r"\\name\s*\{(?P<role>[^{}]*)\}\s*\{\d+\}\s*\{[^{}]*\}")
+LIST = re.compile(r"\\list\s*\{(?P<name>[^{}]*)\}\s*\{\d+\}")
+NAME_PART = re.compile(r"\b(family|given|prefix|suffix)=\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+@dataclass(frozen=True)
+class BibEntry:
+    """One bibliography entry: its citation key and its text as LaTeX (converted to plain text later)."""
+
+    key: str
+    latex: str
+
+
+def bbl_for(main: str, files: dict[str, str]) -> str | None:
+    """The ``.bbl`` of the main file (same stem), else the largest ``.bbl`` of the submission."""
+    stem = posixpath.splitext(main)[0]
+    if f"{stem}.bbl" in files:
+        return f"{stem}.bbl"
+    bbls = sorted((p for p in files if p.lower().endswith(".bbl")), key=lambda p: (-len(files[p]), p))
+    return bbls[0] if bbls else None
+
+
+def parse_bibitems(block: str) -> list[BibEntry]:
+    """``\\bibitem[label]{key} text`` records of a ``thebibliography`` body."""
+    entries, starts = [], [m for m in BIBITEM.finditer(block)]
+    for index, match in enumerate(starts):
+        pos = match.end()
+        label = scan.optional(block, pos)
+        if label:
+            pos = label[1]
+        key = scan.group(block, pos)
+        if key is None:
+            continue
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(block)
+        text = END_BIB.split(block[key[1] : end])[0]
+        entries.append(BibEntry(key[0].strip(), text.strip()))
+    return entries
+
+
+def _names(body: str) -> list[str]:
+    match = NAME.search(body)
+    if not match:
+        return []
+    group = scan.group(body, match.end())
+    if not group:
+        return []
+    names = []
+    for person in re.finditer(r"\{\{[^{}]*\}\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}\}", group[0]):
+        parts = dict(NAME_PART.findall(person.group(1)))
+        name = " ".join(p for p in (parts.get("given"), parts.get("prefix"), parts.get("family")) if p)
+        if name:
+            names.append(name)
+    return names
+
+
+def _fields(body: str) -> dict[str, str]:
+    fields = {}
+    for match in FIELD.finditer(body):
+        value = scan.group(body, match.end())
+        if value:
+            fields.setdefault(match.group("name"), value[0])
+    for match in LIST.finditer(body):
+        value = scan.group(body, match.end())
+        if value:
+            fields.setdefault(match.group("name"), ", ".join(re.findall(r"\{([^{}]*)\}", value[0])))
+    for match in VERB.finditer(body):
+        fields.setdefault(match.group("name"), match.group("value").strip())
+    return fields
+
+
+def biblatex_text(body: str) -> str:
+    """A readable reference string from one biblatex ``\\entry`` record's fields."""
+    fields, authors = _fields(body), _names(body)
+    venue = (
+        fields.get("journaltitle") or fields.get("booktitle") or fields.get("publisher") or fields.get("institution")
+    )
+    parts = [
+        ", ".join(authors) if authors else fields.get("labelname"),
+        fields.get("title"),
+        venue,
+        " ".join(filter(None, (fields.get("volume"), f"({fields['number']})" if fields.get("number") else None))),
+        fields.get("pages"),
+        fields.get("year") or (fields.get("date") or "")[:4] or None,
+        f"doi:{fields['doi']}" if fields.get("doi") else None,
+        f"arXiv:{fields['eprint']}" if fields.get("eprint") and fields.get("eprinttype", "arxiv") == "arxiv" else None,
+        fields.get("url") if not fields.get("doi") else None,
+    ]
+    return ". ".join(p.strip() for p in parts if p and p.strip()) + "."
+
+
+def parse_biblatex(bbl: str) -> list[BibEntry]:
+    """biblatex ``\\entry{key}{type}{}...\\endentry`` records, first record of each key."""
+    entries: dict[str, BibEntry] = {}
+    for match in ENTRY.finditer(bbl):
+        end = ENDENTRY.search(bbl, match.end())
+        body = bbl[match.end() : end.start() if end else len(bbl)]
+        key = match.group("key").strip()
+        if key and key not in entries:
+            entries[key] = BibEntry(key, biblatex_text(body))
+    return list(entries.values())
+
+
+@dataclass
+class Bibliography:
+    """The entries, the macro definitions a ``.bbl`` brings (natbib, revtex), and where they came from."""
+
+    entries: list[BibEntry]
+    preamble: str = ""
+    source: str | None = None  # inline | <path of the .bbl> | None
+
+
+def extract_bibliography(body: str, main: str, files: dict[str, str]) -> tuple[str, Bibliography]:
+    """The body without its bibliography, and the bibliography: an inline ``thebibliography``, else the
+    ``.bbl`` that ``\\bibliography``/``\\printbibliography`` would read (``\\bibitem`` or biblatex records)."""
+    begin = BEGIN_BIB.search(body)
+    if begin:
+        end = END_BIB.search(body, begin.end())
+        stop = end.end() if end else len(body)
+        block = body[begin.end() : end.start() if end else len(body)]
+        rest = body[: begin.start()] + body[stop:]
+        return BIBLIOGRAPHY_CMD.sub(" ", rest), Bibliography(parse_bibitems(block), source="inline")
+    rest = BIBLIOGRAPHY_CMD.sub(" ", body)
+    path = bbl_for(main, files)
+    if path is None:
+        return rest, Bibliography([], source=None)
+    bbl = files[path]
+    if ENTRY.search(bbl):
+        return rest, Bibliography(parse_biblatex(bbl), source=path)
+    begin = BEGIN_BIB.search(bbl)
+    preamble = bbl[: begin.start()] if begin else ""
+    block = bbl[begin.end() :] if begin else bbl
+    return rest, Bibliography(parse_bibitems(block), preamble=preamble, source=path)

@@ -1,0 +1,89 @@
+"""Converting many submissions: spread over worker processes, written as one unarXive 2022 JSON-lines file
+(gzipped, deterministic bytes) plus one outcome row per submission, both published atomically."""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from pathlib import Path
+
+from citeworth_assets.lib.arxiv_sources.archive import DEFAULT_LIMITS, Limits, RawSubmission
+from citeworth_assets.lib.arxiv_sources.convert import DEFAULT_TIMEOUT, Outcome, convert_submission
+
+RELEASE_FOLDER = "unarxive-2022"  # converted papers are read as unarXive 2022 dump files
+SUFFIX = ".latex.jsonl.gz"
+
+
+def converted_name(source: Path) -> str:
+    """``arXiv_src_2101_001.tar`` -> ``arXiv_src_2101_001.latex.jsonl.gz`` (a name unarXive's own files never
+    have, so a converted dump never shadows an unarXive 2022 file of the same month)."""
+    name = source.name
+    for suffix in (".tar.gz", ".tgz", ".tar"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return name + SUFFIX
+
+
+def converted_path(root: Path, source: Path) -> Path:
+    return root / RELEASE_FOLDER / converted_name(source)
+
+
+def _convert_with(timeout: float, limits: Limits, raw: RawSubmission) -> tuple[dict, str | None]:
+    """Worker body: the outcome row and the record as JSON (serialised in the worker, not the parent)."""
+    outcome, record = convert_submission(raw, timeout, limits)
+    return outcome.row(), (json.dumps(record, ensure_ascii=False) if record is not None else None)
+
+
+def convert_all(
+    submissions: Iterable[RawSubmission],
+    workers: int = 1,
+    timeout: float = DEFAULT_TIMEOUT,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Iterator[tuple[dict, str | None]]:
+    """(outcome row, record JSON or None) per submission, in input order. With ``workers`` > 1, at most twice
+    that many submissions are in flight, so memory stays bounded whatever the dump's size."""
+    work = partial(_convert_with, timeout, limits)
+    if workers <= 1:
+        yield from map(work, submissions)
+        return
+    context = multiprocessing.get_context("spawn")  # no fork of a threaded parent (Dagster, the CLI's pool)
+    with context.Pool(workers, maxtasksperchild=200) as pool:
+        pending: collections.deque = collections.deque()
+        for raw in submissions:
+            pending.append(pool.apply_async(work, (raw,)))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+def write_converted(
+    results: Iterable[tuple[dict, str | None]], target: Path, on_outcome: Callable[[dict], None] | None = None
+) -> list[dict]:
+    """Write the records to ``target`` (gzip without a timestamp, so reruns give the same bytes) through a
+    temporary file renamed at the end; return every outcome row."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    outcomes = []
+    try:
+        with open(temporary, "wb") as raw_file, gzip.GzipFile(fileobj=raw_file, mode="wb", mtime=0, filename="") as gz:
+            for row, record in results:
+                outcomes.append(row)
+                if on_outcome:
+                    on_outcome(row)
+                if record is not None:
+                    gz.write(record.encode("utf-8") + b"\n")
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return outcomes
+
+
+def outcome_columns() -> list[str]:
+    return list(Outcome("", "", "", "").row())
