@@ -5,6 +5,7 @@ import dagster as dg
 
 from citeworth_assets.defs import (
     arxiv,
+    arxiv_sources,
     automation,
     citesum,
     citeworth,
@@ -18,7 +19,20 @@ from citeworth_assets.defs import (
 )
 from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 
-DOMAINS = (s2orc, citeworth, manual_eval, citesum, sciqfs, citrec, models, arxiv, mag, warehouse, automation)
+DOMAINS = (
+    s2orc,
+    citeworth,
+    manual_eval,
+    citesum,
+    sciqfs,
+    citrec,
+    models,
+    arxiv_sources,
+    arxiv,
+    mag,
+    warehouse,
+    automation,
+)
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -149,9 +149,12 @@ def report_issues(log) -> None:
         click.echo(f"  ... and {len(issues) - SHOWN_ISSUES} more", err=True)
 
 
-def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, seed: int = 13) -> dict:
+def write_sample_dumps(
+    out: Path, papers_2020: int = 30, papers_2022: int = 20, seed: int = 13, source_papers: int = 0
+) -> dict:
     """The arXiv, MAG, OpenAlex and arXiv-metadata sample dumps in the dump-root layout (docs/arxiv.md): an unarXive
-    2020 folder with its damage cases, an unarXive 2022 file, every catalogue source. (One 2020 part only: the
+    2020 folder with its damage cases, an unarXive 2022 file, every catalogue source, and with ``source_papers`` a
+    bulk LaTeX source dump (arxiv-src/arXiv_src_2101_001.tar, Saier 2019 §4.2.3). (One 2020 part only: the
     generator names papers by index, so two parts would hold the same arXiv ids.)"""
     from citeworth_assets.lib.arxiv.dump_files import (
         ARXIV_METADATA_DIR,
@@ -160,7 +163,9 @@ def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, 
         UNARXIVE_2020,
         UNARXIVE_2022,
     )
+    from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR
     from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
+    from citeworth_assets.samples.arxiv_sources import write_source_dump
     from citeworth_assets.samples.mag import (
         sample_works,
         write_arxiv_metadata,
@@ -175,7 +180,9 @@ def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, 
     write_mag_dump(out / MAG_DIR, works, edges)
     write_openalex_snapshot(out / OPENALEX_DIR, works, edges)
     write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", works)
+    sources = write_source_dump(out / SOURCE_DIR, works, source_papers, seed) if source_papers else {"papers": {}}
     return {
+        "source_papers": len(sources["papers"]),
         "works": len(works),
         "edges": len(edges),
         "references_2020": len(refs_2020),
@@ -189,12 +196,20 @@ def write_sample_dumps(out: Path, papers_2020: int = 30, papers_2022: int = 20, 
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Dump root to write the sources into.")
 @click.option("--papers", default=30, show_default=True, type=click.IntRange(min=5), help="unarXive 2020 papers.")
 @click.option("--papers-2022", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--source-papers",
+    default=8,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="LaTeX submissions in the bulk source dump arxiv-src/arXiv_src_2101_001.tar (and a PDF-only, a corrupt one).",
+)
 @click.option("--seed", default=13, show_default=True, type=int)
-def generate_sample_arxiv(out: str, papers: int, papers_2022: int, seed: int) -> None:
+def generate_sample_arxiv(out: str, papers: int, papers_2022: int, source_papers: int, seed: int) -> None:
     """Write deterministic unarXive 2020 (a folder with damage cases), unarXive 2022, MAG, OpenAlex and arXiv
-    metadata sample dumps under one dump root."""
+    metadata sample dumps under one dump root, and a bulk LaTeX source dump (natbib, biblatex, \\input, .bbl,
+    a PDF-only and a corrupt submission)."""
     started = time.perf_counter()
-    summary = write_sample_dumps(Path(out), papers, papers_2022, seed)
+    summary = write_sample_dumps(Path(out), papers, papers_2022, seed, source_papers)
     click.echo(f"wrote the arXiv/MAG sample dumps to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
     click.echo(f"summary: {summary}")
 
@@ -220,17 +235,20 @@ def has_arxiv_sources(dumps) -> bool:
         catalogue_files,
         discover_dump_files,
     )
+    from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
 
-    return bool(catalogue_files(dumps) or discover_dump_files(dumps))
+    return bool(catalogue_files(dumps) or discover_dump_files(dumps) or discover_source_dumps(dumps))
 
 
 def build_arxiv_sources(defs, instance, settings) -> list[str]:
     """Materialize every arXiv and catalogue source under the dump root in-process: the works catalogue first, then
     each unarXive dump file (partitions added), the field partitions that have papers and the context export.
     Returns what failed (empty: all built)."""
+    from citeworth_assets.cli.arxiv_sources import build_source_dumps
     from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
     from citeworth_assets.lib.arxiv.dump_files import (
         catalogue_files,
+        converted_root,
         discover_dump_files,
     )
     from citeworth_assets.lib.arxiv.field_papers import fields_with_papers
@@ -246,7 +264,8 @@ def build_arxiv_sources(defs, instance, settings) -> list[str]:
         click.echo(
             f"catalogue: {'FAILED' if not result.success else ''}{works} works, {edges} edges, {issues} read issues"
         )
-    files = discover_dump_files(dumps)
+    failed += build_source_dumps(defs, instance, settings)  # LaTeX sources first: they become dump files
+    files = discover_dump_files(dumps, converted=converted_root(settings.data))
     if not files:
         return failed
     known = set(instance.get_dynamic_partitions(arxiv_dump_files.name))

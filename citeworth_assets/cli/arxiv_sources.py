@@ -67,3 +67,38 @@ def arxiv_sources(sources: tuple[str, ...], out: str, workers: int, timeout: flo
                     f"  {row['arxiv_id']}: {row['outcome']}{' (' + row['detail'] + ')' if row['detail'] else ''}"
                 )
         click.echo(f"  outcomes: {outcomes}")
+
+
+def build_source_dumps(defs, instance, settings) -> list[str]:
+    """Materialize the conversion of every bulk source dump under the dump root (partitions added), for
+    ``citeworth build``; each converted file becomes an arXiv dump file. Returns the partitions that failed."""
+    from citeworth_assets.cli.app import QUIET_RUN
+    from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
+    from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
+
+    sources = discover_source_dumps(settings.require_dumps())
+    if not sources:
+        return []
+    known = set(instance.get_dynamic_partitions(arxiv_source_dumps.name))
+    instance.add_dynamic_partitions(arxiv_source_dumps.name, [s.key for s in sources if s.key not in known])
+    job, failed = defs.resolve_job_def("arxiv_source_job"), []
+    for source in sources:
+        result = job.execute_in_process(
+            partition_key=source.key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
+        if not result.success:
+            failed.append(source.key)
+            click.echo(f"{source.key}: FAILED (run {result.run_id})", err=True)
+            continue
+        metadata = {
+            event.step_materialization_data.materialization.asset_key.to_user_string(): (
+                event.step_materialization_data.materialization.metadata
+            )
+            for event in result.get_asset_materialization_events()
+        }
+        papers = metadata.get("arxiv_source_papers", {})
+        click.echo(
+            f"{source.key}: {papers['converted'].value} of {papers['submissions'].value} submissions converted "
+            f"({papers['seconds_per_submission'].value} s each) -> {papers['arxiv_dump_file'].value}"
+        )
+    return failed

@@ -15,11 +15,13 @@ def test_build_picks_up_arxiv_and_mag_sources_without_s2orc(tmp_path):
     result = runner.invoke(main, ["build", "--dumps", str(dumps), "--data", str(data)])
     assert result.exit_code == 0, result.output
     assert "unarxive_2020_papers" in result.output and "arXiv contexts export" in result.output
+    assert "arxiv_src_2101_001: 8 of 10 submissions converted" in result.output
     assert (
         "read issues: 0" not in result.output and "arxiv invalid_utf8" in result.output
     )  # the sample's damage, counted
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
-        assert connection.execute("SELECT count(*) FROM arxiv.papers").fetchone()[0] == 50
+        # 30 unarXive 2020 + 20 unarXive 2022 + 8 converted from the LaTeX source dump
+        assert connection.execute("SELECT count(*) FROM arxiv.papers").fetchone()[0] == 58
         assert connection.execute("SELECT count(*) FROM mag.works").fetchone()[0] > 0
 
 

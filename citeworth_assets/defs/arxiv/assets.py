@@ -9,7 +9,7 @@ from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
 from citeworth_assets.lib.arxiv.dump_contexts import context_rows, resolver_linked_rows
-from citeworth_assets.lib.arxiv.dump_files import find_dump_file
+from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file, is_converted
 from citeworth_assets.lib.arxiv.resolution import (
     RESOLUTION_SCHEMA,
     agreement,
@@ -95,6 +95,7 @@ class ContextConfig(dg.Config):
     group_name="arxiv",
     kinds={"parquet"},
     deps=["arxiv_papers", "arxiv_resolutions"],
+    automation_condition=dg.AutomationCondition.eager(),  # follows ingestion and resolution of each dump file
     description=(
         "Citation contexts (Saier 2019 §4.2.5) of the dump file: for each marker of a bibliography item with a cited "
         "MAG/OpenAlex link (shipped, as published; or, configured, found by the resolver), the window around it "
@@ -107,10 +108,10 @@ def arxiv_contexts(
 ) -> dg.MaterializeResult:
     settings, key = citeworth.settings, context.partition_key
     dumps = settings.require_dumps()
-    dump = find_dump_file(dumps, key)
+    dump = find_dump_file(dumps, key, converted_root(settings.data))
     window = config.settings()
     log = IssueLog()
-    if config.link_source == "shipped":
+    if config.link_source == "shipped" and not is_converted(dump):  # converted LaTeX sources ship no links
         rows = context_rows(dump, window, config.published_labels, log, dumps)
     else:
         rows = resolver_linked_rows(settings.lake, dump, key, window, log, dumps)

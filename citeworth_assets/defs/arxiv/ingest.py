@@ -13,12 +13,14 @@ from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
-from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, dump_issues, find_dump_file
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, converted_root, dump_issues, find_dump_file
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.resources import CiteworthSettings
 
 ARXIV_ISSUES = "arxiv_read_issues"
+# a dump file partition added without a run (a converted LaTeX source dump, Saier 2019 §4.2.3) is ingested
+FOLLOWS_NEW_DUMP_FILES = dg.AutomationCondition.eager()
 
 
 def _long_text(text: str, row: dict, path: Path, log: IssueLog) -> None:
@@ -72,13 +74,14 @@ def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
                 "with)."
             ),
         },
+        automation_condition=FOLLOWS_NEW_DUMP_FILES,
     ),
     partitions_def=arxiv_dump_files,
 )
 def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     settings, key = citeworth.settings, context.partition_key
     dumps = settings.require_dumps()
-    dump = find_dump_file(dumps, key)
+    dump = find_dump_file(dumps, key, converted_root(settings.data))
     log = IssueLog()
     for issue in dump_issues(dump):
         log.add(issue)

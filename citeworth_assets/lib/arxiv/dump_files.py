@@ -9,6 +9,10 @@ Layout (one folder per source, beside the S2ORC release folders)::
     <dumps>/openalex/works/updated_date=*/part_*.gz   an OpenAlex works snapshot
     <dumps>/arxiv-metadata/*.json[l][.gz]    arXiv's metadata snapshot (titles of arXiv ids), optional
 
+arXiv's LaTeX source dumps (``<dumps>/arxiv-src/arXiv_src_YYMM_NNN.tar``) are converted into unarXive 2022
+files under the data root (``<data>/converted/unarxive-2022/<name>.latex.jsonl.gz``, Saier 2019 §4.2.3);
+those are found here too when the converted root is given, and ingested like any unarXive 2022 file.
+
 Each unarXive folder, tarball or JSON-lines file is one :class:`DumpFile` and one partition. A dump file
 is ready once it (every file of a folder) is older than ``settle_seconds``, as with S2ORC shards. Only
 directory listings and stats: never reads or hashes a file.
@@ -33,6 +37,8 @@ from citeworth_assets.lib.jsonl import ReadIssue
 from citeworth_assets.lib.mag import tsv
 
 UNARXIVE_2020, UNARXIVE_2022 = "unarxive-2020", "unarxive-2022"
+CONVERTED_DIR = "converted"
+CONVERTED_SUFFIX = ".latex.jsonl.gz"  # converted from LaTeX sources: no links shipped, the resolver's are used
 RELEASES = (UNARXIVE_2020, UNARXIVE_2022)
 MAG_DIR, OPENALEX_DIR, ARXIV_METADATA_DIR = "mag", "openalex", "arxiv-metadata"
 TARBALL = re.compile(r"\.(tar|tar\.gz|tgz|tar\.bz2|tbz2|tar\.xz|txz)$")
@@ -152,18 +158,36 @@ def outside_root(path: Path, *roots: Path) -> bool:
     return not any(resolved.is_relative_to(root.resolve()) for root in roots)
 
 
+def is_converted(dump: DumpFile) -> bool:
+    """Whether a dump file was converted here from LaTeX sources (it ships no MAG/OpenAlex links)."""
+    return dump.path.name.endswith(CONVERTED_SUFFIX)
+
+
+def converted_root(data: Path) -> Path:
+    """Where converted LaTeX source dumps are written, laid out like a dump root (``unarxive-2022/``)."""
+    return data / CONVERTED_DIR
+
+
 def discover_dump_files(
-    dumps: Path, releases: tuple[str, ...] = RELEASES, settle_seconds: float = 0.0, now: float | None = None
+    dumps: Path,
+    releases: tuple[str, ...] = RELEASES,
+    settle_seconds: float = 0.0,
+    now: float | None = None,
+    converted: Path | None = None,
 ) -> list[DumpFile]:
-    """Ready unarXive dump files of the given releases, ordered by release and name."""
+    """Ready unarXive dump files of the given releases, ordered by release and name; with ``converted``, the
+    converted LaTeX source dumps under it as well (after the dump root's files)."""
     now = time.time() if now is None else now
-    return [d for release in releases for d in _candidates(dumps, release) if d.settled(settle_seconds, now)]
+    found = [d for release in releases for d in _candidates(dumps, release) if d.settled(settle_seconds, now)]
+    if converted is not None and UNARXIVE_2022 in releases:
+        found += _candidates(converted, UNARXIVE_2022)
+    return found
 
 
-def find_dump_file(dumps: Path, key: str) -> DumpFile:
+def find_dump_file(dumps: Path, key: str, converted: Path | None = None) -> DumpFile:
     """The dump file of a partition key; a clear error when it is not under the dump root."""
     expected = f"{UNARXIVE_2020}/<folder or tarball> or {UNARXIVE_2022}/<name>.jsonl[.gz]"
-    return find_by_key(discover_dump_files(dumps), key, "arXiv dump file", dumps, expected)
+    return find_by_key(discover_dump_files(dumps, converted=converted), key, "arXiv dump file", dumps, expected)
 
 
 def catalogue_files(dumps: Path) -> list[Path]:

@@ -12,11 +12,10 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 
+from citeworth_assets.lib.arxiv.dump_files import CONVERTED_SUFFIX as SUFFIX
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022 as RELEASE_FOLDER
 from citeworth_assets.lib.arxiv_sources.archive import DEFAULT_LIMITS, Limits, RawSubmission
 from citeworth_assets.lib.arxiv_sources.convert import DEFAULT_TIMEOUT, Outcome, convert_submission
-
-RELEASE_FOLDER = "unarxive-2022"  # converted papers are read as unarXive 2022 dump files
-SUFFIX = ".latex.jsonl.gz"
 
 
 def converted_name(source: Path) -> str:

@@ -1,0 +1,51 @@
+"""The sensor that watches the dump root for arXiv bulk source dumps: a partition and a run per new or replaced tar."""
+
+import json
+
+import dagster as dg
+
+from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
+from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
+from citeworth_assets.lib.settings import SettingError
+from citeworth_assets.resources import CiteworthSettings
+
+arxiv_source_job = dg.define_asset_job(
+    "arxiv_source_job",
+    selection=dg.AssetSelection.assets("arxiv_source_papers", "arxiv_source_outcomes"),
+    description="Convert one arXiv bulk LaTeX source dump into unarXive 2022 papers and its outcomes.",
+)
+
+
+@dg.sensor(
+    name="arxiv_source_sensor",
+    job=arxiv_source_job,
+    minimum_interval_seconds=30,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description=f"Adds a partition of arxiv_source_dumps and requests a run for every new or replaced, settled "
+    f"arXiv_src_YYMM_NNN.tar under <dumps>/{SOURCE_DIR}/ or the dump root (the cursor keeps size and mtime).",
+)
+def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
+    try:
+        dumps = citeworth.settings.require_dumps()
+    except SettingError as error:
+        return dg.SkipReason(str(error))
+    seen: dict = json.loads(context.cursor) if context.cursor else {}
+    known = set(context.instance.get_dynamic_partitions(arxiv_source_dumps.name))
+    new_keys, run_requests = [], []
+    for dump in discover_source_dumps(dumps, settle_seconds=citeworth.shard_settle_seconds):
+        signature = dump.signature()
+        if seen.get(dump.key) == signature:
+            continue
+        seen[dump.key] = signature
+        if dump.key not in known:
+            new_keys.append(dump.key)
+        run_requests.append(
+            dg.RunRequest(partition_key=dump.key, run_key=f"{dump.key}:{':'.join(map(str, signature))}")
+        )
+    if not run_requests:
+        return dg.SkipReason(f"no new or changed settled source dumps under {dumps}")
+    return dg.SensorResult(
+        run_requests=run_requests,
+        dynamic_partitions_requests=[arxiv_source_dumps.build_add_request(new_keys)] if new_keys else [],
+        cursor=json.dumps(seen, sort_keys=True),
+    )
