@@ -1,0 +1,161 @@
+"""Whole submissions through pandoc: each quirk on a small source written here, the outcome of each damage, and a
+record the unarXive 2022 reader takes without a read issue."""
+
+import gzip
+import io
+import json
+import re
+import tarfile
+
+from citeworth_assets.lib.arxiv.unarxive2022 import paper_from_record
+from citeworth_assets.lib.arxiv_sources.archive import RawSubmission
+from citeworth_assets.lib.arxiv_sources.convert import convert_submission
+from citeworth_assets.lib.jsonl import IssueLog
+
+NATBIB_BBL = (
+    "\\providecommand{\\natexlab}[1]{#1}\n\\begin{thebibliography}{2}\n"
+    "\\bibitem[{Lovelace(1843)}]{ada} A.~Lovelace. \\newblock Notes on the engine. \\newblock {\\em Memoirs}, 1843. "
+    "doi:10.1000/ada.1\n\n\\bibitem[{Turing(1950{\\natexlab{a}})}]{turing} A.~M. Turing. "
+    "\\newblock Computing machinery and intelligence. arXiv:1701.00001.\n\\end{thebibliography}\n"
+)
+
+
+def submission(files: dict[str, str], arxiv_id: str = "2101.00001") -> RawSubmission:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return RawSubmission(
+        arxiv_id, "arXiv_src_2101_001.tar", f"2101/{arxiv_id}.gz", gzip.compress(buffer.getvalue(), mtime=0)
+    )
+
+
+def convert(files: dict[str, str], **options):
+    return convert_submission(submission(files), **options)
+
+
+def markers(record: dict) -> list[str]:
+    return [span["ref_id"] for p in record["body_text"] for span in p["cite_spans"]]
+
+
+def body(record: dict) -> str:
+    return "\n".join(p["text"] for p in record["body_text"])
+
+
+def test_natbib_multi_file_paper_with_a_bbl():
+    outcome, record = convert(
+        {
+            "main.tex": "\\documentclass{article}\\usepackage{natbib}\\title{Engines}\\author{A. B.}\n\\begin{document}"
+            "\\maketitle\\begin{abstract}We study $x$ engines.\\end{abstract}\n\\section{Intro}\\input{intro}\n"
+            "\\bibliography{refs}\\end{document}",
+            "intro.tex": "As \\citet{ada} noted, engines compute \\citep[see][p.~2]{ada,turing}. % \\cite{hidden}\n",
+            "main.bbl": NATBIB_BBL,
+        }
+    )
+    assert outcome.outcome == "converted" and outcome.bib_source == "main.bbl" and outcome.main_file == "main.tex"
+    assert outcome.n_citation_keys == 3 and outcome.n_markers == 3 and outcome.n_markers_linked == 3
+    assert len(set(markers(record))) == 2 and set(markers(record)) == set(record["bib_entries"])
+    text = body(record)
+    assert "see {{cite:" in text and "p. 2" in text.replace("\u00a0", " ") and "hidden" not in text
+    ada = next(e for e in record["bib_entries"].values() if "Lovelace" in e["bib_entry_raw"])
+    assert ada["bib_entry_raw"].startswith("A. Lovelace. Notes on the engine. Memoirs, 1843.")
+    assert ada["ids"]["doi"] == "10.1000/ada.1"
+    turing = next(e for e in record["bib_entries"].values() if "Turing" in e["bib_entry_raw"])
+    assert turing["contained_arXiv_ids"][0]["id"] == "1701.00001"
+    assert record["metadata"]["title"] == "Engines" and record["abstract"]["text"] == "We study $x$ engines."
+    assert record["body_text"][0]["section"] == "Intro" and record["body_text"][0]["sec_number"] == "1"
+
+
+def test_biblatex_paper_with_entry_records():
+    bbl = (
+        "\\refsection{0}\\datalist[entry]{nyt/global//global/global}\n"
+        "\\entry{knuth}{article}{}\\name{author}{1}{}{{{hash=1}{family={Knuth},given={Donald}}}}"
+        "\\field{title}{Literate programming}\\field{year}{1984}\\endentry\n\\enddatalist\\endrefsection"
+    )
+    outcome, record = convert(
+        {
+            "paper.tex": "\\documentclass{article}\\usepackage{biblatex}\\begin{document}\\textcite{knuth} wrote it "
+            "\\parencite[ch.~1]{knuth}; see \\autocite{knuth,missing}.\\printbibliography\\end{document}",
+            "paper.bbl": bbl,
+        }
+    )
+    assert outcome.outcome == "converted" and outcome.n_markers == 4 and outcome.n_markers_linked == 3
+    (entry,) = record["bib_entries"].values()
+    assert entry["bib_entry_raw"] == "Donald Knuth. Literate programming. 1984."
+
+
+def test_formulas_figures_tables_and_references_become_tokens_kept_in_ref_entries():
+    outcome, record = convert(
+        {
+            "a.tex": "\\documentclass{revtex4}\\begin{document}\\section{S}Energy $E=mc^2$ in "
+            "Eq.~\\ref{eq:e} and Fig.~\\ref{fig:p}\\footnote{After \\cite{ada}.}."
+            "\\begin{equation}E = mc^2\\label{eq:e}\\end{equation}"
+            "\\begin{figure}\\includegraphics{p.pdf}\\caption{Plot from \\cite{turing}.}\\label{fig:p}\\end{figure}"
+            "\\begin{table}\\caption{Data}\\begin{tabular}{ll}a & \\cite{ada}\\\\\\end{tabular}\\end{table}"
+            "\\begin{thebibliography}{9}\\bibitem{ada} A. Lovelace. \\bibitem{turing} A. Turing.\\end{thebibliography}"
+            "\\end{document}"
+        }
+    )
+    assert outcome.outcome == "converted" and outcome.n_markers == 3 == outcome.n_citation_keys
+    kinds = {entry["type"] for entry in record["ref_entries"].values()}
+    assert kinds == {"formula", "figure", "table"}
+    text = body(record)
+    labelled = re.search(r"Eq\. \{\{formula:([0-9a-f-]{36})\}\}", text.replace("\u00a0", " "))
+    assert labelled and "E = mc^2" in record["ref_entries"][labelled.group(1)]["latex"]
+    figure = next(e for e in record["ref_entries"].values() if e["type"] == "figure")
+    assert figure["caption"] == "Plot from ."  # the marker lives in the caption paragraph
+    assert {p["content_type"] for p in record["body_text"]} >= {"paragraph", "footnote", "caption", "table"}
+    assert "\\" not in text and "$" not in text
+
+
+def test_a_citation_inside_an_unknown_command_is_rescued_and_measured_against_one_reading():
+    files = {
+        "ms.tex": "\\documentclass{aastex}\\begin{document}Done.\\software{astropy \\citep{ada}, numpy \\citep{turing}}"
+        "\\begin{table}\\scalebox{0.5}{\\begin{tabular}{l}\\makecell{x} & \\cite{ada}\\\\\\end{tabular}}\\end{table}"
+        "\\begin{thebibliography}{9}\\bibitem{ada} A.\\bibitem{turing} T.\\end{thebibliography}\\end{document}"
+    }
+    outcome, record = convert(files)
+    assert outcome.n_markers == 3 and outcome.n_passed_through >= 1
+    single, _ = convert(files, rescue_citations=False)
+    assert single.n_markers < 3
+
+
+def test_salvage_closes_an_unclosed_environment():
+    outcome, record = convert(
+        {
+            "m.tex": "\\documentclass{article}\\begin{document}\\begin{itemize}\\item one \\cite{a}\n\n"
+            "Text.\\end{document}"
+        }
+    )
+    assert outcome.outcome == "converted" and outcome.salvage == "repaired" and outcome.n_markers == 1
+
+
+def test_outcomes_of_submissions_that_cannot_be_converted():
+    assert convert({"notes.txt": "hello"})[0].outcome == "no_tex"
+    assert convert({"part.tex": "\\section{A} no document"})[0].outcome == "no_main_file"
+    assert convert_submission(submission({}, "2101.00009"))[0].outcome == "no_tex"  # an empty tar
+    pdf = RawSubmission("2101.00010", "t.tar", "2101/2101.00010.pdf", b"%PDF-1.4")
+    assert convert_submission(pdf)[0].outcome == "pdf_only"
+    corrupt = RawSubmission("2101.00011", "t.tar", "2101/2101.00011.gz", b"\x1f\x8b\x08\x00junk")
+    outcome, record = convert_submission(corrupt)
+    assert outcome.outcome == "corrupt_archive" and record is None and "gzip" in outcome.detail
+    slow, _ = convert({"m.tex": "\\documentclass{article}\\begin{document}x\\end{document}"}, timeout=0.001)
+    assert slow.outcome == "timeout"
+
+
+def test_records_read_without_issues_and_reruns_give_the_same_bytes():
+    files = {
+        "main.tex": "\\documentclass{article}\\begin{document}\\section{A}$x$ by \\citet{ada}. \\ref{nowhere}"
+        "\\bibliography{b}\\end{document}",
+        "main.bbl": NATBIB_BBL,
+    }
+    (_, first), (_, second) = convert(files), convert(files)
+    assert json.dumps(first) == json.dumps(second)
+    log = IssueLog()
+    paper = paper_from_record(json.loads(json.dumps(first)), __import__("pathlib").Path("x.jsonl"), 1, 0, log)
+    assert log.total == 0 and paper.row["n_markers"] == 1 and len(paper.references) == 2
+    assert paper.paragraphs[0]["markers"][0]["ref_id"] in {r["ref_id"] for r in paper.references}
+    assert "{{ref:" in paper.paragraphs[0]["text"]

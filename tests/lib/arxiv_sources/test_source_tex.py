@@ -1,0 +1,103 @@
+"""Main file, flattening, comments, citation normalisation and bibliography parsing on small sources written here."""
+
+import pytest
+
+from citeworth_assets.lib.arxiv_sources.bibliography import extract_bibliography, parse_bibitems, parse_biblatex
+from citeworth_assets.lib.arxiv_sources.citations import normalise_citations
+from citeworth_assets.lib.arxiv_sources.flatten import find_main_file, flatten, strip_comments
+
+DOC = "\\documentclass{article}\n\\begin{document}\n"
+
+
+def test_the_main_file_is_the_document_no_other_file_includes():
+    files = {
+        "appendix.tex": DOC + "old standalone draft\\end{document}",
+        "paper.tex": DOC + "\\input{appendix}\\end{document}",
+        "macros.tex": "\\newcommand{\\x}{y}",
+    }
+    assert find_main_file(files) == "paper.tex"
+    assert find_main_file({"a.tex": "no document here"}) is None
+    assert find_main_file({"ms.tex": DOC, "zz.tex": DOC + "longer " * 50}) == "ms.tex"  # conventional name first
+
+
+def test_flatten_follows_every_inclusion_form_inside_the_submission():
+    files = {
+        "main.tex": DOC + "A \\input{sec/one} B \\input two C \\include{three} D \\subfile{sub/four} "
+        "E \\import{sec/}{five} F \\input{../../etc/passwd} G \\input{main}",
+        "sec/one.tex": "ONE",
+        "two.tex": "TWO",
+        "three.tex": "THREE",
+        "sub/four.tex": "\\documentclass[../main]{subfiles}\\begin{document}FOUR\\end{document}",
+        "sec/five.tex": "FIVE \\input{six}",
+        "sec/six.tex": "SIX",
+    }
+    missing = []
+    text = flatten("main.tex", files, missing)
+    for word in ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX"):
+        assert word in text
+    assert "subfiles" not in text and "passwd" not in text
+    assert missing == ["../../etc/passwd"]
+    assert text.count("\\input{main}") == 0  # a cycle is cut, not followed
+
+
+def test_comments_are_stripped_but_escaped_percent_kept():
+    text = strip_comments(
+        "50\\% done % \\cite{hidden}\nnext\n\\begin{comment}\\cite{gone}\\end{comment}\\iffalse x\\fi ok"
+    )
+    assert "hidden" not in text and "gone" not in text and "50\\%" in text and text.endswith(" ok")
+
+
+@pytest.mark.parametrize(
+    ("source", "keys", "text"),
+    [
+        ("\\cite{a, b}", ["a", "b"], "CWCITE00000X CWCITE00001X"),
+        ("\\citet{a}", ["a"], "CWCITE00000X"),
+        ("\\citep[see][p.~3]{a,b}", ["a", "b"], "see CWCITE00000X CWCITE00001X p.~3"),
+        ("\\citep[chap.~2]{a}", ["a"], "CWCITE00000X chap.~2"),
+        ("\\citealt*{a}", ["a"], "CWCITE00000X"),
+        ("\\citeauthor{a} and \\citeyear{a}", ["a", "a"], "CWCITE00000X and CWCITE00001X"),
+        ("\\citetalias{a}", ["a"], "CWCITE00000X"),
+        ("\\Citet{a}", ["a"], "CWCITE00000X"),
+        ("\\parencite[e.g.][]{a}", ["a"], "e.g. CWCITE00000X"),
+        ("\\textcite{a}", ["a"], "CWCITE00000X"),
+        ("\\autocite{a}", ["a"], "CWCITE00000X"),
+        ("\\cites(all)(x)[see][]{a}[12]{b,c}", ["a", "b", "c"], "see CWCITE00000X CWCITE00001X CWCITE00002X 12"),
+        ("\\onlinecite{a}", ["a"], "CWCITE00000X"),
+        ("\\nocite{a}", [], ""),
+        ("\\citetext{plain words}", [], "\\citetext{plain words}"),
+        ("\\cite", [], "\\cite"),
+    ],
+)
+def test_every_citation_command_becomes_one_token_per_key(source, keys, text):
+    normalised, citations = normalise_citations(source)
+    assert citations.keys == keys
+    assert normalised == text
+
+
+def test_bibitems_with_nested_labels_and_biblatex_entries():
+    block = (
+        "{99}\n\\bibitem[{Smith et~al.(2020{\\natexlab{a}})}]{smith20} J. Smith. \\newblock Title.\n\n\\bibitem{b} B."
+    )
+    entries = parse_bibitems(block)
+    assert [e.key for e in entries] == ["smith20", "b"] and "Title" in entries[0].latex
+    bbl = (
+        "\\entry{knuth}{article}{}\n\\name{author}{1}{}{{{hash=1}{family={Knuth},given={Donald}}}}\n"
+        "\\field{title}{Literate programming}\n\\field{journaltitle}{The Computer Journal}\n\\field{year}{1984}\n"
+        "\\verb{doi}\n\\verb 10.1093/comjnl/27.2.97\n\\endverb\n\\endentry\n\\entry{knuth}{article}{}\\endentry"
+    )
+    (entry,) = parse_biblatex(bbl)
+    assert entry.latex == "Donald Knuth. Literate programming. The Computer Journal. 1984. doi:10.1093/comjnl/27.2.97."
+
+
+def test_the_bbl_of_the_main_file_is_inlined_unless_the_body_has_its_own():
+    files = {
+        "ms.bbl": "\\providecommand{\\natexlab}[1]{#1}\n"
+        "\\begin{thebibliography}{1}\\bibitem{x} X.\\end{thebibliography}"
+    }
+    body, bibliography = extract_bibliography("text \\bibliography{refs}", "ms.tex", files)
+    assert "\\bibliography" not in body and bibliography.source == "ms.bbl"
+    assert [e.key for e in bibliography.entries] == ["x"] and "natexlab" in bibliography.preamble
+    inline = "t \\begin{thebibliography}{9}\\bibitem{y} Y.\\end{thebibliography}"
+    body, bibliography = extract_bibliography(inline, "ms.tex", files)
+    assert bibliography.source == "inline" and [e.key for e in bibliography.entries] == ["y"]
+    assert extract_bibliography("t", "a.tex", {})[1].entries == []
