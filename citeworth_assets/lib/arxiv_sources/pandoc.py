@@ -38,7 +38,7 @@ def read_latex(text: str, timeout: float) -> dict:
         [pandoc_path(), "--from=latex", "--to=json", "--quiet"],
         input=text.encode("utf-8", "surrogatepass"),
         capture_output=True,
-        timeout=max(timeout, 0.1),
+        timeout=max(timeout, 0.001),
         check=False,
     )
     if done.returncode != 0:
