@@ -64,6 +64,7 @@ bench: install
 	$(PY) benchmarks/citesum.py
 	$(PY) benchmarks/models.py
 	$(PY) benchmarks/arxiv.py --papers 2000
+	$(PY) benchmarks/latex.py
 	$(PY) benchmarks/sciqfs.py --papers 3 --sentences 500
 	$(PY) benchmarks/citrec.py
 	$(PY) benchmarks/ui_path.py

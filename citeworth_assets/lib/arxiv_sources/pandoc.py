@@ -19,6 +19,7 @@ ERROR_LINE = re.compile(r"line (\d+), column \d+")
 EXPECTING_END = re.compile(r"expecting \\end\{([^{}]+)\}")
 SECTION = re.compile(r"(?=\\(?:section|chapter)\*?\s*[\[{])")
 MAX_REPAIRS = 6
+MINIMAL_PREAMBLE = "\\documentclass{article}"
 
 
 class ReaderError(Exception):
@@ -96,11 +97,16 @@ def read_with_salvage(preamble: str, body: str, deadline) -> tuple[dict, Salvage
     """The syntax tree of ``preamble + \\begin{document} body \\end{document}``, salvaged where pandoc rejects
     it. ``deadline()`` gives the seconds left (a TimeoutExpired ends the attempt)."""
     salvage = Salvage()
-    document = f"{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
-    try:
-        return _with_repairs(document, deadline, salvage, MAX_REPAIRS), salvage
-    except ReaderError as error:
-        first = str(error)
+    first = ""
+    for head in (preamble, MINIMAL_PREAMBLE):  # a preamble pandoc cannot read is dropped before the body is cut up
+        try:
+            return _with_repairs(
+                f"{head}\n\\begin{{document}}\n{body}\n\\end{{document}}\n", deadline, salvage, MAX_REPAIRS
+            ), salvage
+        except ReaderError as error:
+            first = first or str(error)
+            if head is preamble:
+                salvage.repairs.append("preamble dropped")
     salvage.by_section = True
     tree: dict = {"blocks": [], "meta": {}}
     for chunk in SECTION.split(body):
