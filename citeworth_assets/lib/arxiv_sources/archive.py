@@ -19,7 +19,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TEXT_SUFFIXES = (".tex", ".ltx", ".latex", ".bbl", ".txt", ".sty", ".cls", ".def", ".cfg", ".clo", ".bib", "")
+TEXT_SUFFIXES = (
+    ".tex",
+    ".ltx",
+    ".latex",
+    ".bbl",
+    ".txt",
+    ".sty",
+    ".cls",
+    ".def",
+    ".cfg",
+    ".clo",
+    ".bib",
+    ".json",
+    ".xxx",
+    "",
+)
 BULK_MEMBER = re.compile(r"^(?:.*/)?(?P<id>[A-Za-z.-]*\d{4}\.?\d{3,5}(?:v\d+)?)\.(?P<kind>gz|pdf)$")
 
 

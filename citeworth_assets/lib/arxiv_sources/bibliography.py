@@ -136,13 +136,18 @@ class Bibliography:
 def extract_bibliography(body: str, main: str, files: dict[str, str]) -> tuple[str, Bibliography]:
     """The body without its bibliography, and the bibliography: an inline ``thebibliography``, else the
     ``.bbl`` that ``\\bibliography``/``\\printbibliography`` would read (``\\bibitem`` or biblatex records)."""
-    begin = BEGIN_BIB.search(body)
-    if begin:
-        end = END_BIB.search(body, begin.end())
-        stop = end.end() if end else len(body)
-        block = body[begin.end() : end.start() if end else len(body)]
-        rest = body[: begin.start()] + body[stop:]
-        return BIBLIOGRAPHY_CMD.sub(" ", rest), Bibliography(parse_bibitems(block), source="inline")
+    if BEGIN_BIB.search(body):
+        entries, parts, position = [], [], 0
+        while begin := BEGIN_BIB.search(body, position):  # every inline block (multibib, per-chapter lists)
+            end = END_BIB.search(body, begin.end())
+            entries += parse_bibitems(body[begin.end() : end.start() if end else len(body)])
+            parts.append(body[position : begin.start()])
+            position = end.end() if end else len(body)
+        rest = "".join(parts) + body[position:]
+        unique: dict[str, BibEntry] = {}
+        for entry in entries:
+            unique.setdefault(entry.key, entry)  # the first entry of a key, as LaTeX keeps the first \bibitem label
+        return BIBLIOGRAPHY_CMD.sub(" ", rest), Bibliography(list(unique.values()), source="inline")
     rest = BIBLIOGRAPHY_CMD.sub(" ", body)
     path = bbl_for(main, files)
     if path is None:

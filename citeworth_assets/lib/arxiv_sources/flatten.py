@@ -67,8 +67,24 @@ def _included_names(text: str) -> list[str]:
     return names
 
 
+README_TOPLEVEL = re.compile(r"^\s*(\S+)\s+toplevelfile\s*$", re.MULTILINE)
+README_JSON_TOPLEVEL = re.compile(r'"filename"\s*:\s*"([^"]+)"\s*,\s*"usage"\s*:\s*"toplevel"')
+
+
+def readme_main_file(files: dict[str, str]) -> str | None:
+    """The top-level file an arXiv ``00README.XXX`` (``name toplevelfile``) or ``00README.json`` names."""
+    for path, pattern in (("00README.XXX", README_TOPLEVEL), ("00README.json", README_JSON_TOPLEVEL)):
+        match = pattern.search(files.get(path, ""))
+        if match and match.group(1) in files:
+            return match.group(1)
+    return None
+
+
 def find_main_file(files: dict[str, str]) -> str | None:
-    """The main ``.tex`` file of a submission (comment-free texts by path), or None."""
+    """The main ``.tex`` file of a submission (comment-free texts by path), or None. arXiv's ``00README`` wins."""
+    named = readme_main_file(files)
+    if named and BEGIN_DOCUMENT.search(files[named]):
+        return named
     tex = {p: t for p, t in files.items() if p.lower().endswith((".tex", ".ltx", ".latex")) or "." not in p}
     included = {
         found

@@ -101,3 +101,22 @@ def test_the_bbl_of_the_main_file_is_inlined_unless_the_body_has_its_own():
     body, bibliography = extract_bibliography(inline, "ms.tex", files)
     assert bibliography.source == "inline" and [e.key for e in bibliography.entries] == ["y"]
     assert extract_bibliography("t", "a.tex", {})[1].entries == []
+
+
+def test_arxivs_readme_names_the_top_level_file():
+    files = {
+        "a.tex": DOC + "A\\end{document}",
+        "b.tex": DOC + "B\\end{document}",
+        "00README.XXX": "b.tex toplevelfile\n",
+    }
+    assert find_main_file(files) == "b.tex"
+    files["00README.XXX"] = ""
+    files["00README.json"] = '{"sources": [{"filename": "b.tex", "usage": "toplevel"}]}'
+    assert find_main_file(files) == "b.tex"
+
+
+def test_every_inline_bibliography_block_is_read():
+    body = "x \\begin{thebibliography}{1}\\bibitem{a} A.\\end{thebibliography} y "
+    body += "\\begin{thebibliography}{1}\\bibitem{b} B.\\bibitem{a} A again.\\end{thebibliography} z"
+    rest, bibliography = extract_bibliography(body, "m.tex", {})
+    assert [e.key for e in bibliography.entries] == ["a", "b"] and rest.split() == ["x", "y", "z"]
