@@ -17,6 +17,7 @@ from citeworth_assets.lib.arxiv_sources import scan
 BEGIN_BIB = re.compile(r"\\begin\s*\{thebibliography\}")
 END_BIB = re.compile(r"\\end\s*\{thebibliography\}")
 BIBITEM = re.compile(r"\\bibitem\b\s*")
+DEFINITION = re.compile(r"^\s*(\\(?:providecommand|newcommand|renewcommand|def)\b.*)$", re.MULTILINE)
 BIBLIOGRAPHY_CMD = re.compile(r"\\(?:bibliography\s*\{[^{}]*\}|printbibliography\b(?:\s*\[[^\]]*\])?)")
 ENTRY = re.compile(r"\\entry\s*\{(?P<key>[^{}]*)\}\s*\{(?P<type>[^{}]*)\}")
 ENDENTRY = re.compile(r"\\endentry\b")
@@ -25,6 +26,42 @@ VERB = re.compile(r"\\verb\s*\{(?P<name>[^{}]*)\}\s*\\verb\s+(?P<value>.*?)\s*\\
 NAME = re.compile(r"\\name\s*\{(?P<role>[^{}]*)\}\s*\{\d+\}\s*\{[^{}]*\}")
 LIST = re.compile(r"\\list\s*\{(?P<name>[^{}]*)\}\s*\{\d+\}")
 NAME_PART = re.compile(r"\b(family|given|prefix|suffix)=\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+# Macros bibliography styles use but define in the document class, which pandoc does not read (ACM's \bibinfo,
+# revtex's \BibitemOpen, the AAS journal abbreviations): provided as plain text unless the paper defines them.
+_TEXT_MACROS = {
+    "bibinfo": 2, "bibfield": 2, "showarticletitle": 1, "showDOI": 1, "showURL": 1, "shownote": 1, "natexlab": 1,
+    "bibnamefont": 1, "bibfnamefont": 1, "citenamefont": 1, "Eprint": 2, "eprint": 1, "EprintNote": 1,
+}  # fmt: skip  # name -> arguments; shows the last one
+_DROPPED_MACROS = {
+    "showISBNx": 1, "showISBNxiii": 1, "showISSN": 1, "showCODEN": 1, "showLCCN": 1, "selectlanguage": 1,
+    "BibitemShut": 1, "BibitemOpen": 0, "doibase": 0, "urlprefix": 0, "bibsection": 0, "sffamily": 0,
+    "rmfamily": 0, "ttfamily": 0, "mdseries": 0, "slshape": 0, "upshape": 0, "normalfont": 0,
+}  # fmt: skip  # name -> arguments; shows nothing
+_JOURNALS = {
+    "aj": "AJ", "actaa": "Acta Astron.", "araa": "ARA&A", "apj": "ApJ", "apjl": "ApJL", "apjs": "ApJS",
+    "ao": "Appl. Opt.", "apss": "Ap&SS", "aap": "A&A", "aapr": "A&A Rv", "aaps": "A&AS", "azh": "AZh",
+    "baas": "BAAS", "icarus": "Icarus", "jcap": "JCAP", "jrasc": "JRASC", "memras": "MmRAS", "mnras": "MNRAS",
+    "na": "New A", "nar": "New A Rev.", "pra": "Phys. Rev. A", "prb": "Phys. Rev. B", "prc": "Phys. Rev. C",
+    "prd": "Phys. Rev. D", "pre": "Phys. Rev. E", "prl": "Phys. Rev. Lett.", "pasa": "PASA", "pasp": "PASP",
+    "pasj": "PASJ", "qjras": "QJRAS", "skytel": "S&T", "solphys": "Sol. Phys.", "sovast": "Soviet Ast.",
+    "ssr": "Space Sci. Rev.", "zap": "ZAp", "nat": "Nature", "iaucirc": "IAU Circ.", "aplett": "Astrophys. Lett.",
+    "apspr": "Astrophys. Space Phys. Res.", "bain": "BAN", "fcp": "Fund. Cosmic Phys.", "gca": "GeoCoA",
+    "grl": "Geophys. Res. Lett.", "jcp": "J. Chem. Phys.", "jgr": "J. Geophys. Res.", "planss": "Planet. Space Sci.",
+    "procspie": "Proc. SPIE", "psj": "PSJ", "rnaas": "RNAAS",
+}  # fmt: skip
+
+
+def _provide(name: str, arguments: int, body: str) -> str:
+    return f"\\providecommand{{\\{name}}}{f'[{arguments}]' if arguments else ''}{{{body}}}"
+
+
+BIBLIOGRAPHY_MACROS = "\n".join(
+    [_provide(name, n, f"#{n}") for name, n in _TEXT_MACROS.items()]
+    + [_provide(name, n, " ") for name, n in _DROPPED_MACROS.items()]
+    + [_provide(name, 0, text.replace("&", "\\&")) for name, text in _JOURNALS.items()]
+)
 
 
 @dataclass(frozen=True)
@@ -158,4 +195,6 @@ def extract_bibliography(body: str, main: str, files: dict[str, str]) -> tuple[s
     begin = BEGIN_BIB.search(bbl)
     preamble = bbl[: begin.start()] if begin else ""
     block = bbl[begin.end() :] if begin else bbl
+    first = BIBITEM.search(block)
+    preamble += "\n" + "\n".join(DEFINITION.findall(block[: first.start() if first else 0]))  # yahapj, revtex
     return rest, Bibliography(parse_bibitems(block), preamble=preamble, source=path)

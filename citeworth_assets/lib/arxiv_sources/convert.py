@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 from citeworth_assets.lib.arxiv_sources import archive, flatten, pandoc, rescue
 from citeworth_assets.lib.arxiv_sources.assemble import BIB_HEADING, Builder, _labels
-from citeworth_assets.lib.arxiv_sources.bibliography import extract_bibliography
+from citeworth_assets.lib.arxiv_sources.bibliography import BIBLIOGRAPHY_MACROS, extract_bibliography
 from citeworth_assets.lib.arxiv_sources.citations import normalise_citations
 from citeworth_assets.lib.arxiv_sources.paper import paper_record
 
@@ -118,7 +118,8 @@ def _document(submission: archive.Submission, outcome: Outcome):
         f"CWBIBENTRY{index:05d}X {' '.join(entry.latex.split())}" for index, entry in enumerate(bibliography.entries)
     )
     body = f"{body}\n\n\\section*{{{BIB_HEADING}}}\n\n{entries}\n"
-    return f"{preamble}\n{bibliography.preamble}\n{rescue.BOXES}", body, bibliography, citations
+    macros = f"{bibliography.preamble}\n{rescue.BOXES}\n{BIBLIOGRAPHY_MACROS}"
+    return f"{preamble}\n{macros}", body, bibliography, citations
 
 
 def _convert(
