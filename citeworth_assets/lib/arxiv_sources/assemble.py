@@ -72,7 +72,7 @@ class Builder:
     section: list = field(default_factory=lambda: [None, None, None])
     counters: list[int] = field(default_factory=lambda: [0, 0, 0])
     in_bibliography: bool = False
-    math_as_latex: bool = False
+    math_as: str = "token"  # token | latex (title, abstract: as arXiv's metadata has them) | drop (author marks)
     pending: list[Paragraph] = field(default_factory=list)
 
     def new_id(self, kind: str, label: str | None = None) -> str:
@@ -110,8 +110,8 @@ class Builder:
         return ""  # RawInline (LaTeX pandoc did not know), Image, Note
 
     def formula(self, latex: str, display: bool) -> str:
-        if self.math_as_latex:
-            return f"$${latex}$$" if display else f"${latex}$"
+        if self.math_as != "token":
+            return "" if self.math_as == "drop" else f"$${latex}$$" if display else f"${latex}$"
         label = next(iter(MATH_LABEL.findall(latex)), None)
         ident = self.new_id("formula", label)
         self.ref_entries[ident] = {"latex": latex, "type": "formula"}
@@ -249,11 +249,11 @@ def table_text(table: dict, math=lambda latex, display: f"${latex}$") -> str:
     return "\n".join(" | ".join(" ".join(_plain(cell[4], math).split()) for cell in row[1]) for row in rows)
 
 
-def meta_text(builder: Builder, value: dict | None) -> str:
-    """Text of a pandoc metadata value (title, author, abstract), formulas as ``$...$``."""
+def meta_text(builder: Builder, value: dict | None, math_as: str = "latex") -> str:
+    """Text of a pandoc metadata value (title, author, abstract), formulas as ``$...$`` (or dropped)."""
     if not value:
         return ""
-    saved, builder.math_as_latex = builder.math_as_latex, True
+    saved, builder.math_as = builder.math_as, math_as
     try:
         kind, content = value.get("t"), value.get("c")
         if kind == "MetaInlines":
@@ -263,9 +263,9 @@ def meta_text(builder: Builder, value: dict | None) -> str:
                 " ".join(builder.inlines(b["c"]) for b in content if b.get("t") in ("Para", "Plain")).split()
             )
         if kind == "MetaList":
-            return ", ".join(meta_text(builder, v) for v in content)
+            return ", ".join(meta_text(builder, v, math_as) for v in content)
         if kind == "MetaString":
             return content
         return ""
     finally:
-        builder.math_as_latex = saved
+        builder.math_as = saved

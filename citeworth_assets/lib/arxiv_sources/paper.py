@@ -95,7 +95,8 @@ def paper_record(
         bib_entries.setdefault(bib_ids[entry.key], bib_entry_record(TOKEN.sub("", raw).strip()))
     title = meta_text(builder, meta.get("title"))
     author = meta.get("author")
-    authors = [meta_text(builder, a) for a in (author["c"] if author and author.get("t") == "MetaList" else [author])]
+    listed = author["c"] if author and author.get("t") == "MetaList" else [author]
+    authors = [" ".join(TOKEN.sub("", meta_text(builder, a, "drop")).split()) for a in listed]
     authors = [a for a in authors if a]
     abstract_text = meta_text(builder, meta.get("abstract"))
     abstract, abstract_cites, abstract_refs = _with_markers(abstract_text, builder, bib_ids)
