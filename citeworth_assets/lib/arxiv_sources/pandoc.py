@@ -19,6 +19,7 @@ ERROR_LINE = re.compile(r"line (\d+), column \d+")
 EXPECTING_END = re.compile(r"expecting \\end\{([^{}]+)\}")
 SECTION = re.compile(r"(?=\\(?:section|chapter)\*?\s*[\[{])")
 MAX_REPAIRS = 6
+MEMORY_LIMIT = "2G"  # pandoc's heap limit (its manual's advice for untrusted input): a macro bomb fails, not the host
 MINIMAL_PREAMBLE = "\\documentclass{article}"
 
 
@@ -36,7 +37,7 @@ def read_latex(text: str, timeout: float) -> dict:
     """Pandoc's JSON syntax tree of a LaTeX document; ReaderError when pandoc rejects it, TimeoutExpired past
     ``timeout`` seconds."""
     done = subprocess.run(
-        [pandoc_path(), "--from=latex", "--to=json", "--quiet"],
+        [pandoc_path(), "+RTS", f"-M{MEMORY_LIMIT}", "-RTS", "--from=latex", "--to=json", "--quiet"],
         input=text.encode("utf-8", "surrogatepass"),
         capture_output=True,
         timeout=max(timeout, 0.001),

@@ -55,11 +55,21 @@ def convert_all(
     with context.Pool(workers, maxtasksperchild=200) as pool:
         pending: collections.deque = collections.deque()
         for raw in submissions:
-            pending.append(pool.apply_async(work, (raw,)))
+            pending.append((raw, pool.apply_async(work, (raw,))))
             if len(pending) >= 2 * workers:
-                yield pending.popleft().get()
+                yield _result(*pending.popleft(), timeout)
         while pending:
-            yield pending.popleft().get()
+            yield _result(*pending.popleft(), timeout)
+
+
+def _result(raw: RawSubmission, result, timeout: float) -> tuple[dict, str | None]:
+    """A worker's answer; a worker that died (killed for memory, crashed) costs only its submission, as a timeout."""
+    try:
+        return result.get(timeout=timeout + 60)
+    except multiprocessing.TimeoutError:
+        outcome = Outcome(raw.arxiv_id, raw.source, raw.member, "timeout", "no answer from the worker process")
+        outcome.seconds = timeout + 60
+        return outcome.row(), None
 
 
 def write_converted(

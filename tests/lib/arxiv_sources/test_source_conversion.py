@@ -159,3 +159,16 @@ def test_records_read_without_issues_and_reruns_give_the_same_bytes():
     assert log.total == 0 and paper.row["n_markers"] == 1 and len(paper.references) == 2
     assert paper.paragraphs[0]["markers"][0]["ref_id"] in {r["ref_id"] for r in paper.references}
     assert "{{ref:" in paper.paragraphs[0]["text"]
+
+
+def test_a_worker_that_never_answers_costs_only_its_submission():
+    import multiprocessing
+
+    from citeworth_assets.lib.arxiv_sources import runner
+
+    class Dead:
+        def get(self, timeout):
+            raise multiprocessing.TimeoutError
+
+    row, record = runner._result(submission({}, "2101.00012"), Dead(), 1)
+    assert row["outcome"] == "timeout" and row["arxiv_id"] == "2101.00012" and record is None
