@@ -45,18 +45,13 @@ def cpu_seconds() -> float:
 
 def run(sources: Path, repeat: int, workers: int, rescue: bool) -> dict:
     """Convert the bulk tar(s) ``repeat`` times in this process; outcomes and per-paper figures."""
-    from functools import partial
-
-    from citeworth_assets.lib.arxiv_sources import convert, runner
+    from citeworth_assets.lib.arxiv_sources import runner
     from citeworth_assets.lib.arxiv_sources.archive import iter_sources
 
     tars = sorted(sources.glob("arXiv_src_*.tar"))
     submissions = [raw for _ in range(repeat) for raw in iter_sources(tars)]
-    original = convert.convert_submission
-    convert.convert_submission = partial(original, rescue_citations=rescue)
-    runner.convert_submission = convert.convert_submission
     started_wall, started_cpu = time.perf_counter(), cpu_seconds()
-    results = list(runner.convert_all(submissions, workers))
+    results = list(runner.convert_all(submissions, workers, rescue_citations=rescue))
     wall, cpu = time.perf_counter() - started_wall, cpu_seconds() - started_cpu
     papers = {}
     for row, record in results[: len(results) // repeat]:

@@ -36,7 +36,12 @@ from citeworth_assets.cli.app import main
     type=click.FloatRange(min=1),
     help="Seconds one submission may take before it is reported as a timeout.",
 )
-def arxiv_sources(sources: tuple[str, ...], out: str, workers: int, timeout: float) -> None:
+@click.option(
+    "--single-reading",
+    is_flag=True,
+    help="Read each document once, as the thesis's pipeline did (no rescue pass for citations the reader drops).",
+)
+def arxiv_sources(sources: tuple[str, ...], out: str, workers: int, timeout: float, single_reading: bool) -> None:
     """Convert arXiv LaTeX sources into papers in the unarXive 2022 shape: flattened, citation commands
     normalised, read with pandoc, formulas/figures/tables/references as tokens, one {{cite:...}} marker per
     cited key linked to its bibliography entry. Every submission gets an outcome row (converted, pdf_only,
@@ -48,7 +53,8 @@ def arxiv_sources(sources: tuple[str, ...], out: str, workers: int, timeout: flo
     for source in map(Path, sources):
         started = time.perf_counter()
         target = converted_path(root, source)
-        rows = write_converted(convert_all(iter_sources([source]), workers, timeout), target)
+        results = convert_all(iter_sources([source]), workers, timeout, rescue_citations=not single_reading)
+        rows = write_converted(results, target)
         outcomes = root / "outcomes" / f"{target.name.split('.')[0]}.csv"
         outcomes.parent.mkdir(parents=True, exist_ok=True)
         with open(outcomes, "w", newline="", encoding="utf-8") as handle:

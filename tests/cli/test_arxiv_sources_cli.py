@@ -26,6 +26,8 @@ def test_arxiv_sources_converts_each_input_form(tmp_path):
     with open(tmp_path / "out" / "outcomes" / "arXiv_src_2101_001.csv") as handle:
         rows = list(csv.DictReader(handle))
     assert [r["outcome"] for r in rows].count("converted") == 4 and all(float(r["seconds"]) >= 0 for r in rows)
+    single = ["arxiv-sources", "--sources", str(bulk), "--out", str(tmp_path / "one"), "--single-reading"]
+    assert "4 of 6 submissions converted" in CliRunner().invoke(main, single).output
 
     gz_folder, unpacked = tmp_path / "gz", tmp_path / "unpacked"
     gz_folder.mkdir()

@@ -22,10 +22,12 @@ from citeworth_assets.resources import CiteworthSettings
 
 
 class SourceConversionConfig(dg.Config):
-    """Worker processes (0: one per core) and the seconds one submission may take before it is a ``timeout``."""
+    """Worker processes (0: one per core), the seconds one submission may take before it is a ``timeout``, and
+    whether citations the reader drops are rescued by a second reading (False: one reading, as the thesis)."""
 
     workers: int = 0
     timeout_seconds: float = DEFAULT_TIMEOUT
+    rescue_citations: bool = True
 
 
 @dg.multi_asset(
@@ -60,7 +62,10 @@ def arxiv_source_conversion(
     target = converted_path(converted_root(settings.require_data()), source.path)
     workers = config.workers or os.cpu_count() or 1
     started = time.perf_counter()
-    rows = write_converted(convert_all(iter_sources([source.path]), workers, config.timeout_seconds), target)
+    results = convert_all(
+        iter_sources([source.path]), workers, config.timeout_seconds, rescue_citations=config.rescue_citations
+    )
+    rows = write_converted(results, target)
     seconds = time.perf_counter() - started
     lake.write_partition(settings.lake, OUTCOMES_TABLE, OUTCOME_SCHEMA, rows, key, DIMENSION)
     dump_key = DumpFile(UNARXIVE_2022, target).key

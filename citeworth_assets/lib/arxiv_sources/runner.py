@@ -33,9 +33,9 @@ def converted_path(root: Path, source: Path) -> Path:
     return root / RELEASE_FOLDER / converted_name(source)
 
 
-def _convert_with(timeout: float, limits: Limits, raw: RawSubmission) -> tuple[dict, str | None]:
+def _convert_with(timeout: float, limits: Limits, rescue: bool, raw: RawSubmission) -> tuple[dict, str | None]:
     """Worker body: the outcome row and the record as JSON (serialised in the worker, not the parent)."""
-    outcome, record = convert_submission(raw, timeout, limits)
+    outcome, record = convert_submission(raw, timeout, limits, rescue)
     return outcome.row(), (json.dumps(record, ensure_ascii=False) if record is not None else None)
 
 
@@ -44,10 +44,12 @@ def convert_all(
     workers: int = 1,
     timeout: float = DEFAULT_TIMEOUT,
     limits: Limits = DEFAULT_LIMITS,
+    rescue_citations: bool = True,
 ) -> Iterator[tuple[dict, str | None]]:
     """(outcome row, record JSON or None) per submission, in input order. With ``workers`` > 1, at most twice
-    that many submissions are in flight, so memory stays bounded whatever the dump's size."""
-    work = partial(_convert_with, timeout, limits)
+    that many submissions are in flight, so memory stays bounded whatever the dump's size. ``rescue_citations``:
+    see :func:`convert_submission`."""
+    work = partial(_convert_with, timeout, limits, rescue_citations)
     if workers <= 1:
         yield from map(work, submissions)
         return
