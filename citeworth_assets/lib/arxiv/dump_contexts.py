@@ -18,7 +18,7 @@ from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_20
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
 from citeworth_assets.lib.arxiv.contexts import ContextSettings
-from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, is_converted
 from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links, short_openalex_id
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.jsonl import IssueLog
@@ -64,7 +64,8 @@ def resolver_linked_rows(
     lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog, dumps: Path | None = None
 ) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows for every item linked by the input (a shipped OpenAlex id gets its MAG id from the
-    catalogue) or by the resolver (:mod:`citeworth_assets.lib.arxiv.linked_contexts`)."""
+    catalogue) or by the resolver (:mod:`citeworth_assets.lib.arxiv.linked_contexts`); in a file converted from LaTeX
+    sources, also every item naming an arXiv id (no links are shipped there)."""
     columns = [
         "ref_id",
         "citing_paper_id",
@@ -85,7 +86,7 @@ def resolver_linked_rows(
         for w in lake.iter_table_rows(lake_root, "works", ["openalex_id", "mag_id"])
         if w["openalex_id"] in shipped_openalex and w["mag_id"]
     }
-    links = reference_links(references, resolutions, openalex_mag=openalex_mag)
+    links = reference_links(references, resolutions, openalex_mag=openalex_mag, arxiv_only=is_converted(dump))
     citing_mag = {r["citing_paper_id"]: r["citing_mag_id"] for r in references if r["citing_mag_id"]}
     if dump.release == UNARXIVE_2020:
         papers = unarxive2020.iter_papers(dump.path, log, root=dumps)

@@ -17,12 +17,17 @@ Link = tuple[str | None, str | None, str | None, str | None]  # cited MAG, arXiv
 
 
 def reference_links(
-    references: Iterable[dict], resolutions: Iterable[dict], use_resolver: bool = True, openalex_mag: dict | None = None
+    references: Iterable[dict],
+    resolutions: Iterable[dict],
+    use_resolver: bool = True,
+    openalex_mag: dict | None = None,
+    arxiv_only: bool = False,
 ) -> dict:
     """``{citing paper id: {ref id: (MAG id, arXiv id, OpenAlex id, DOI)}}``: the shipped MAG id, else the MAG id the
     catalogue gives a shipped OpenAlex id (``openalex_mag``: short OpenAlex id -> MAG id), else (with ``use_resolver``)
     the MAG id of the work the resolver found; the arXiv id shipped, else the first one in the string; the shipped
-    OpenAlex id and DOI. An item with neither a MAG nor an OpenAlex id is left out."""
+    OpenAlex id and DOI. An item with neither a MAG nor an OpenAlex id is left out, unless ``arxiv_only`` and it names
+    an arXiv id: papers converted from LaTeX sources ship no links, and then have contexts without a works catalogue."""
     resolved = {(r["citing_paper_id"], r["ref_id"]): r.get("mag_id") for r in resolutions if r.get("work_id")}
     openalex_mag = openalex_mag or {}
     links: dict[str, dict[str, Link]] = {}
@@ -34,9 +39,9 @@ def reference_links(
             or (resolved.get(key) if use_resolver else None)
         )
         openalex = short_openalex_id(ref.get("linked_openalex_id"))
-        if not (mag or openalex):
-            continue
         arxiv = ref.get("linked_arxiv_id") or next(iter(ref.get("arxiv_ids") or []), None)
+        if not (mag or openalex or (arxiv_only and arxiv)):
+            continue
         link = (str(mag) if mag else None, arxiv, openalex, ref.get("linked_doi"))
         links.setdefault(ref["citing_paper_id"], {})[ref["ref_id"]] = link
     return links

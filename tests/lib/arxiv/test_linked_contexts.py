@@ -50,3 +50,32 @@ def test_a_shipped_openalex_link_gets_the_catalogues_mag_id():
     assert reference_links(references, [], openalex_mag={"W5": "55"}) == {"p": {A: ("55", None, "W5", None)}}
     # without a MAG id the shipped OpenAlex id alone makes the item usable (unarXive 2022 ships no MAG ids)
     assert reference_links(references, []) == {"p": {A: (None, None, "W5", None)}}
+
+
+def test_an_arxiv_id_alone_links_an_item_only_when_asked():
+    """Papers converted from LaTeX sources: an item naming an arXiv id has contexts without a works catalogue."""
+    references = [
+        {"citing_paper_id": "p", "ref_id": A, "linked_mag_id": None, "linked_arxiv_id": None, "arxiv_ids": []},
+        {
+            "citing_paper_id": "p",
+            "ref_id": B,
+            "linked_mag_id": None,
+            "linked_arxiv_id": None,
+            "arxiv_ids": ["1703.01234"],
+        },
+        {
+            "citing_paper_id": "p",
+            "ref_id": C,
+            "linked_mag_id": "33",
+            "linked_arxiv_id": None,
+            "arxiv_ids": ["2001.00001"],
+        },
+    ]
+    assert reference_links(references, []) == {"p": {C: ("33", "2001.00001", None, None)}}
+    links = reference_links(references, [], arxiv_only=True)
+    assert links == {"p": {B: (None, "1703.01234", None, None), C: ("33", "2001.00001", None, None)}}
+    rows = list(linked_contexts([("p", None, TEXT)], links, ContextSettings(), UNARXIVE_2020))
+    assert [(r.ref_id, r.cited_mag_id, r.cited_arxiv_id) for r in rows] == [
+        (B, None, "1703.01234"),
+        (C, "33", "2001.00001"),
+    ]
