@@ -12,12 +12,14 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from citeworth_assets.lib.arxiv_sources import scan
+from citeworth_assets.lib.arxiv_sources import amsrefs, scan
 
 BEGIN_BIB = re.compile(r"\\begin\s*\{thebibliography\}")
 END_BIB = re.compile(r"\\end\s*\{thebibliography\}")
 BIBITEM = re.compile(r"\\bibitem\b\s*")
-DEFINITION = re.compile(r"^\s*(\\(?:providecommand|newcommand|renewcommand|def)\b.*)$", re.MULTILINE)
+DEFINITION = re.compile(r"^[ \t]*\\(?:providecommand|newcommand|renewcommand|def)\b", re.MULTILINE)
+BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
+MAX_DEFINITION_LINES = 40
 BIBLIOGRAPHY_CMD = re.compile(r"\\(?:bibliography\s*\{[^{}]*\}|printbibliography\b(?:\s*\[[^\]]*\])?)")
 ENTRY = re.compile(r"\\entry\s*\{(?P<key>[^{}]*)\}\s*\{(?P<type>[^{}]*)\}")
 ENDENTRY = re.compile(r"\\endentry\b")
@@ -61,7 +63,30 @@ BIBLIOGRAPHY_MACROS = "\n".join(
     [_provide(name, n, f"#{n}") for name, n in _TEXT_MACROS.items()]
     + [_provide(name, n, " ") for name, n in _DROPPED_MACROS.items()]
     + [_provide(name, 0, text.replace("&", "\\&")) for name, text in _JOURNALS.items()]
+    # IEEEtran.bst's .bbl defines these with TeX primitives (\spaceskip, \csname) that would show as text
+    + [f"\\renewcommand{{\\{name}}}{{}}" for name in ("BIBentryALTinterwordspacing", "BIBentrySTDinterwordspacing")]
+    + ["\\renewcommand{\\BIBforeignlanguage}[2]{#2}", "\\renewcommand{\\BIBdecl}{}"]
 )
+
+
+def definitions(text: str) -> list[str]:
+    """The macro definitions at the start of a line, each up to the line where its braces balance (IEEEtran's
+    span several lines); one that does not balance within a few lines is left out, as pandoc would reject it."""
+    found, covered = [], 0
+    for start in DEFINITION.finditer(text):
+        if start.start() < covered:
+            continue
+        depth, lines = 0, []
+        for line in text[start.start() :].split("\n", MAX_DEFINITION_LINES)[:MAX_DEFINITION_LINES]:
+            lines.append(line)
+            depth += sum(1 if t == "{" else -1 for t in BRACE.findall(line) if t in "{}")
+            if depth <= 0:
+                break
+        if depth == 0:
+            definition = "\n".join(lines)
+            covered = start.start() + len(definition)
+            found.append(definition.strip())
+    return found
 
 
 @dataclass(frozen=True)
@@ -167,12 +192,13 @@ class Bibliography:
 
     entries: list[BibEntry]
     preamble: str = ""
-    source: str | None = None  # inline | <path of the .bbl> | None
+    source: str | None = None  # inline | amsrefs | <path of the .bbl> | None
 
 
 def extract_bibliography(body: str, main: str, files: dict[str, str]) -> tuple[str, Bibliography]:
-    """The body without its bibliography, and the bibliography: an inline ``thebibliography``, else the
-    ``.bbl`` that ``\\bibliography``/``\\printbibliography`` would read (``\\bibitem`` or biblatex records)."""
+    """The body without its bibliography, and the bibliography: an inline ``thebibliography``, else an amsrefs
+    ``biblist``, else the ``.bbl`` that ``\\bibliography``/``\\printbibliography`` would read (``\\bibitem`` or
+    biblatex records)."""
     if BEGIN_BIB.search(body):
         entries, parts, position = [], [], 0
         while begin := BEGIN_BIB.search(body, position):  # every inline block (multibib, per-chapter lists)
@@ -185,6 +211,12 @@ def extract_bibliography(body: str, main: str, files: dict[str, str]) -> tuple[s
         for entry in entries:
             unique.setdefault(entry.key, entry)  # the first entry of a key, as LaTeX keeps the first \bibitem label
         return BIBLIOGRAPHY_CMD.sub(" ", rest), Bibliography(list(unique.values()), source="inline")
+    rest, records = amsrefs.extract_biblists(body)
+    if records:
+        unique = {}
+        for key, text in records:
+            unique.setdefault(key, BibEntry(key, text))
+        return BIBLIOGRAPHY_CMD.sub(" ", rest), Bibliography(list(unique.values()), source="amsrefs")
     rest = BIBLIOGRAPHY_CMD.sub(" ", body)
     path = bbl_for(main, files)
     if path is None:
@@ -196,5 +228,5 @@ def extract_bibliography(body: str, main: str, files: dict[str, str]) -> tuple[s
     preamble = bbl[: begin.start()] if begin else ""
     block = bbl[begin.end() :] if begin else bbl
     first = BIBITEM.search(block)
-    preamble += "\n" + "\n".join(DEFINITION.findall(block[: first.start() if first else 0]))  # yahapj, revtex
+    preamble += "\n" + "\n".join(definitions(block[: first.start() if first else 0]))  # yahapj, revtex, IEEEtran
     return rest, Bibliography(parse_bibitems(block), preamble=preamble, source=path)

@@ -31,9 +31,13 @@ BOXES = "\n".join(
         "\\renewcommand{\\adjustbox}[2]{#2}",
         "\\renewcommand{\\rotatebox}[2]{#2}",
         "\\renewcommand{\\newblock}{ }",
+        "\\providecommand{\\IEEEPARstart}[2]{#1#2}",
+        "\\providecommand{\\IEEEauthorblockN}[1]{#1}",
+        "\\providecommand{\\IEEEauthorblockA}[1]{}",
     )
 )  # pandoc drops these boxes with what they hold (they only change the size of a table or figure), and takes
-# the word after \newblock (a .bbl's block separator) for its argument
+# the word after \newblock (a .bbl's block separator) for its argument; IEEEtran's drop-cap lead-in and author
+# blocks (defined by the class, which pandoc does not read) would lose the first word and the author names
 WINDOW = 5_000  # characters searched back from a token for its enclosing groups
 ARITY = {"deluxetable": 1, "deluxetable*": 1, "tabularx": 2, "tabular*": 2, "wraptable": 2, "wrapfigure": 2}
 
