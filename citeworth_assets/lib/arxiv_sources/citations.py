@@ -43,7 +43,8 @@ def _keys(text: str) -> list[str]:
 
 
 def _single(text: str, pos: int) -> tuple[list[str], list[str], int] | None:
-    """Notes and keys of ``[pre][post]{keys}`` at ``pos``: natbib and biblatex read one option as the post-note."""
+    """Notes and keys of ``[pre][post]{keys}`` at ``pos``: natbib and biblatex read one option as the post-note;
+    amsrefs writes it after the keys (``{keys}*{post}``)."""
     notes = []
     for _ in range(2):
         option = scan.optional(text, pos)
@@ -55,7 +56,10 @@ def _single(text: str, pos: int) -> tuple[list[str], list[str], int] | None:
     if keys is None:
         return None
     pre, post = (notes[0], notes[1]) if len(notes) == 2 else ("", notes[0] if notes else "")
-    return [pre, post], _keys(keys[0]), keys[1]
+    end = keys[1]
+    if text.startswith("*{", end) and (amsrefs_note := scan.group(text, end + 1)):  # amsrefs: \cite{key}*{note}
+        post, end = amsrefs_note
+    return [pre, post], _keys(keys[0]), end
 
 
 def _multi(text: str, pos: int) -> tuple[list[tuple[list[str], list[str]]], int] | None:
