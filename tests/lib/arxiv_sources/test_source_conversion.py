@@ -172,3 +172,31 @@ def test_a_worker_that_never_answers_costs_only_its_submission():
 
     row, record = runner._result(submission({}, "2101.00012"), Dead(), 1)
     assert row["outcome"] == "timeout" and row["arxiv_id"] == "2101.00012" and record is None
+
+
+IEEE_BBL = (
+    "\\begin{thebibliography}{1}\n\\providecommand{\\url}[1]{#1}\n\\csname url@samestyle\\endcsname\n"
+    "\\providecommand{\\BIBentryALTinterwordspacing}{\\spaceskip=\\fontdimen2\\font plus\n"
+    "\\BIBentryALTinterwordstretchfactor\\fontdimen3\\font minus\n  \\fontdimen4\\font\\relax}\n"
+    "\\providecommand{\\BIBforeignlanguage}[2]{{%\n\\expandafter\\ifx\\csname l@#1\\endcsname\\relax\n"
+    "\\typeout{** WARNING: no pattern}%\n\\else\n\\language=\\csname l@#1\\endcsname\n\\fi\n#2}}\n"
+    "\\bibitem{a1}\nA.~Smith, ``Deep nets,'' in \\emph{Proc. CVPR}, 2019.\n\n\\bibitem{a2}\n"
+    "\\BIBentryALTinterwordspacing\nD.~Kim, ``Fast,'' 2021. Available: \\url{https://arxiv.org/abs/2101.01234}\n"
+    "\\BIBentrySTDinterwordspacing\n\n\\end{thebibliography}\n"
+)
+
+
+def test_an_ieeetran_paper_keeps_its_macros_lead_in_and_authors():
+    tex = (
+        "\\documentclass[conference]{IEEEtran}\n\\usepackage{cite,xspace}\n"
+        "\\newcommand{\\ours}{\\textsc{FastNet}\\xspace}\n\\begin{document}\n\\title{Fast}\n"
+        "\\author{\\IEEEauthorblockN{Ann Smith}\\IEEEauthorblockA{Univ. X}}\n\\maketitle\n\\section{Intro}\n"
+        "\\IEEEPARstart{D}{eep} nets~\\cite{a1,a2} are slow; \\ours is not.\n"
+        "\\bibliographystyle{IEEEtran}\n\\bibliography{refs}\n\\end{document}\n"
+    )
+    outcome, record = convert({"paper.tex": tex, "paper.bbl": IEEE_BBL})
+    assert outcome.outcome == "converted" and outcome.salvage == "none", outcome.detail
+    assert body(record).startswith("Deep nets {{cite:") and "FastNet is not." in body(record)
+    assert record["metadata"]["authors"] == "Ann Smith" and outcome.n_markers_linked == 2
+    raw = [entry["bib_entry_raw"] for entry in record["bib_entries"].values()]
+    assert raw[1] == "D. Kim, “Fast,” 2021. Available: https://arxiv.org/abs/2101.01234", raw

@@ -120,3 +120,34 @@ def test_every_inline_bibliography_block_is_read():
     body += "\\begin{thebibliography}{1}\\bibitem{b} B.\\bibitem{a} A again.\\end{thebibliography} z"
     rest, bibliography = extract_bibliography(body, "m.tex", {})
     assert [e.key for e in bibliography.entries] == ["a", "b"] and rest.split() == ["x", "y", "z"]
+
+
+def test_amsrefs_biblists_are_the_bibliography_and_their_notes_follow_the_keys():
+    body = (
+        "By \\cite{BK}*{Theorem 2.1} and \\cites{BK,CG}. \\begin{bibdiv}\\begin{biblist}\n"
+        "\\bib{BK}{article}{author={Borel, A.}, author={Kim, K.}, title={Things}, journal={J. Math.}, "
+        "volume={3}, date={2001}, doi={10.1000/bk}}\n\\bib{CG}{book}{author={Chen, G.}, title={Books}, "
+        "eprint={1701.00001}}\n\\bib{BK}{article}{title={Duplicate}}\n\\end{biblist}\\end{bibdiv} end"
+    )
+    rest, bibliography = extract_bibliography(body, "m.tex", {})
+    assert bibliography.source == "amsrefs" and [e.key for e in bibliography.entries] == ["BK", "CG"]
+    assert bibliography.entries[0].latex == "Borel, A. and Kim, K.. Things. J. Math.. 3. 2001. doi:10.1000/bk."
+    assert bibliography.entries[1].latex == "Chen, G.. Books. arXiv:1701.00001."
+    assert "biblist" not in rest and "bibdiv" not in rest and rest.split()[-1] == "end"
+    text, citations = normalise_citations(rest)
+    assert citations.keys == ["BK", "BK", "CG"] and text.startswith("By CWCITE00000X Theorem 2.1 and CWCITE00001X")
+
+
+def test_a_bbl_definition_over_several_lines_is_kept_whole():
+    """IEEEtran's .bbl defines macros over several lines; cut at a line end they would make pandoc reject the
+    preamble (and the paper's own macros would be dropped with it)."""
+    bbl = (
+        "\\begin{thebibliography}{1}\n\\providecommand{\\url}[1]{#1}\n"
+        "\\providecommand{\\BIBentryALTinterwordspacing}{\\spaceskip=\\fontdimen2\\font plus\n"
+        "\\BIBentryALTinterwordstretchfactor\\fontdimen3\\font minus\n  \\fontdimen4\\font\\relax}\n"
+        "\\providecommand{\\broken}{never closed\n\\bibitem{a} A.\n\\end{thebibliography}"
+    )
+    _, bibliography = extract_bibliography("\\bibliography{r}", "ms.tex", {"ms.bbl": bbl})
+    preamble = bibliography.preamble
+    assert "\\providecommand{\\url}[1]{#1}" in preamble and "\\fontdimen4\\font\\relax}" in preamble
+    assert "\\broken" not in preamble and preamble.count("{") == preamble.count("}")
