@@ -74,6 +74,7 @@ class Builder:
     in_bibliography: bool = False
     math_as: str = "token"  # token | latex (title, abstract: as arXiv's metadata has them) | drop (author marks)
     pending: list[Paragraph] = field(default_factory=list)
+    read_cites: int = 0  # keys pandoc read as citations itself: a \cite inside a macro, expanded where it is used
 
     def new_id(self, kind: str, label: str | None = None) -> str:
         name = f"{self.paper_id}/label/{label}" if label else f"{self.paper_id}/{kind}/{len(self.ref_entries)}"
@@ -100,6 +101,7 @@ class Builder:
                 return self.reference(attributes["reference"])
             return self.inlines(content[1])
         if kind == "Cite":
+            self.read_cites += len(content[0])
             return " ".join(self.citations.token(c["citationId"]) for c in content[0])
         if kind == "Code":
             return content[1]

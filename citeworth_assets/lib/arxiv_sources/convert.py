@@ -162,6 +162,9 @@ def _convert(
     outcome.n_markers = len(markers)
     outcome.n_markers_linked = sum(1 for m in markers if m in record["bib_entries"])
     outcome.n_bib_entries = len(record["bib_entries"])
+    if builder.read_cites:  # why a paper can have more markers than citation commands in its body
+        note = f"{builder.read_cites} markers from citations inside macros"
+        outcome.detail = f"{outcome.detail}; {note}" if outcome.detail else note
     return record
 
 

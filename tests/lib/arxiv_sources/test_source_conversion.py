@@ -200,3 +200,14 @@ def test_an_ieeetran_paper_keeps_its_macros_lead_in_and_authors():
     assert record["metadata"]["authors"] == "Ann Smith" and outcome.n_markers_linked == 2
     raw = [entry["bib_entry_raw"] for entry in record["bib_entries"].values()]
     assert raw[1] == "D. Kim, “Fast,” 2021. Available: https://arxiv.org/abs/2101.01234", raw
+
+
+def test_a_citation_inside_a_macro_is_a_marker_where_used_and_the_outcome_says_so():
+    tex = (
+        "\\documentclass{article}\n\\newcommand{\\bert}{BERT~\\cite{dev}}\n\\begin{document}\n"
+        "We use \\bert{} and \\bert{} with \\cite{dev}.\n"
+        "\\begin{thebibliography}{1}\\bibitem{dev} J. Devlin. BERT. 2019.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"m.tex": tex})
+    assert outcome.n_citation_keys == 1 and outcome.n_markers == outcome.n_markers_linked == 3
+    assert outcome.detail == "2 markers from citations inside macros"
