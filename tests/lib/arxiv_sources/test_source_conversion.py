@@ -211,3 +211,15 @@ def test_a_citation_inside_a_macro_is_a_marker_where_used_and_the_outcome_says_s
     outcome, record = convert({"m.tex": tex})
     assert outcome.n_citation_keys == 1 and outcome.n_markers == outcome.n_markers_linked == 3
     assert outcome.detail == "2 markers from citations inside macros"
+
+
+def test_a_jhep_abstract_in_the_preamble_is_the_papers_abstract():
+    tex = (
+        "\\documentclass{article}\n\\usepackage{jheppub}\n\\renewcommand\\abstract{no}\n\\title{Strings}\n"
+        "\\abstract{We revisit \\cite{j1}.}\n\\begin{document}\n\\maketitle\n\\section{Intro}\nAs in \\cite{j1}.\n"
+        "\\begin{thebibliography}{1}\\bibitem{j1} A. B, JHEP 1 (2001) 1.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"main.tex": tex})
+    assert outcome.outcome == "converted" and outcome.n_citation_keys == 2
+    assert re.fullmatch(r"We revisit \{\{cite:[0-9a-f]{40}\}\}\.", record["abstract"]["text"])
+    assert body(record).startswith("As in {{cite:")
