@@ -107,4 +107,8 @@ def build_source_dumps(defs, instance, settings) -> list[str]:
             f"{source.key}: {papers['converted'].value} of {papers['submissions'].value} submissions converted "
             f"({papers['seconds_per_submission'].value} s each) -> {papers['arxiv_dump_file'].value}"
         )
+        not_converted = metadata.get("arxiv_source_outcomes", {}).get("not_converted")
+        for line in (not_converted.value if not_converted else "none").splitlines():  # by id, with the reason
+            if line != "none":
+                click.echo(f"  {line.removeprefix('- ').replace('`', '').strip()}")
     return failed

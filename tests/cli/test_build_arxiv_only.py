@@ -1,5 +1,7 @@
 """`citeworth build` on a dump root that holds only arXiv/MAG sources builds them (no S2ORC shard needed)."""
 
+import re
+
 import duckdb
 import pytest
 from click.testing import CliRunner
@@ -16,6 +18,8 @@ def test_build_picks_up_arxiv_and_mag_sources_without_s2orc(tmp_path):
     assert result.exit_code == 0, result.output
     assert "unarxive_2020_papers" in result.output and "arXiv contexts export" in result.output
     assert "arxiv_src_2101_001: 8 of 10 submissions converted" in result.output
+    damaged = re.findall(r"^  (\S+): (pdf_only|corrupt_archive)", result.output, re.MULTILINE)
+    assert sorted(reason for _, reason in damaged) == ["corrupt_archive", "pdf_only"]  # reported by id
     assert (
         "read issues: 0" not in result.output and "arxiv invalid_utf8" in result.output
     )  # the sample's damage, counted
