@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
-from citeworth_assets.lib.arxiv_sources import archive, flatten, pandoc, rescue, scan
+from citeworth_assets.lib.arxiv_sources import archive, flatten, macros, pandoc, rescue, scan
 from citeworth_assets.lib.arxiv_sources.assemble import BIB_HEADING, Builder, _labels
 from citeworth_assets.lib.arxiv_sources.bibliography import BIBLIOGRAPHY_MACROS, extract_bibliography
 from citeworth_assets.lib.arxiv_sources.citations import normalise_citations
@@ -63,6 +63,10 @@ class Outcome:
 
     def row(self) -> dict:
         return asdict(self)
+
+    def note(self, text: str) -> None:
+        """Add to ``detail`` (salvage, skipped members, dropped macros: each kept)."""
+        self.detail = f"{self.detail}; {text}" if self.detail else text
 
 
 @contextmanager
@@ -119,7 +123,9 @@ def _document(submission: archive.Submission, outcome: Outcome):
         outcome.outcome = "no_main_file"
         return None
     outcome.main_file = main
-    flat = flatten.flatten(main, texts)
+    flat, looping = macros.drop_recursive_definitions(flatten.flatten(main, texts))
+    if looping:
+        outcome.note(f"recursive macros dropped: {' '.join(looping[:5])}")
     begin = flatten.BEGIN_DOCUMENT.search(flat)
     end = flatten.END_DOCUMENT.search(flat, begin.end()) if begin else None
     preamble, body = flat[: begin.start()], flat[begin.end() : end.start() if end else len(flat)]
@@ -131,8 +137,8 @@ def _document(submission: archive.Submission, outcome: Outcome):
         f"CWBIBENTRY{index:05d}X {' '.join(entry.latex.split())}" for index, entry in enumerate(bibliography.entries)
     )
     body = f"{body}\n\n\\section*{{{BIB_HEADING}}}\n\n{entries}\n"
-    macros = f"{bibliography.preamble}\n{rescue.BOXES}\n{BIBLIOGRAPHY_MACROS}"
-    return f"{preamble}\n{macros}", body, bibliography, citations
+    provided = f"{bibliography.preamble}\n{rescue.BOXES}\n{BIBLIOGRAPHY_MACROS}"
+    return f"{preamble}\n{provided}", body, bibliography, citations
 
 
 def _convert(
@@ -162,7 +168,7 @@ def _convert(
                 outcome.n_passed_through = definitions.count("\n") + bool(definitions) + (rescued_body != body)
     outcome.salvage = salvage.method
     if salvage.repairs or salvage.sections_dropped:
-        outcome.detail = f"salvage: {', '.join(salvage.repairs[:5])}; {salvage.sections_dropped} sections dropped"
+        outcome.note(f"salvage: {', '.join(salvage.repairs[:5])}; {salvage.sections_dropped} sections dropped")
     builder = Builder(raw.arxiv_id, citations)
     _labels(tree.get("blocks", []), builder.labels)
     builder.blocks(tree.get("blocks", []))
@@ -176,8 +182,7 @@ def _convert(
     outcome.n_markers_linked = sum(1 for m in markers if m in record["bib_entries"])
     outcome.n_bib_entries = len(record["bib_entries"])
     if builder.read_cites:  # why a paper can have more markers than citation commands in its body
-        note = f"{builder.read_cites} markers from citations inside macros"
-        outcome.detail = f"{outcome.detail}; {note}" if outcome.detail else note
+        outcome.note(f"{builder.read_cites} markers from citations inside macros")
     return record
 
 

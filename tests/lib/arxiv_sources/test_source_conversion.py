@@ -223,3 +223,14 @@ def test_a_jhep_abstract_in_the_preamble_is_the_papers_abstract():
     assert outcome.outcome == "converted" and outcome.n_citation_keys == 2
     assert re.fullmatch(r"We revisit \{\{cite:[0-9a-f]{40}\}\}\.", record["abstract"]["text"])
     assert body(record).startswith("As in {{cite:")
+
+
+def test_a_macro_loop_costs_its_definition_not_the_timeout():
+    tex = (
+        "\\documentclass{article}\n\\newcommand{\\loopy}{x\\loopy}\n\\def\\ping{\\pong}\\def\\pong{\\ping}\n"
+        "\\begin{document}\nText \\cite{k} and \\loopy{} and \\ping.\n"
+        "\\begin{thebibliography}{1}\\bibitem{k} K.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"l.tex": tex}, timeout=20)
+    assert outcome.outcome == "converted" and outcome.seconds < 10
+    assert outcome.detail == "recursive macros dropped: \\loopy \\ping \\pong" and outcome.n_markers_linked == 1

@@ -5,6 +5,7 @@ import pytest
 from citeworth_assets.lib.arxiv_sources.bibliography import extract_bibliography, parse_bibitems, parse_biblatex
 from citeworth_assets.lib.arxiv_sources.citations import normalise_citations
 from citeworth_assets.lib.arxiv_sources.flatten import find_main_file, flatten, strip_comments
+from citeworth_assets.lib.arxiv_sources.macros import drop_recursive_definitions
 
 DOC = "\\documentclass{article}\n\\begin{document}\n"
 
@@ -151,3 +152,21 @@ def test_a_bbl_definition_over_several_lines_is_kept_whole():
     preamble = bibliography.preamble
     assert "\\providecommand{\\url}[1]{#1}" in preamble and "\\fontdimen4\\font\\relax}" in preamble
     assert "\\broken" not in preamble and preamble.count("{") == preamble.count("}")
+
+
+def test_macros_that_expand_into_themselves_are_dropped_and_named():
+    text = (
+        "\\newcommand{\\xa}{x\\xa} \\def\\p{\\q} \\def\\q#1{\\p} \\newcommand\\ok[1]{\\textbf{#1}} "
+        "\\renewcommand*{\\r}[2][x]{#1\\ok{y}} \\def\\fine@opt{\\fine} \\def\\fine{z} keep \\p"
+    )
+    rest, dropped = drop_recursive_definitions(text)
+    assert dropped == ["\\p", "\\q", "\\xa"]
+    assert rest.split() == [
+        "\\newcommand\\ok[1]{\\textbf{#1}}",
+        "\\renewcommand*{\\r}[2][x]{#1\\ok{y}}",
+        "\\def\\fine@opt{\\fine}",
+        "\\def\\fine{z}",
+        "keep",
+        "\\p",
+    ]
+    assert drop_recursive_definitions("\\def\\a{b}") == ("\\def\\a{b}", [])
