@@ -57,10 +57,12 @@ def arxiv_sources(sources: tuple[str, ...], out: str, workers: int, timeout: flo
         rows = write_converted(results, target)
         outcomes = root / "outcomes" / f"{target.name.split('.')[0]}.csv"
         outcomes.parent.mkdir(parents=True, exist_ok=True)
-        with open(outcomes, "w", newline="", encoding="utf-8") as handle:
+        partial = outcomes.with_name(f".{outcomes.name}.partial")  # renamed when whole: no half-written table
+        with open(partial, "w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, fieldnames=outcome_columns())
             writer.writeheader()
             writer.writerows(rows)
+        partial.replace(outcomes)
         counts = Counter(row["outcome"] for row in rows)
         click.echo(
             f"{source}: {counts.get('converted', 0)} of {len(rows)} submissions converted "
