@@ -16,10 +16,11 @@ import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
-from citeworth_assets.lib.arxiv_sources import archive, flatten, macros, pandoc, rescue, scan
+from citeworth_assets.lib.arxiv_sources import archive, flatten, macros, pandoc, rescue
 from citeworth_assets.lib.arxiv_sources.assemble import BIB_HEADING, Builder, _labels
 from citeworth_assets.lib.arxiv_sources.bibliography import BIBLIOGRAPHY_MACROS, extract_bibliography
 from citeworth_assets.lib.arxiv_sources.citations import normalise_citations
+from citeworth_assets.lib.arxiv_sources.front_matter import front_matter
 from citeworth_assets.lib.arxiv_sources.paper import paper_record
 
 OUTCOMES = {
@@ -33,7 +34,6 @@ OUTCOMES = {
 }
 DEFAULT_TIMEOUT = 120.0
 COMMAND = re.compile(r"\\[A-Za-z]+")
-PREAMBLE_ABSTRACT = re.compile(r"(?<!command)(?<!command\{)(?<!\\def)\\abstract\s*(?=\{)")  # not a definition
 
 
 class SubmissionTimeout(Exception):
@@ -98,17 +98,6 @@ def _unpack(raw: archive.RawSubmission, limits: archive.Limits) -> archive.Submi
     return archive.read_gz_submission(raw.arxiv_id, raw.data, limits)
 
 
-def _preamble_abstract(preamble: str, body: str) -> tuple[str, str]:
-    """JHEP's class takes the abstract as ``\\abstract{...}`` in the preamble, where pandoc ignores it (and the
-    citations in it are not normalised): moved to the start of the body as an ``abstract`` environment."""
-    match = PREAMBLE_ABSTRACT.search(preamble)
-    found = scan.group(preamble, match.end()) if match else None
-    if found is None:
-        return preamble, body
-    text, end = found
-    return preamble[: match.start()] + preamble[end:], f"\\begin{{abstract}}{text}\\end{{abstract}}\n{body}"
-
-
 def _document(submission: archive.Submission, outcome: Outcome):
     """The flattened document split for the reader, or None with the outcome's reason set."""
     texts = {p: flatten.strip_comments(flatten.decode(b)) for p, b in submission.files.items()}
@@ -129,7 +118,7 @@ def _document(submission: archive.Submission, outcome: Outcome):
     begin = flatten.BEGIN_DOCUMENT.search(flat)
     end = flatten.END_DOCUMENT.search(flat, begin.end()) if begin else None
     preamble, body = flat[: begin.start()], flat[begin.end() : end.start() if end else len(flat)]
-    preamble, body = _preamble_abstract(preamble, body)
+    preamble, body = front_matter(preamble, body)
     body, bibliography = extract_bibliography(body, main, texts)
     outcome.bib_source = bibliography.source
     body, citations = normalise_citations(body)

@@ -234,3 +234,17 @@ def test_a_macro_loop_costs_its_definition_not_the_timeout():
     outcome, record = convert({"l.tex": tex}, timeout=20)
     assert outcome.outcome == "converted" and outcome.seconds < 10
     assert outcome.detail == "recursive macros dropped: \\loopy \\ping \\pong" and outcome.n_markers_linked == 1
+
+
+def test_an_icml_title_and_authors_inside_twocolumn_are_the_papers_metadata():
+    tex = (
+        "\\documentclass{article}\n\\usepackage{icml2020}\n\\begin{document}\n\\twocolumn[\n"
+        "\\icmltitle{Learning Things}\n\\begin{icmlauthorlist}\\icmlauthor{Ann Ay}{u1}\\icmlauthor{Bo Bee}{u1}"
+        "\\end{icmlauthorlist}\n\\icmlaffiliation{u1}{Uni}\n]\n"
+        "\\begin{abstract}Models \\citep{k} learn.\\end{abstract}\n"
+        "\\section{Intro}\nText.\n\\begin{thebibliography}{1}\\bibitem{k} K.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"paper.tex": tex})
+    assert outcome.outcome == "converted"
+    assert record["metadata"]["title"] == "Learning Things" and record["metadata"]["authors"] == "Ann Ay, Bo Bee"
+    assert record["abstract"]["text"].startswith("Models {{cite:")
