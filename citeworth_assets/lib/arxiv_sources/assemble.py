@@ -116,8 +116,10 @@ class Builder:
             return "" if self.math_as == "drop" else f"$${latex}$$" if display else f"${latex}$"
         label = next(iter(MATH_LABEL.findall(latex)), None)
         ident = self.new_id("formula", label)
+        cited = TOKEN.findall(latex)  # a citation inside mathematics (\text{see \cite{x}}): its marker follows
+        latex = TOKEN.sub(lambda m: f"\\cite{{{self.citations.keys[int(m.group(1))]}}}", latex)
         self.ref_entries[ident] = {"latex": latex, "type": "formula"}
-        return f"{{{{formula:{ident}}}}}"
+        return f"{{{{formula:{ident}}}}}" + "".join(f" CWCITE{number}X" for number in cited)
 
     def reference(self, labels: str) -> str:
         tokens = []

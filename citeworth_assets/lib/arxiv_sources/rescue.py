@@ -30,14 +30,22 @@ BOXES = "\n".join(
         "\\renewcommand{\\resizebox}[3]{#3}",
         "\\renewcommand{\\adjustbox}[2]{#2}",
         "\\renewcommand{\\rotatebox}[2]{#2}",
+        "\\renewcommand{\\parbox}[3][]{#3}",
+        "\\renewcommand{\\fbox}[1]{#1}",
+        "\\renewcommand{\\framebox}[2][]{#2}",
+        "\\renewcommand{\\makebox}[2][]{#2}",
+        "\\renewcommand{\\fcolorbox}[3]{#3}",
+        "\\renewcommand{\\raisebox}[2]{#2}",
+        "\\renewcommand{\\shortstack}[2][]{#2}",
         "\\renewcommand{\\newblock}{ }",
         "\\providecommand{\\IEEEPARstart}[2]{#1#2}",
         "\\providecommand{\\IEEEauthorblockN}[1]{#1}",
         "\\providecommand{\\IEEEauthorblockA}[1]{}",
     )
 )  # pandoc drops these boxes with what they hold (they only change the size of a table or figure), and takes
-# the word after \newblock (a .bbl's block separator) for its argument; IEEEtran's drop-cap lead-in and author
-# blocks (defined by the class, which pandoc does not read) would lose the first word and the author names
+# the word after \newblock (a .bbl's block separator) for its argument; passed through with a generic arity, a box's
+# width would show as text; IEEEtran's drop-cap lead-in and author blocks (defined by the class, which pandoc does
+# not read) would lose the first word and the author names
 WINDOW = 5_000  # characters searched back from a token for its enclosing groups
 ARITY = {"deluxetable": 1, "deluxetable*": 1, "tabularx": 2, "tabular*": 2, "wraptable": 2, "wrapfigure": 2}
 

@@ -248,3 +248,20 @@ def test_an_icml_title_and_authors_inside_twocolumn_are_the_papers_metadata():
     assert outcome.outcome == "converted"
     assert record["metadata"]["title"] == "Learning Things" and record["metadata"]["authors"] == "Ann Ay, Bo Bee"
     assert record["abstract"]["text"].startswith("Models {{cite:")
+
+
+def test_a_citation_inside_mathematics_or_a_box_keeps_its_marker():
+    tex = (
+        "\\documentclass{article}\n\\usepackage{amsmath}\n\\begin{document}\n"
+        "\\begin{equation} E = mc^2 \\quad \\text{(see \\cite{a})} \\end{equation}\n"
+        "\\fbox{\\parbox[t]{3cm}{Boxed \\cite{b}.}} \\makebox[2cm]{Made \\cite{a}.}\n"
+        "\\begin{thebibliography}{9}\\bibitem{a} A. \\bibitem{b} B.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"m.tex": tex})
+    assert outcome.n_citation_keys == 3 and outcome.n_markers_linked == 3
+    assert re.fullmatch(
+        r"\{\{formula:[0-9a-f-]{36}\}\} \{\{cite:\w{40}\}\} Boxed \{\{cite:\w{40}\}\}\. Made \{\{cite:\w{40}\}\}\.",
+        body(record),
+    ), body(record)
+    (formula,) = [entry for entry in record["ref_entries"].values() if entry["type"] == "formula"]
+    assert "\\text{(see \\cite{a})}" in formula["latex"]
