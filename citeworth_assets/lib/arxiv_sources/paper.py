@@ -93,14 +93,17 @@ def paper_record(
     for index, entry in enumerate(bibliography.entries):
         raw = builder.bib_texts.get(index, "")
         bib_entries.setdefault(bib_ids[entry.key], bib_entry_record(TOKEN.sub("", raw).strip()))
+    before = len(builder.pending)
     title = meta_text(builder, meta.get("title"))
     author = meta.get("author")
     listed = author["c"] if author and author.get("t") == "MetaList" else [author]
     authors = [" ".join(TOKEN.sub("", meta_text(builder, a, "drop")).split()) for a in listed]
     authors = [a for a in authors if a]
+    # a \thanks of the title or an author that cites (funding, "extends [3]") is a footnote before the body
+    front = [Paragraph(None, None, None, "footnote", n.text) for n in builder.pending[before:] if TOKEN.search(n.text)]
     abstract_text = meta_text(builder, meta.get("abstract"))
     abstract, abstract_cites, abstract_refs = _with_markers(abstract_text, builder, bib_ids)
-    body = [_paragraph_record(p, builder, bib_ids) for p in builder.paragraphs]
+    body = [_paragraph_record(p, builder, bib_ids) for p in front + builder.paragraphs]
     return {
         "paper_id": arxiv_id,
         "_pdf_hash": None,

@@ -265,3 +265,15 @@ def test_a_citation_inside_mathematics_or_a_box_keeps_its_marker():
     ), body(record)
     (formula,) = [entry for entry in record["ref_entries"].values() if entry["type"] == "formula"]
     assert "\\text{(see \\cite{a})}" in formula["latex"]
+
+
+def test_a_citation_in_a_title_footnote_is_a_footnote_paragraph():
+    tex = (
+        "\\documentclass{article}\n\\begin{document}\n\\title{T\\thanks{Extends \\cite{a}.}}\n"
+        "\\author{A\\thanks{Email only.}}\n\\maketitle\nBody \\cite{b}.\n"
+        "\\begin{thebibliography}{9}\\bibitem{a} A. \\bibitem{b} B.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"m.tex": tex})
+    assert record["metadata"]["title"] == "T" and outcome.n_markers_linked == 2
+    assert [p["content_type"] for p in record["body_text"]] == ["footnote", "paragraph"]
+    assert record["body_text"][0]["text"].startswith("Extends {{cite:")
