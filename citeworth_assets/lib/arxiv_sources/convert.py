@@ -121,7 +121,7 @@ def _document(submission: archive.Submission, outcome: Outcome):
     preamble, body = front_matter(preamble, body)
     body, bibliography = extract_bibliography(body, main, texts)
     outcome.bib_source = bibliography.source
-    body, citations = normalise_citations(body)
+    body, citations = normalise_citations(rescue.readable_environments(body))
     entries = "\n\n".join(
         f"CWBIBENTRY{index:05d}X {' '.join(entry.latex.split())}" for index, entry in enumerate(bibliography.entries)
     )

@@ -46,6 +46,15 @@ BOXES = "\n".join(
 # the word after \newblock (a .bbl's block separator) for its argument; passed through with a generic arity, a box's
 # width would show as text; IEEEtran's drop-cap lead-in and author blocks (defined by the class, which pandoc does
 # not read) would lose the first word and the author names
+STARRED_TABLE = re.compile(r"\\(begin|end)\s*\{table\*\}")
+
+
+def readable_environments(body: str) -> str:
+    """The body with environments pandoc reads badly renamed: pandoc 3 drops the caption of a ``table*`` (the
+    wide table of two-column papers) with the citations in it, and keeps that of a ``table``."""
+    return STARRED_TABLE.sub(lambda m: f"\\{m.group(1)}{{table}}", body)
+
+
 WINDOW = 5_000  # characters searched back from a token for its enclosing groups
 ARITY = {"deluxetable": 1, "deluxetable*": 1, "tabularx": 2, "tabular*": 2, "wraptable": 2, "wrapfigure": 2}
 

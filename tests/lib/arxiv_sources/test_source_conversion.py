@@ -277,3 +277,15 @@ def test_a_citation_in_a_title_footnote_is_a_footnote_paragraph():
     assert record["metadata"]["title"] == "T" and outcome.n_markers_linked == 2
     assert [p["content_type"] for p in record["body_text"]] == ["footnote", "paragraph"]
     assert record["body_text"][0]["text"].startswith("Extends {{cite:")
+
+
+def test_the_caption_of_a_wide_table_keeps_its_citations():
+    """pandoc 3 drops the caption of a ``table*`` (two-column papers' wide tables); read as a ``table``."""
+    tex = (
+        "\\documentclass{article}\n\\begin{document}\nText.\n\\begin{table*}[t]\\centering\n"
+        "\\begin{tabular}{ll} a & b \\\\ \\end{tabular}\n\\caption{Corpora; arXiv CS \\cite{a}.}\\label{t}\n"
+        "\\end{table*}\n\\begin{thebibliography}{9}\\bibitem{a} A.\\end{thebibliography}\n\\end{document}\n"
+    )
+    outcome, record = convert({"m.tex": tex})
+    assert outcome.n_markers_linked == 1
+    assert [p["content_type"] for p in record["body_text"]][-1] == "caption"
