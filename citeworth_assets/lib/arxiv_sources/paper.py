@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from citeworth_assets.lib.arxiv.identifiers import find_arxiv_ids, find_dois
 from citeworth_assets.lib.arxiv_sources.assemble import (
     ENTRY_TOKEN,
     Builder,
@@ -14,6 +13,7 @@ from citeworth_assets.lib.arxiv_sources.assemble import (
 )
 from citeworth_assets.lib.arxiv_sources.bibliography import Bibliography
 from citeworth_assets.lib.arxiv_sources.citations import TOKEN
+from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois
 
 URL = re.compile(r"https?://[^\s{}]+[^\s{}.,;:)\]]")
 
