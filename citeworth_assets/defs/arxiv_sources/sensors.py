@@ -5,8 +5,8 @@ import json
 import dagster as dg
 
 from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
+from citeworth_assets.defs.sensing import dump_root_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
-from citeworth_assets.lib.settings import SettingError
 from citeworth_assets.resources import CiteworthSettings
 
 arxiv_source_job = dg.define_asset_job(
@@ -16,19 +16,13 @@ arxiv_source_job = dg.define_asset_job(
 )
 
 
-@dg.sensor(
-    name="arxiv_source_sensor",
-    job=arxiv_source_job,
-    minimum_interval_seconds=30,
-    default_status=dg.DefaultSensorStatus.RUNNING,
-    description=f"Adds a partition of arxiv_source_dumps and requests a run for every new or replaced, settled "
+@dump_root_sensor(
+    arxiv_source_job,
+    30,
+    f"Adds a partition of arxiv_source_dumps and requests a run for every new or replaced, settled "
     f"arXiv_src_YYMM_NNN.tar under <dumps>/{SOURCE_DIR}/ or the dump root (the cursor keeps size and mtime).",
 )
-def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
-    try:
-        dumps = citeworth.settings.require_dumps()
-    except SettingError as error:
-        return dg.SkipReason(str(error))
+def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
     seen: dict = json.loads(context.cursor) if context.cursor else {}
     known = set(context.instance.get_dynamic_partitions(arxiv_source_dumps.name))
     new_keys, run_requests = [], []

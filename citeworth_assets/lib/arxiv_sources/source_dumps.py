@@ -8,6 +8,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from citeworth_assets.lib.dump_root import find_by_key
+
 SOURCE_DIR = "arxiv-src"
 SOURCE_DUMP = re.compile(r"^arXiv_src_(\d{4})_(\d{3})\.tar$")
 
@@ -43,10 +45,5 @@ def discover_source_dumps(dumps: Path, settle_seconds: float = 0.0, now: float |
 
 def find_source_dump(dumps: Path, key: str) -> SourceDump:
     """The source dump of a partition key; a clear error when it is not under the dump root."""
-    for dump in discover_source_dumps(dumps):
-        if dump.key == key:
-            return dump
-    raise FileNotFoundError(
-        f"arXiv source dump {key!r} not found under dump root {dumps} (expected {SOURCE_DIR}/arXiv_src_YYMM_NNN.tar; "
-        "check CITEWORTH_DUMPS / --dumps)"
-    )
+    expected = f"{SOURCE_DIR}/arXiv_src_YYMM_NNN.tar"
+    return find_by_key(discover_source_dumps(dumps), key, "arXiv source dump", dumps, expected)
