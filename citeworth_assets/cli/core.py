@@ -227,17 +227,9 @@ def build(
     defs = build_definitions(CiteworthSettings(**settings.values()))
     failed = _build_s2orc(defs, instance, settings, shards, force) if shards else []
     failed += build_arxiv_sources(defs, instance, settings)  # catalogue, dump files, fields, context export
-    if shards:  # ROUGE-SciQFS reads the S2ORC paragraphs and CiteSum's cited abstracts (and arXiv papers where built)
-        sciqfs = defs.resolve_job_def("sciqfs_dataset_job").execute_in_process(
-            instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
-        click.echo(
-            f"sciqfs: {_materialized(sciqfs, 'sciqfs_examples', 'examples')} examples"
-            if sciqfs.success
-            else "sciqfs: FAILED"
-        )
-        if not sciqfs.success:
-            failed.append("sciqfs")
+    from citeworth_assets.cli.sciqfs_build import build_sciqfs
+
+    failed += build_sciqfs(defs, instance, click.echo)  # ROUGE-SciQFS per shard and dump file, then its release
     from citeworth_assets.lib.warehouse import published_whole
 
     # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.

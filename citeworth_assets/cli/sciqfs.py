@@ -1,5 +1,6 @@
 """``citeworth sciqfs``: the ROUGE-SciQFS dataset (ROUGE-SciQFS §3) from a folder of Science-Parse JSON, without the
-graph, and optionally the cheap baselines of §4 (cosine similarity on TF-IDF) on it."""
+graph: the library steps the graph's assets run (:mod:`lib.sciqfs.dataset`), the same release layout, and
+optionally the untrained baselines of §4 (cosine similarity on TF-IDF) on it."""
 
 from pathlib import Path
 
@@ -9,59 +10,22 @@ from citeworth_assets.cli.app import main
 from citeworth_assets.cli.core import SPLITTER_OPTION
 from citeworth_assets.lib.settings import Settings
 
-SPLITS = ("train", "validation", "test")
 CHEAP_EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars")
 
 
-def _release_documents(out: Path, split: str) -> list:
-    import pyarrow.parquet as pq
-
-    from citeworth_models.sciqfs.documents import documents
-
-    path = out / f"{split}.parquet"
-    return documents(pq.read_table(path).to_pylist()) if path.exists() else []
-
-
-def _catalogue(folder: Path, abstracts: Path | None, log) -> dict[str, str]:
-    """Normalised title -> abstract for the references: the collection's own papers (a cited paper that is in the
-    folder), then the ``--abstracts`` file (JSON lines with ``title`` and ``abstract``, such as the arXiv metadata
-    snapshot the paper joined with), which wins. Problems of the file are counted in ``log``."""
-    from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
-    from citeworth_assets.lib.sciqfs.science_parse import read_science_parse_folder
-    from citeworth_assets.lib.sciqfs.tables import normalise_title
-
-    found = {}
-    for paper in read_science_parse_folder(folder, IssueLog()):  # its problems are reported by the build's own pass
-        if normalise_title(paper.title) and paper.abstract:
-            found[normalise_title(paper.title)] = paper.abstract
-    if abstracts is not None:
-        for line in iter_json_lines(abstracts, log):
-            title, abstract = line.record.get("title"), line.record.get("abstract")
-            if isinstance(title, str) and isinstance(abstract, str) and normalise_title(title) and abstract.strip():
-                found[normalise_title(title)] = abstract.strip()
-    return found
-
-
 def _print_baselines(out: Path) -> None:
-    """Cosine similarity on TF-IDF words and character trigrams (no training), TF-IDF fitted on the training split,
-    scored per example on the test split; a collection too small for a test split is scored on every example."""
-    from citeworth_models.sciqfs.baselines import (
-        BaselineSettings,
-        format_table,
-        run_baselines,
-    )
+    """The untrained baselines the graph runs in every build (cosine similarity on TF-IDF words and character
+    trigrams, fitted on the training split), scored on the test split, or on every example when there is none."""
+    from citeworth_assets.lib.sciqfs.release import release_documents
+    from citeworth_assets.lib.sciqfs.tracking import baseline_documents
+    from citeworth_models.sciqfs.baselines import BaselineSettings, format_table, run_baselines
 
-    parts = {split: _release_documents(out, split) for split in SPLITS}
-    everything = [doc for docs in parts.values() for doc in docs]
-    if not everything:
+    if not release_documents(out, "all"):
         click.echo("baselines: no examples to score")
         return
-    train, test = parts["train"] or everything, parts["test"]
-    if not test:
-        click.echo(
-            "baselines: the test split is empty (too few papers); scoring every example instead (the rankers are not trained)"
-        )
-        test = everything
+    train, test, note = baseline_documents(out, "train", "test", score_all_when_no_test=True)
+    if note:
+        click.echo(f"baselines: {note} (the rankers are not trained)")
     rows = run_baselines(train, test, BaselineSettings(embeddings=CHEAP_EMBEDDINGS, classifiers=("cosine",)))
     click.echo(f"\nbaselines on {len(test)} examples (Table 3; mean ± standard deviation over examples):")
     click.echo(format_table(rows))
@@ -84,7 +48,8 @@ def _print_baselines(out: Path) -> None:
 @click.option(
     "--abstracts",
     type=click.Path(exists=True, dir_okay=False),
-    help="JSON lines with title and abstract (e.g. the arXiv metadata snapshot): the queries of references matched by normalised title.",
+    help="JSON lines with title and abstract (e.g. the arXiv metadata snapshot): the queries of references matched "
+    "by normalised title.",
 )
 @click.option(
     "--seed", default=13, show_default=True, type=int, help="Seed of the train/validation/test split by citing paper."
@@ -130,7 +95,7 @@ def sciqfs(
     from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
     from citeworth_assets.lib.sciqfs.dataset import DatasetSettings, build_dataset
     from citeworth_assets.lib.sciqfs.examples import ExampleSettings
-    from citeworth_assets.lib.sciqfs.science_parse import read_science_parse_folder
+    from citeworth_assets.lib.sciqfs.science_parse import catalogue_abstracts, read_science_parse_folder
     from citeworth_assets.lib.sciqfs.splits import SplitSettings
     from citeworth_assets.lib.sentences import SPLITTERS
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
@@ -148,7 +113,7 @@ def sciqfs(
         augment=augment,
     )
     out_dir, log = Path(out), IssueLog()
-    catalogue = _catalogue(Path(folder), Path(abstracts) if abstracts else None, log)
+    catalogue = catalogue_abstracts(Path(folder), Path(abstracts) if abstracts else None, log)
     with replaced_folder(out_dir) as staging:  # a crash leaves the previous folder, never half a dataset
         papers = read_science_parse_folder(Path(folder), log)
         report = build_dataset(papers, staging, sentence_splitter(name).split, log, settings, catalogue)
@@ -160,7 +125,8 @@ def sciqfs(
     )
     skipped = ", ".join(f"{reason} {count}" for reason, count in sorted(report["skipped_pairs"].items()))
     click.echo(
-        f"skipped (paper, reference) pairs: {skipped or 'none'}; unmatched citing sentences: {report['unmatched_citing_sentences']}"
+        f"skipped (paper, reference) pairs: {skipped or 'none'}; "
+        f"unmatched citing sentences: {report['unmatched_citing_sentences']}"
     )
     click.echo("\nTable 1 (positives before / after the ROUGE augmentation):")
     statistics = pq.read_table(out_dir / "statistics.parquet").to_pylist()

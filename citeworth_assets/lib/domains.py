@@ -96,7 +96,7 @@ def drop_count_sql(lake_root: Path) -> str:
 def drop_count_assets() -> list[str]:
     """The assets that write the tables :func:`drop_count_sql` reads."""
     tables = lake_tables()
-    return sorted({tables[table].asset for _, (table, _) in _drop_tables() if table in tables})
+    return sorted({asset for _, (table, _) in _drop_tables() if table in tables for asset in tables[table].assets})
 
 
 def _drop_tables() -> list[tuple[ModuleType, tuple[str, str]]]:

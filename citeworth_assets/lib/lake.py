@@ -31,13 +31,18 @@ UNPARTITIONED = "all"
 @dataclass(frozen=True)
 class LakeTable:
     """A lake table as its domain declares it: the columns, the asset that writes it, and the partition dimension of
-    its folders (None: one unpartitioned folder). The warehouse merges every domain's declarations
-    (:func:`citeworth_assets.lib.domains.lake_tables`)."""
+    its folders (None: one unpartitioned folder). A table several assets write, each its own partitions (ROUGE-SciQFS
+    per S2ORC shard and per unarXive dump file), names them all with their dimensions. The warehouse merges every
+    domain's declarations (:func:`citeworth_assets.lib.domains.lake_tables`)."""
 
     name: str
     schema: pa.Schema
-    asset: str
-    dimension: str | None = None
+    asset: str | tuple[str, ...]
+    dimension: str | tuple[str, ...] | None = None
+
+    @property
+    def assets(self) -> tuple[str, ...]:
+        return (self.asset,) if isinstance(self.asset, str) else self.asset
 
 
 def partition_dir(lake: Path, table: str, key: str | None = None, dimension: str = SHARD_DIMENSION) -> Path:

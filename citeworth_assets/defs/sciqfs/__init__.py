@@ -1,21 +1,38 @@
-"""ROUGE-SciQFS: the clean tables, examples with ROUGE augmentation, the release and the baselines."""
+"""ROUGE-SciQFS: the clean tables and examples per input partition, the release, and the baselines of Table 3."""
 
 import dagster as dg
 
-from citeworth_assets.defs.sciqfs.assets import sciqfs_assets
+from citeworth_assets.defs.sciqfs.assets import dataset_assets
+from citeworth_assets.defs.sciqfs.baselines import baseline_assets
 from citeworth_assets.defs.sciqfs.checks import sciqfs_checks
 
-# Built after the shards and the cited-abstract catalogue (citesum_catalogue_job); the baselines train, so they are
-# a job of their own, run by hand.
-dataset_job = dg.define_asset_job(
-    "sciqfs_dataset_job",
-    selection=dg.AssetSelection.assets("sciqfs_tables", "sciqfs_examples", "sciqfs_release"),
-    description="Build the ROUGE-SciQFS tables, examples (with the greedy ROUGE augmentation) and release from every shard.",
+# Per-partition jobs and the release, for `citeworth build` and the tests that drive partitions one by one (the
+# automation conditions request the same runs).
+shard_job = dg.define_asset_job(
+    "sciqfs_shard_job",
+    selection=dg.AssetSelection.assets("sciqfs_s2orc_tables", "sciqfs_s2orc_examples"),
+    description="ROUGE-SciQFS tables and examples of one S2ORC shard.",
 )
+dump_file_job = dg.define_asset_job(
+    "sciqfs_dump_file_job",
+    selection=dg.AssetSelection.assets("sciqfs_arxiv_tables", "sciqfs_arxiv_examples"),
+    description="ROUGE-SciQFS tables and examples of one unarXive dump file.",
+)
+release_job = dg.define_asset_job(
+    "sciqfs_release_job",
+    selection=dg.AssetSelection.assets("sciqfs_release", "sciqfs_ranking_baselines"),
+    description="Gather every partition's examples into the ROUGE-SciQFS release, then score the untrained baselines.",
+)
+# The trained baselines are expensive, so they are a job of their own, run by hand; everything else follows its
+# inputs through the automation conditions.
 baselines_job = dg.define_asset_job(
     "sciqfs_baselines_job",
     selection=dg.AssetSelection.assets("sciqfs_baselines"),
-    description="Train and score the ROUGE-SciQFS baselines (Table 3), one MLflow run each.",
+    description="Train and score the ROUGE-SciQFS trained baselines (Table 3), one MLflow run each.",
 )
 
-defs = dg.Definitions(assets=sciqfs_assets, asset_checks=sciqfs_checks, jobs=[dataset_job, baselines_job])
+defs = dg.Definitions(
+    assets=[*dataset_assets, *baseline_assets],
+    asset_checks=sciqfs_checks,
+    jobs=[shard_job, dump_file_job, release_job, baselines_job],
+)

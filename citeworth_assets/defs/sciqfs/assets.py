@@ -1,229 +1,207 @@
-"""ROUGE-SciQFS §3-4: clean tables from the parsed S2ORC papers, examples with the greedy ROUGE
-augmentation, the release, and the baselines of Table 3 tracked in MLflow."""
+"""ROUGE-SciQFS (ROUGE-SciQFS §3): the clean tables and the examples per input partition (an S2ORC shard, a unarXive
+dump file), and the release gathered from every partition."""
 
-from itertools import chain
+from dataclasses import dataclass
 
 import dagster as dg
-import pyarrow as pa
 
+from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.automation import follows_shards
+from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs import arxiv_source, lake_tables
-from citeworth_assets.lib.sciqfs.augmentation import (
-    AugmentationSettings,
-    augment_examples,
-)
-from citeworth_assets.lib.sciqfs.card import CARD
-from citeworth_assets.lib.sciqfs.examples import (
-    ExampleCounts,
-    ExampleSettings,
-    build_examples,
-)
-from citeworth_assets.lib.sciqfs.release import release_row
-from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
-from citeworth_assets.lib.sciqfs.statistics import (
-    SPLIT_ORDER,
-    STATISTICS_SCHEMA,
-    statistics_table,
-    summarise_example,
-)
-from citeworth_assets.lib.sciqfs.tables import (
-    CITATIONS_SCHEMA,
-    PAPERS_SCHEMA,
-    REFERENCES_SCHEMA,
-    build_tables,
-)
+from citeworth_assets.lib.sciqfs import arxiv_source, dataset, lake_tables, s2orc_lake
+from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
+from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings
+from citeworth_assets.lib.sciqfs.release import write_release
+from citeworth_assets.lib.sciqfs.splits import SplitSettings
+from citeworth_assets.lib.sciqfs.statistics import STATISTICS_SCHEMA
+from citeworth_assets.lib.sciqfs.tables import build_tables
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+from citeworth_assets.resources import CiteworthSettings
 
 GROUP = "sciqfs"
-TRAINING_POOL = "gpu"
-EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")  # the names of citeworth_models.sciqfs
-CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
-ARXIV_TABLES = ("arxiv_papers", "arxiv_paragraphs", "arxiv_references", "arxiv_resolutions")
-CLEAN_TABLES = {
-    "sciqfs_papers": PAPERS_SCHEMA,
-    "sciqfs_references": REFERENCES_SCHEMA,
-    "sciqfs_citations": CITATIONS_SCHEMA,
-}
 
 
-class TablesConfig(dg.Config):
-    """Which parsed papers feed the tables: S2ORC (pdf_parses) and unarXive (the arXiv lake tables)."""
+@dataclass(frozen=True)
+class Source:
+    """One kind of input partition: its partitions, lake dimension, what its tables read, and how its papers come."""
 
-    s2orc: bool = True
-    arxiv: bool = True
+    name: str
+    partitions: dg.PartitionsDefinition
+    dimension: str
+    deps: tuple
+    reads: str
+
+    def papers(self, settings, key: str, split, log: IssueLog):
+        if self.name == "s2orc":
+            return s2orc_lake.shard_papers(settings.lake, key, split, log)
+        return arxiv_source.arxiv_papers(settings.lake, settings.dumps, key, split, log)
 
 
-@dg.asset(
-    deps=[
-        dg.AssetDep("s2orc_papers", partition_mapping=dg.AllPartitionMapping()),
-        dg.AssetDep("s2orc_paragraphs", partition_mapping=dg.AllPartitionMapping()),
-        "citesum_cited_abstracts",
-        *(dg.AssetDep(name, partition_mapping=dg.AllPartitionMapping()) for name in ARXIV_TABLES),
-        "works",
-    ],
-    group_name=GROUP,
-    kinds={"parquet"},
-    description="The Papers, References and Citations tables of §3.2 (lake tables sciqfs_papers, sciqfs_references, "
-    "sciqfs_citations) from the parsed papers of every shard: a citation is the sentence around an S2ORC citation "
-    "span; references are de-duplicated by normalised title (one duplicate gives all fields), with title and "
-    "abstract from the cited-abstract catalogue through linked_paper_id. unarXive papers (config arxiv) add "
-    "theirs: references linked to catalogue works by the resolver or to arXiv ids, queries from in-dump abstracts or "
-    "the arXiv metadata snapshot (the catalogue has no abstracts). Materialize after new shards.",
+SOURCES = (
+    Source(
+        "s2orc",
+        s2orc_shards,
+        lake_tables.S2ORC_DIMENSION,
+        ("s2orc_papers", "s2orc_paragraphs", "s2orc_duplicate_papers", "citesum_cited_abstracts"),
+        "the shard's parsed papers (a citation is the sentence around an S2ORC citation span); references titled "
+        "and given their abstract by the cited-abstract catalogue through linked_paper_id; a paper an earlier shard "
+        "gives is left out (duplicate_paper)",
+    ),
+    Source(
+        "arxiv",
+        arxiv_dump_files,
+        lake_tables.ARXIV_DIMENSION,
+        (
+            "arxiv_paragraphs",
+            "arxiv_references",
+            "arxiv_resolutions",
+            dg.AssetDep("arxiv_papers", partition_mapping=dg.AllPartitionMapping()),
+            "works",
+        ),
+        "the dump file's unarXive papers (markers read as tokens, the citation the sentence around its CIT); "
+        "references linked to catalogue works by the resolver or to arXiv ids, queries from the abstracts of cited "
+        "papers of any dump file or the arXiv metadata snapshot (the catalogue has no abstracts)",
+    ),
 )
-def sciqfs_tables(
-    context: dg.AssetExecutionContext, config: TablesConfig, citeworth: CiteworthSettings
-) -> dg.MaterializeResult:
-    settings, log, split = citeworth.settings, IssueLog(), splitter(citeworth.splitter).split
-    s2orc = (
-        lake_tables.papers_from_lake(settings.lake, split, lake_tables.cited_papers(settings.lake))
-        if config.s2orc
-        else ()
+
+
+def tables_asset(source: Source) -> dg.AssetsDefinition:
+    @dg.asset(
+        name=f"sciqfs_{source.name}_tables",
+        partitions_def=source.partitions,
+        deps=list(source.deps),
+        automation_condition=follows_shards(),
+        group_name=GROUP,
+        kinds={"parquet"},
+        description="The Papers, References and Citations tables of ROUGE-SciQFS §3.2 (lake tables sciqfs_papers, "
+        f"sciqfs_references, sciqfs_citations, {source.dimension}=<key>) from {source.reads}. References are "
+        "de-duplicated by normalised title within the partition (one duplicate gives all fields).",
     )
-    arxiv = arxiv_source.arxiv_papers(settings.lake, settings.dumps, split, log) if config.arxiv else ()
-    papers = chain(s2orc, arxiv)
-    tables = build_tables(papers, log)
-    counts = {}
-    for name, schema in CLEAN_TABLES.items():
-        with lake.PartitionWriter(settings.lake, name, schema) as out:
-            out.write_table(getattr(tables, name.removeprefix("sciqfs_")))
-        counts[name] = out.rows_written
-    for issue in log.issues[:20]:
-        context.log.warning(str(issue))
-    with_abstract = sum(1 for value in tables.references.column("abstract").to_pylist() if value)
-    return dg.MaterializeResult(
-        metadata={
-            **counts,
-            "references_with_abstract": with_abstract,
-            "problems": dg.MetadataValue.json(dict(log.counts)),
-        }
-    )
+    def sciqfs_tables(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+        settings, key, log = citeworth.settings, context.partition_key, IssueLog()
+        papers = source.papers(settings, key, splitter(citeworth.splitter).split, log)
+        tables = build_tables(papers, log)
+        counts = lake_tables.write_tables(settings.lake, tables, key, source.dimension)
+        for issue in log.issues[:20]:
+            context.log.warning(str(issue))
+        with_abstract = sum(1 for value in tables.references.column("abstract").to_pylist() if value)
+        return dg.MaterializeResult(
+            metadata={
+                **counts,
+                "references_with_abstract": with_abstract,
+                "problems": dg.MetadataValue.json(dict(log.counts)),
+            }
+        )
+
+    return sciqfs_tables
 
 
 class ExamplesConfig(dg.Config):
-    """§3.3-3.5 and the split: the augmentation's ROUGE-N, the paper-length limit (none by default), the seed."""
+    """ROUGE-SciQFS §3.3-3.5: the augmentation's ROUGE-N, the paper-length limit (none by default), the grouping."""
 
     rouge_type: str = AugmentationSettings.rouge_type
     use_stemmer: bool = AugmentationSettings.use_stemmer
     augment: bool = True
     max_sentences: int | None = ExampleSettings.max_sentences
     citation_grouping: str = ExampleSettings.citation_grouping
+
+    def settings(self) -> dataset.DatasetSettings:
+        return dataset.DatasetSettings(
+            examples=ExampleSettings(max_sentences=self.max_sentences, citation_grouping=self.citation_grouping),
+            augmentation=AugmentationSettings(self.rouge_type, self.use_stemmer),
+            augment=self.augment,
+        )
+
+
+def examples_asset(source: Source, tables: dg.AssetsDefinition) -> dg.AssetsDefinition:
+    @dg.asset(
+        name=f"sciqfs_{source.name}_examples",
+        partitions_def=source.partitions,
+        deps=[tables],
+        automation_condition=follows_shards(),
+        group_name=GROUP,
+        kinds={"parquet"},
+        description="One example per (citing paper, reference with an abstract) of the partition: the paper's "
+        "sentences, the reference's abstract as query, a label per sentence (its citing sentences, each matched on "
+        "its own) plus the sentences the greedy ROUGE-2 augmentation adds (label source citation / rouge). Lake "
+        f"table sciqfs_examples, {source.dimension}=<key>; skipped pairs counted by reason. The split is the "
+        "release's.",
+    )
+    def sciqfs_examples(
+        context: dg.AssetExecutionContext, config: ExamplesConfig, citeworth: CiteworthSettings
+    ) -> dg.MaterializeResult:
+        settings, key, chosen, counts = citeworth.settings, context.partition_key, config.settings(), ExampleCounts()
+        tables = lake_tables.read_tables(settings.lake, key, source.dimension)
+        examples = dataset.partition_examples(tables, splitter(citeworth.splitter).split, chosen, counts)
+        written = lake_tables.write_examples(
+            settings.lake, examples, key, source.dimension, dataset.example_settings(chosen)
+        )
+        return dg.MaterializeResult(
+            metadata={
+                "examples": written,
+                "skipped_pairs": dg.MetadataValue.json(dict(counts.skipped)),
+                "unmatched_citing_sentences": counts.unmatched_citing_sentences,
+            }
+        )
+
+    return sciqfs_examples
+
+
+class ReleaseConfig(dg.Config):
+    """The split: 80/10/10 by citing paper, drawn over every citing paper of every partition with this seed."""
+
     seed: int = SplitSettings.seed
 
 
-@dg.asset(
-    deps=[sciqfs_tables],
-    group_name=GROUP,
-    kinds={"parquet"},
-    description="One example per (citing paper, reference with an abstract): the paper's sentences, the reference's "
-    "abstract as query, a label per sentence (its citing sentences, each matched on its own) plus the sentences the "
-    "greedy ROUGE-2 augmentation adds (label source citation / rouge), split 80/10/10 by citing paper, seeded. "
-    "Skipped pairs are counted by reason. Statistics as Table 1 (lake table sciqfs_statistics).",
-)
-def sciqfs_examples(config: ExamplesConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings = citeworth.settings
-    tables = lake_tables.read_tables(settings.lake)
-    split_of = assign_splits(tables.papers.column("paper_id").to_pylist(), SplitSettings(seed=config.seed))
-    example_settings = ExampleSettings(max_sentences=config.max_sentences, citation_grouping=config.citation_grouping)
-    counts, summaries = ExampleCounts(), []
-    examples = build_examples(tables, splitter(citeworth.splitter).split, example_settings, counts)
-    if config.augment:
-        examples = augment_examples(examples, AugmentationSettings(config.rouge_type, config.use_stemmer))
-    with lake.PartitionWriter(settings.lake, lake_tables.EXAMPLES, lake_tables.EXAMPLE_SCHEMA, batch_rows=500) as out:
-        for example in examples:
-            summaries.append(summarise_example(example))
-            out.write(release_row(example, split_of[example.paper_id]))
-    statistics = statistics_table(summaries, split_of)
-    lake.write_partition(settings.lake, "sciqfs_statistics", STATISTICS_SCHEMA, statistics.to_pylist())
-    return dg.MaterializeResult(
-        metadata={
-            "examples": out.rows_written,
-            "skipped_pairs": dg.MetadataValue.json(dict(counts.skipped)),
-            "unmatched_citing_sentences": counts.unmatched_citing_sentences,
-            "table_1": dg.MetadataValue.md(markdown_table(statistics)),
-        }
+def release_asset(examples: list[dg.AssetsDefinition]) -> dg.AssetsDefinition:
+    @dg.asset(
+        name="sciqfs_release",
+        deps=[dg.AssetDep(asset, partition_mapping=dg.AllPartitionMapping()) for asset in examples],
+        automation_condition=follows_shards(),
+        group_name=GROUP,
+        kinds={"json", "parquet"},
+        description="The ROUGE-SciQFS release under <data>/exports/sciqfs/, streamed from every examples partition "
+        "and replaced atomically: train/validation/test .jsonl and .parquet (example_id, paper_id, reference_id, "
+        "split, sentences, query, labels, label_sources, final ROUGE scores), statistics.parquet (Table 1) and the "
+        "dataset card. Splits 80/10/10 by citing paper, seeded (lake sciqfs_splits); Table 1 also in lake "
+        "sciqfs_statistics. The same layout as `citeworth sciqfs`.",
     )
+    def sciqfs_release(config: ReleaseConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+        settings, splits = citeworth.settings, SplitSettings(seed=config.seed)
+        split_of = dataset.release_splits(lake_tables.citing_paper_ids(settings.lake), splits)
+        described = dataset.release_settings(lake_tables.example_settings(settings.lake), splits)
+        folder = settings.export_dir("sciqfs")
+        with lake.replaced_folder(folder) as staging:
+            counts, statistics = write_release(
+                lake_tables.iter_examples(settings.lake),
+                split_of,
+                staging,
+                described,
+                dataset.release_version(described, splits),
+            )
+        lake.write_partition(
+            settings.lake,
+            lake_tables.SPLITS,
+            lake_tables.SPLIT_SCHEMA,
+            ({"paper_id": paper_id, "split": split} for paper_id, split in sorted(split_of.items())),
+        )
+        lake.write_partition(settings.lake, lake_tables.STATISTICS, STATISTICS_SCHEMA, statistics.to_pylist())
+        return dg.MaterializeResult(
+            metadata={
+                "folder": str(folder),
+                "examples": dg.MetadataValue.json(counts),
+                "partitions": len(lake_tables.example_partitions(settings.lake)),
+                "table_1": dg.MetadataValue.md(markdown_table(statistics)),
+            }
+        )
+
+    return sciqfs_release
 
 
-@dg.asset(
-    deps=[sciqfs_examples],
-    group_name=GROUP,
-    kinds={"json", "parquet"},
-    description="train/validation/test.jsonl (example_id, paper_id, reference_id, sentences, query, labels, "
-    "label_sources, final ROUGE scores) and sciqfs.parquet under <data>/exports/sciqfs/, replaced atomically.",
-)
-def sciqfs_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    from citeworth_assets.lib.releases import write_release
-
-    settings = citeworth.settings
-    table = lake.read_partition(settings.lake, lake_tables.EXAMPLES)
-    folder = settings.export_dir("sciqfs")
-    counts = write_release(folder, table, SPLIT_ORDER, dict, "sciqfs.parquet", CARD)
-    return dg.MaterializeResult(metadata={"folder": str(folder), "examples": dg.MetadataValue.json(counts)})
-
-
-class BaselinesConfig(dg.Config):
-    """Appendix A: which embeddings and classifiers, and the neural classifiers' training (few epochs by default)."""
-
-    embeddings: list[str] = list(EMBEDDINGS)
-    classifiers: list[str] = list(CLASSIFIERS)
-    epochs: int = 30
-    learning_rate: float = 1e-3
-    weight_decay: float = 0.0
-    hidden: int = 128
-    layers: int = 1
-    batch_size: int = 8
-    seed: int = 0
-    # "all" takes every example: for collections too small for a test split (only the rankers are then fair)
-    train_split: str = "train"
-    test_split: str = "test"
-
-
-@dg.asset(
-    deps=[sciqfs_examples],
-    group_name=GROUP,
-    kinds={"pytorch", "mlflow", "parquet"},
-    pool=TRAINING_POOL,
-    description="Table 3: each embedding (TF-IDF words and character trigrams; Sentence-BERT all-MiniLM-L6-v2 when the "
-    "optional extra citeworth[sciqfs] is installed; SPECTER is not available offline) with each classifier (cosine, "
-    "Euclidean, MLP, BiLSTM, Transformer), trained on train and scored per test example: Average Precision and "
-    "ROC AUC mean ± SD, single-class examples counted; one MLflow run per baseline. Training: materialize by hand.",
-)
-def sciqfs_baselines(
-    context: dg.AssetExecutionContext,
-    config: BaselinesConfig,
-    citeworth: CiteworthSettings,
-    training_device: TrainingDevice,
-) -> dg.MaterializeResult:
-    from citeworth_assets.defs.sciqfs.baselines import run_tracked_baselines
-
-    settings = citeworth.settings
-    device = training_device.describe()
-    rows, per_example = run_tracked_baselines(config, settings, device["training_device"], context.log)
-    lake.write_partition(settings.lake, "sciqfs_baselines", lake_tables.BASELINE_SCHEMA, rows)
-    lake.write_partition(settings.lake, "sciqfs_baseline_examples", lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example)
-    table = pa.Table.from_pylist(rows, schema=lake_tables.BASELINE_SCHEMA).select(
-        [
-            "classifier",
-            "embeddings",
-            "status",
-            "evaluated",
-            "single_class",
-            "average_precision_mean",
-            "average_precision_std",
-            "roc_auc_mean",
-            "roc_auc_std",
-        ]
-    )
-    return dg.MaterializeResult(
-        metadata={
-            "table_3": dg.MetadataValue.md(markdown_table(table, limit=40)),
-            "tracking_uri": settings.tracking_uri,
-            **device,
-        }
-    )
-
-
-sciqfs_assets = [sciqfs_tables, sciqfs_examples, sciqfs_release, sciqfs_baselines]
+_tables = [tables_asset(source) for source in SOURCES]
+_examples = [examples_asset(source, tables) for source, tables in zip(SOURCES, _tables)]
+sciqfs_release = release_asset(_examples)
+dataset_assets = [*_tables, *_examples, sciqfs_release]

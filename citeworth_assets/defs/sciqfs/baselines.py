@@ -1,99 +1,141 @@
-"""The baselines asset's work: train on the training split, score the test split, one MLflow run per baseline.
+"""The baselines of ROUGE-SciQFS Table 3 on the release: the untrained rankers in every build, the trained
+classifiers by hand (pool ``gpu``). Both are one MLflow run per baseline (:mod:`lib.sciqfs.tracking`); the heavy
+libraries (scikit-learn, torch, MLflow) are imported when an asset runs, never when the code location loads."""
 
-Kept apart from ``assets.py`` because it imports torch, scikit-learn and MLflow, which the code location must
-not import when it loads.
-"""
+import dagster as dg
+import pyarrow as pa
 
-from __future__ import annotations
-
+from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.sciqfs import lake_tables
+from citeworth_assets.lib.warehouse import markdown_table
+from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+
+GROUP = "sciqfs"
+TRAINING_POOL = "gpu"
+EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")  # the names of citeworth_models.sciqfs
+RANKERS = ("cosine", "euclidean")  # no training
+TRAINED = ("mlp", "lstm", "transformer")
+SHOWN = [
+    "classifier",
+    "embeddings",
+    "status",
+    "evaluated",
+    "single_class",
+    "average_precision_mean",
+    "average_precision_std",
+    "roc_auc_mean",
+    "roc_auc_std",
+]
 
 
-def _documents(lake_root, split: str):
-    """The examples of one split, or of every split for ``"all"``."""
-    import pyarrow.compute as pc
+class RankersConfig(dg.Config):
+    """The untrained baselines: similarity of each sentence to the query (TF-IDF fitted on the training split)."""
 
-    from citeworth_models.sciqfs.documents import documents
-
-    table = lake.read_partition(
-        lake_root, lake_tables.EXAMPLES, columns=["example_id", "split", "sentences", "query", "labels"]
-    )
-    if split != "all":
-        table = table.filter(pc.equal(table.column("split"), split))
-    return documents(table.to_pylist())
+    embeddings: list[str] = ["TFIDF-Words", "TFIDF-Chars"]
+    classifiers: list[str] = list(RANKERS)
+    train_split: str = "train"
+    test_split: str = "test"
 
 
-def run_tracked_baselines(config, settings, device: str, log) -> tuple[list[dict], list[dict]]:
-    """(Table 3 rows, per-example rows); every run row carries its MLflow run id."""
-    import mlflow
+class BaselinesConfig(dg.Config):
+    """Appendix A: which embeddings and classifiers, and the neural classifiers' training (few epochs by default)."""
 
-    from citeworth_assets.lib.models.tracking import dataset_version, tracked_run
-    from citeworth_models.sciqfs.baselines import BaselineSettings, run_baselines
+    embeddings: list[str] = list(EMBEDDINGS)
+    classifiers: list[str] = list(TRAINED)
+    epochs: int = 30
+    learning_rate: float = 1e-3
+    weight_decay: float = 0.0
+    hidden: int = 128
+    layers: int = 1
+    batch_size: int = 8
+    seed: int = 0
+    # "all" takes every example: for collections too small for a test split (only the rankers are then fair)
+    train_split: str = "train"
+    test_split: str = "test"
+
+
+def _score(context, config, citeworth: CiteworthSettings, key: str, device: str = "cpu", **training) -> dict:
+    """Run the chosen baselines on the release, write their lake folder ``baselines=<key>``; the asset's metadata."""
+    from citeworth_assets.lib.sciqfs import tracking
+    from citeworth_models.sciqfs.baselines import BaselineSettings
     from citeworth_models.sciqfs.classifiers import TrainSettings
 
-    train, test = _documents(settings.lake, config.train_split), _documents(settings.lake, config.test_split)
-    if not train or not test:
-        raise ValueError(
-            f"sciqfs baselines need training and test examples ({config.train_split} {len(train)}, "
-            f"{config.test_split} {len(test)}): build sciqfs_examples from more papers, or set train_split "
-            "and test_split to 'all' to score the rankers on every example"
+    settings = citeworth.settings
+    folder = settings.export_dir("sciqfs")
+    rows, per_example, note = [], [], None
+    if key == "rankers" and not tracking.release_documents(folder, "all"):
+        note = "no examples in the release"
+    else:
+        train, test, note = tracking.baseline_documents(
+            folder, config.train_split, config.test_split, score_all_when_no_test=key == "rankers"
         )
-    version = dataset_version(lake.partition_dir(settings.lake, lake_tables.EXAMPLES) / "part-0.parquet")
-    training = TrainSettings(
-        epochs=config.epochs,
-        learning_rate=config.learning_rate,
-        weight_decay=config.weight_decay,
-        hidden=config.hidden,
-        layers=config.layers,
-        batch_size=config.batch_size,
-        seed=config.seed,
-        device=device,
+        chosen = BaselineSettings(
+            tuple(config.embeddings), tuple(config.classifiers), TrainSettings(device=device, **training)
+        )
+        params = {"train_split": config.train_split, "test_split": config.test_split, "scored_on": note or "test"}
+        rows, per_example = tracking.run_tracked_baselines(
+            train,
+            test,
+            chosen,
+            settings.tracking_uri,
+            settings.mlruns,
+            tracking.release_version(folder),
+            params,
+            context.log,
+        )
+    dimension = lake_tables.BASELINES_DIMENSION
+    lake.write_partition(settings.lake, lake_tables.BASELINES, lake_tables.BASELINE_SCHEMA, rows, key, dimension)
+    lake.write_partition(
+        settings.lake, lake_tables.BASELINE_EXAMPLES, lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example, key, dimension
     )
-    rows, per_example = [], []
-    for embedding in config.embeddings:
-        chosen = BaselineSettings(embeddings=(embedding,), classifiers=tuple(config.classifiers), train=training)
-        for row in run_baselines(train, test, chosen):
-            examples = row.pop("per_example", [])
-            row.update(dataset_version=version, run_id=None)
-            if row["status"] == "ok":
-                name = f"sciqfs_{row['classifier']}_{row['embeddings']}".lower().replace(" ", "_")
-                tags = {
-                    "model": name,
-                    "dataset": "sciqfs",
-                    "classifier": row["classifier"],
-                    "embeddings": row["embeddings"],
-                }
-                with tracked_run(settings.tracking_uri, name, tags, settings.mlruns) as run:
-                    mlflow.log_params(
-                        {
-                            **vars(training),
-                            "dataset_version": version,
-                            "train_split": config.train_split,
-                            "test_split": config.test_split,
-                            "train_examples": len(train),
-                            "test_examples": len(test),
-                        }
-                    )
-                    mlflow.log_metrics(
-                        {
-                            key: row[key]
-                            for key in (
-                                "average_precision_mean",
-                                "average_precision_std",
-                                "roc_auc_mean",
-                                "roc_auc_std",
-                                "evaluated",
-                                "single_class",
-                            )
-                            if row[key] is not None
-                        }
-                    )
-                    mlflow.log_dict({"per_example": examples}, "per_example.json")
-                row["run_id"] = run.info.run_id
-            log.info(f"{row['classifier']} on {row['embeddings']}: {row['status']}")
-            rows.append(row)
-            per_example.extend(
-                {"classifier": row["classifier"], "embeddings": row["embeddings"], **e} for e in examples
-            )
-    return rows, per_example
+    table = pa.Table.from_pylist(rows, schema=lake_tables.BASELINE_SCHEMA).select(SHOWN)
+    return {
+        "table_3": dg.MetadataValue.md(markdown_table(table, limit=40)),
+        "scored_on": note or f"{config.test_split} split",
+        "tracking_uri": settings.tracking_uri,
+    }
+
+
+@dg.asset(
+    deps=["sciqfs_release"],
+    automation_condition=follows_shards(),
+    group_name=GROUP,
+    kinds={"mlflow", "parquet"},
+    description="Table 3's untrained baselines, in every build: cosine similarity and Euclidean distance of each "
+    "sentence to the query on TF-IDF words and character trigrams (fitted on train), scored per test example "
+    "(every example when the release has no test split): Average Precision and ROC AUC mean ± SD. Lake "
+    "sciqfs_baselines (baselines=rankers); one MLflow run per baseline (experiment sciqfs).",
+)
+def sciqfs_ranking_baselines(
+    context: dg.AssetExecutionContext, config: RankersConfig, citeworth: CiteworthSettings
+) -> dg.MaterializeResult:
+    return dg.MaterializeResult(metadata=_score(context, config, citeworth, "rankers"))
+
+
+@dg.asset(
+    deps=["sciqfs_release"],
+    group_name=GROUP,
+    kinds={"pytorch", "mlflow", "parquet"},
+    pool=TRAINING_POOL,
+    description="Table 3's trained baselines: each embedding (TF-IDF words and character trigrams; Sentence-BERT "
+    "all-MiniLM-L6-v2 when the optional extra citeworth[sciqfs] is installed; SPECTER is not available offline) "
+    "with each trained classifier (MLP, BiLSTM, Transformer), trained on train and scored per test example. Lake "
+    "sciqfs_baselines (baselines=trained); one MLflow run per baseline. Training: materialize by hand.",
+)
+def sciqfs_baselines(
+    context: dg.AssetExecutionContext,
+    config: BaselinesConfig,
+    citeworth: CiteworthSettings,
+    training_device: TrainingDevice,
+) -> dg.MaterializeResult:
+    device = training_device.describe()
+    training = {
+        name: getattr(config, name)
+        for name in ("epochs", "learning_rate", "weight_decay", "hidden", "layers", "batch_size", "seed")
+    }
+    metadata = _score(context, config, citeworth, "trained", device["training_device"], **training)
+    return dg.MaterializeResult(metadata={**metadata, **device})
+
+
+baseline_assets = [sciqfs_ranking_baselines, sciqfs_baselines]

@@ -1,43 +1,54 @@
-"""Checks on the ROUGE-SciQFS examples: what §3.4-3.5 and the split promise of every example."""
+"""Checks on the ROUGE-SciQFS release: what §3.4-3.5 and the split promise of every released example."""
 
 import dagster as dg
 import duckdb
 
-from citeworth_assets.defs.sciqfs.assets import sciqfs_examples
-from citeworth_assets.lib import lake
-from citeworth_assets.lib.sciqfs.lake_tables import EXAMPLES
+from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
 from citeworth_assets.resources import CiteworthSettings
 
 
-def _count(citeworth: CiteworthSettings, where: str) -> tuple[int, int]:
-    """(examples, examples matching ``where``) over the examples table."""
-    path = lake.table_glob(citeworth.settings.lake, EXAMPLES)
+def _release_files(citeworth: CiteworthSettings) -> list[str]:
+    folder = citeworth.settings.export_dir("sciqfs")
+    return [str(folder / f"{split}.parquet") for split in SPLIT_ORDER if (folder / f"{split}.parquet").exists()]
+
+
+def _first_row(sql: str, files: list[str]):
+    """The first row of ``sql`` over the release's split files (named ``release`` in it)."""
     with duckdb.connect() as connection:
-        return connection.execute(
-            f"SELECT count(*), count(*) FILTER (WHERE {where}) FROM read_parquet('{path}')"
-        ).fetchone()
+        listed = ", ".join("'" + path.replace("'", "''") + "'" for path in files)
+        return connection.execute(sql.replace("release", f"read_parquet([{listed}])")).fetchone()
 
 
 @dg.asset_check(
-    asset=sciqfs_examples,
+    asset="sciqfs_release",
     description="Every example has a citing sentence; labels are true exactly where a label source is.",
 )
 def labels_follow_their_sources(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
-    total, bad = _count(
-        citeworth,
-        "NOT list_contains(label_sources, 'citation') OR len(labels) <> len(sentences) "
-        "OR labels <> list_transform(label_sources, lambda s: s IS NOT NULL)",
+    files = _release_files(citeworth)
+    total, bad = (
+        _first_row(
+            "SELECT count(*), count(*) FILTER (WHERE NOT list_contains(label_sources, 'citation') "
+            "OR len(labels) <> len(sentences) OR labels <> list_transform(label_sources, lambda s: s IS NOT NULL)) "
+            "FROM release",
+            files,
+        )
+        if files
+        else (0, 0)
     )
     return dg.AssetCheckResult(passed=bad == 0, metadata={"examples": total, "failing": bad})
 
 
-@dg.asset_check(asset=sciqfs_examples, description="No citing paper has examples in two splits.")
+@dg.asset_check(asset="sciqfs_release", description="No citing paper has examples in two splits.")
 def splits_disjoint_by_citing_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
-    path = lake.table_glob(citeworth.settings.lake, EXAMPLES)
-    with duckdb.connect() as connection:
-        shared = connection.execute(
-            f"SELECT count(*) FROM (SELECT paper_id FROM read_parquet('{path}') GROUP BY paper_id HAVING count(DISTINCT split) > 1)"
-        ).fetchone()[0]
+    files = _release_files(citeworth)
+    shared = (
+        _first_row(
+            "SELECT count(*) FROM (SELECT paper_id FROM release GROUP BY paper_id HAVING count(DISTINCT split) > 1)",
+            files,
+        )[0]
+        if files
+        else 0
+    )
     return dg.AssetCheckResult(passed=shared == 0, metadata={"papers_in_several_splits": shared})
 
 

@@ -55,7 +55,7 @@ def upstream_assets(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -> tupl
     for relation in sorted(model.upstream):
         schema, table = relation.split(".")
         if schema == LAKE_SCHEMA and table in tables:
-            deps.add(dg.AssetKey(tables[table].asset))
+            deps.update(dg.AssetKey(asset) for asset in tables[table].assets)
         elif schema == LAKE_SCHEMA and table == DROP_REASON_COUNTS:
             deps.update(dg.AssetKey(asset) for asset in domains.drop_count_assets())
         elif relation in model_keys:

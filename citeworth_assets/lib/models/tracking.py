@@ -35,25 +35,27 @@ def _create_store(tracking_uri: str, artifacts: Path) -> None:
         SqlAlchemyStore(tracking_uri, artifacts.resolve().as_uri())
 
 
-def _experiment_id(tracking_uri: str, artifacts: Path | None) -> str:
+def _experiment_id(tracking_uri: str, artifacts: Path | None, name: str = EXPERIMENT) -> str:
     import mlflow
 
     if artifacts is not None:
         _create_store(tracking_uri, artifacts)
     mlflow.set_tracking_uri(tracking_uri)
-    experiment = mlflow.get_experiment_by_name(EXPERIMENT)
+    experiment = mlflow.get_experiment_by_name(name)
     if experiment is not None:
         return experiment.experiment_id
-    location = artifacts.resolve().as_uri() if artifacts is not None else None
-    return mlflow.create_experiment(EXPERIMENT, artifact_location=location)
+    location = (artifacts if name == EXPERIMENT else artifacts / name).resolve().as_uri() if artifacts else None
+    return mlflow.create_experiment(name, artifact_location=location)
 
 
 @contextmanager
-def tracked_run(tracking_uri: str, run_name: str, tags: dict, artifacts: Path | None = None) -> Iterator[object]:
-    """An MLflow run that ends when the block ends (failed if the block raises)."""
+def tracked_run(
+    tracking_uri: str, run_name: str, tags: dict, artifacts: Path | None = None, experiment: str = EXPERIMENT
+) -> Iterator[object]:
+    """An MLflow run of ``experiment`` that ends when the block ends (failed if the block raises)."""
     import mlflow
 
-    experiment_id = _experiment_id(tracking_uri, artifacts)
+    experiment_id = _experiment_id(tracking_uri, artifacts, experiment)
     with mlflow.start_run(run_name=run_name, experiment_id=experiment_id, tags=tags) as run:
         yield run
 

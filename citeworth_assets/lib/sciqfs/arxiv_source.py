@@ -9,9 +9,12 @@ resolver (``arxiv_resolutions``'s ``work_id``), else an arXiv id (the resolved w
 the string or ``contained_arXiv_ids``, else unarXive's shipped ``ids.arxiv_id``) as ``arxiv:<id>``.
 The catalogue (MAG / OpenAlex ``works``) holds titles but **no abstracts**, so the query comes from
 an arXiv id only: the abstract of that paper when it is itself in the dump (unarXive 2022 ships
-``abstract``, kept in the lake's ``arxiv_papers``), else arXiv's metadata snapshot (``<dumps>/arxiv-metadata``, field ``abstract``). The
-title comes from the catalogue work, else the in-dump paper, else the snapshot. Entries with neither
-link stay untitled and private to their paper (no query: no example), as in the S2ORC adapter.
+``abstract``, kept in the lake's ``arxiv_papers``), else arXiv's metadata snapshot (``<dumps>/arxiv-metadata``,
+field ``abstract``). The title comes from the catalogue work, else the in-dump paper, else the snapshot. Entries
+with neither link stay untitled and private to their paper (no query: no example), as in the S2ORC adapter.
+
+In the graph a dump file is one partition (:func:`arxiv_papers`): its papers, and of the lake only the works and
+cited papers they need, selected by DuckDB; a paper an earlier dump file gives is left out (``duplicate_paper``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 
-import pyarrow.parquet as pq
+import duckdb
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2022
@@ -33,7 +36,7 @@ from citeworth_assets.lib.arxiv.dump_files import (
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 from citeworth_assets.lib.sciqfs.s2orc_source import (
     SentenceBounds,
     paper_from_paragraphs,
@@ -189,41 +192,58 @@ def papers_from_unarxive_2022(
         )
 
 
-# -- the arXiv lake tables (per dump file partitions) ---------------------------------------------------------------
+# -- the arXiv lake tables, one dump-file partition at a time ---------------------------------------------------------
 
 
-def _table_rows(lake_root: Path, table: str, columns: list[str]) -> Iterator[dict]:
-    """Rows of ``columns``; a column a partition written before it existed lacks is left out of its rows."""
-    for path in sorted((lake_root / table).glob("*/*.parquet")):
-        parquet = pq.ParquetFile(path)
-        present = [c for c in columns if c in parquet.schema_arrow.names]
-        for batch in parquet.iter_batches(columns=present, batch_size=5_000):
-            yield from batch.to_pylist()
+def _glob(lake_root: Path, table: str, key: str | None = None) -> str:
+    path = (
+        lake.partition_dir(lake_root, table, key, DIMENSION) / "*.parquet" if key else lake.table_glob(lake_root, table)
+    )
+    return "'" + str(path).replace("'", "''") + "'"
 
 
-def _partition_rows(lake_root: Path, table: str, key: str) -> Iterator[dict]:
+def _rows_with(connection, lake_root: Path, table: str, columns: list[str], column: str, values) -> list[dict]:
+    """Rows of ``table`` (every partition) whose ``column`` is in ``values``, in file and row order; a column that a
+    partition written before it existed lacks is null."""
+    if not values or not lake.has_data(lake_root, table):
+        return []
+    sql = f"""
+        SELECT {", ".join(columns)}, filename, file_row_number
+        FROM read_parquet({_glob(lake_root, table)}, union_by_name = true, filename = true, file_row_number = true)
+        WHERE list_contains(?, {column})
+    """
+    result = connection.execute(sql, [sorted(values)])
+    names = [d[0] for d in result.description]
+    rows = [dict(zip(names, values)) for values in result.fetchall()]
+    return sorted(rows, key=lambda r: (Path(r.pop("filename")), r.pop("file_row_number")))
+
+
+def _partition_rows(lake_root: Path, table: str, key: str, columns: list[str] | None = None) -> Iterator[dict]:
     if lake.partition_dir(lake_root, table, key, DIMENSION).is_dir():
-        yield from lake.iter_partition_rows(lake_root, table, key, dimension=DIMENSION)
+        yield from lake.iter_partition_rows(lake_root, table, key, columns, DIMENSION)
 
 
-def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedWorks:
-    """What the lake and the dump root say about the works the arXiv papers cite, kept only for those works: the
-    resolved works' titles, titles and abstracts of the cited arXiv ids that are papers of the lake's arxiv_papers
-    (unarXive 2022 ships abstracts), and the metadata snapshot's."""
-    work_ids = {r["work_id"] for r in _table_rows(lake_root, "arxiv_resolutions", ["work_id"]) if r["work_id"]}
-    works = {
-        r["work_id"]: r
-        for r in _table_rows(lake_root, "works", ["work_id", "title", "arxiv_id"])
-        if r["work_id"] in work_ids
-    }
-    wanted = {normalise_arxiv_id(w["arxiv_id"]) for w in works.values() if w["arxiv_id"]}
-    for row in _table_rows(lake_root, "arxiv_references", ["arxiv_ids", "linked_arxiv_id"]):
-        wanted.update(normalise_arxiv_id(i) for i in [*(row["arxiv_ids"] or []), row["linked_arxiv_id"]] if i)
-    in_dump = {
-        row["paper_id"]: (row["title"], row.get("abstract"))
-        for row in _table_rows(lake_root, "arxiv_papers", ["paper_id", "title", "abstract"])
-        if row["paper_id"] in wanted and (row["title"] or row.get("abstract"))
-    }
+def cited_works_for(lake_root: Path, dumps: Path, key: str, log: IssueLog) -> CitedWorks:
+    """What the lake and the dump root say about the works one dump file's papers cite, read for those works only
+    (DuckDB filters on the lake): the resolved works' titles, titles and abstracts of the cited arXiv ids that are
+    papers of any partition's arxiv_papers (unarXive 2022 ships abstracts), and the metadata snapshot's."""
+    work_ids = {r["work_id"] for r in _partition_rows(lake_root, "arxiv_resolutions", key, ["work_id"]) if r["work_id"]}
+    with duckdb.connect() as connection:
+        works = {
+            r["work_id"]: r
+            for r in _rows_with(connection, lake_root, "works", ["work_id", "title", "arxiv_id"], "work_id", work_ids)
+        }
+        wanted = {normalise_arxiv_id(w["arxiv_id"]) for w in works.values() if w["arxiv_id"]}
+        for row in _partition_rows(lake_root, "arxiv_references", key, ["arxiv_ids", "linked_arxiv_id"]):
+            wanted.update(normalise_arxiv_id(i) for i in [*(row["arxiv_ids"] or []), row["linked_arxiv_id"]] if i)
+        wanted.discard(None)
+        in_dump = {
+            row["paper_id"]: (row["title"], row["abstract"])
+            for row in _rows_with(
+                connection, lake_root, "arxiv_papers", ["paper_id", "title", "abstract"], "paper_id", wanted
+            )
+            if row["title"] or row["abstract"]
+        }
     folder = dumps / ARXIV_METADATA_DIR
     metadata = {
         arxiv_id: (title, abstract)
@@ -234,31 +254,72 @@ def cited_works_from_lake(lake_root: Path, dumps: Path, log: IssueLog) -> CitedW
     return CitedWorks(works, in_dump, metadata)
 
 
-def papers_from_arxiv_lake(lake_root: Path, split: SentenceBounds, cited: CitedWorks) -> Iterator[ParsedPaper]:
-    """Every paper of the arXiv lake tables, one dump-file partition at a time (its papers, references and
-    resolutions held, its paragraphs streamed); a citing paper's abstract is its arxiv_papers row's."""
+def _earlier_papers(lake_root: Path, key: str) -> set[str]:
+    """Papers of this dump file that a dump file sorting before it already gives (the first one is kept): found in
+    the earlier files' arxiv_papers, confirmed in their paragraphs."""
     prefix = DIMENSION + "="
-    keys = sorted(
-        p.name.removeprefix(prefix) for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*") if p.is_dir()
+    earlier = sorted(
+        p.name.removeprefix(prefix)
+        for p in (lake_root / "arxiv_paragraphs").glob(prefix + "*")
+        if p.is_dir() and p.name.removeprefix(prefix) < key
     )
-    for key in keys:
-        rows = {r["paper_id"]: r for r in _partition_rows(lake_root, "arxiv_papers", key)}
-        references: dict[str, list[dict]] = {}
-        for row in _partition_rows(lake_root, "arxiv_references", key):
-            references.setdefault(row["citing_paper_id"], []).append(row)
-        resolved: dict[str, dict[str, str | None]] = {}
-        for row in _partition_rows(lake_root, "arxiv_resolutions", key):
-            resolved.setdefault(row["citing_paper_id"], {})[row["ref_id"]] = row["work_id"]
-        paragraphs = _partition_rows(lake_root, "arxiv_paragraphs", key)
-        for paper_id, group in groupby(paragraphs, key=lambda r: r["paper_id"]):
-            row = rows.get(paper_id, {"paper_id": paper_id})
-            yield paper_from_rows(
-                row, group, references.get(paper_id, []), resolved.get(paper_id, {}), split, cited, row.get("abstract")
+    if not earlier:
+        return set()
+    ours = sorted({r["paper_id"] for r in _partition_rows(lake_root, "arxiv_paragraphs", key, ["paper_id"])})
+    found: set[str] = set()
+    with duckdb.connect() as connection:
+        for other in earlier:
+            if not ours:
+                break
+            for table in ("arxiv_papers", "arxiv_paragraphs"):
+                if not lake.partition_dir(lake_root, table, other, DIMENSION).is_dir():
+                    break
+                files = _glob(lake_root, table, other)
+                sql = f"SELECT DISTINCT paper_id FROM read_parquet({files}) WHERE list_contains(?, paper_id)"
+                candidates = sorted(row[0] for row in connection.execute(sql, [ours]).fetchall())
+                if not candidates:
+                    break
+            else:
+                found.update(candidates)
+    return found
+
+
+def dump_file_papers(
+    lake_root: Path, key: str, split: SentenceBounds, cited: CitedWorks, log: IssueLog
+) -> Iterator[ParsedPaper]:
+    """The papers of one dump-file partition of the arXiv lake tables (its references and resolutions held, its
+    paragraphs streamed); a citing paper's abstract is its arxiv_papers row's. A paper that an earlier dump file
+    already gives is counted as ``duplicate_paper`` and left out."""
+    repeated = _earlier_papers(lake_root, key)
+    rows = {r["paper_id"]: r for r in _partition_rows(lake_root, "arxiv_papers", key)}
+    references: dict[str, list[dict]] = {}
+    for row in _partition_rows(lake_root, "arxiv_references", key):
+        references.setdefault(row["citing_paper_id"], []).append(row)
+    resolved: dict[str, dict[str, str | None]] = {}
+    for row in _partition_rows(lake_root, "arxiv_resolutions", key):
+        resolved.setdefault(row["citing_paper_id"], {})[row["ref_id"]] = row["work_id"]
+    for paper_id, group in groupby(_partition_rows(lake_root, "arxiv_paragraphs", key), key=lambda r: r["paper_id"]):
+        row = rows.get(paper_id, {"paper_id": paper_id})
+        if paper_id in repeated:
+            source = f"{row.get('source_file')}:{row.get('line')}"
+            log.add(
+                ReadIssue(
+                    source,
+                    None,
+                    None,
+                    "duplicate_paper",
+                    "paper_id given by an earlier dump file; the first record is kept",
+                    paper_id,
+                )
             )
+            continue
+        yield paper_from_rows(
+            row, group, references.get(paper_id, []), resolved.get(paper_id, {}), split, cited, row.get("abstract")
+        )
 
 
-def arxiv_papers(lake_root: Path, dumps: Path, split: SentenceBounds, log: IssueLog) -> Iterator[ParsedPaper]:
-    """The arXiv side of the SciQFS tables: nothing before the arXiv tables exist."""
-    if not lake.has_data(lake_root, "arxiv_paragraphs"):
+def arxiv_papers(lake_root: Path, dumps: Path, key: str, split: SentenceBounds, log: IssueLog) -> Iterator[ParsedPaper]:
+    """The SciQFS citing papers of one unarXive dump file: nothing before its arXiv tables exist."""
+    if not lake.partition_dir(lake_root, "arxiv_paragraphs", key, DIMENSION).is_dir():
         return
-    yield from papers_from_arxiv_lake(lake_root, split, cited_works_from_lake(lake_root, dumps, log))
+    yield from dump_file_papers(lake_root, key, split, cited_works_for(lake_root, dumps, key, log), log)

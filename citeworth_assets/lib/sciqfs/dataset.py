@@ -1,18 +1,19 @@
-"""One call from parsed papers to the released dataset: tables, examples, augmentation, splits,
-release files and statistics (the core of ``citeworth sciqfs --science-parse DIR --out DIR``).
+"""The steps from parsed papers to the released dataset, shared by the graph and ``citeworth sciqfs``.
 
-Splits are assigned from the Papers table before any example is built, so examples stream from the
-builder through the augmentation into the release writer; only per-example summaries are kept for
-the statistics.
+Each step is one function both callers use: :func:`build_tables` (§3.2, per partition in the graph, the whole
+collection in the command), :func:`partition_examples` (§3.3-3.5: examples and the ROUGE augmentation),
+:func:`release_splits` (80/10/10 by citing paper, drawn over every citing paper) and
+:func:`release.write_release` (the release folder). The graph keeps tables and examples in the lake between the
+steps; the command streams them. :func:`build_dataset` is the command's whole run.
 
-Output folder: ``papers.parquet``, ``references.parquet``, ``citations.parquet`` (the clean tables),
-``<split>.jsonl`` / ``<split>.parquet`` (the release), ``README.md`` (its dataset card), ``statistics.parquet`` (Table 1) and
-``build.json`` (counts: examples, skipped pairs by reason, unmatched citing sentences, problems by kind).
+The command's folder holds the release layout plus ``papers.parquet``, ``references.parquet``,
+``citations.parquet`` (the clean tables, which the graph keeps in the lake) and ``build.json`` (counts: examples,
+skipped pairs by reason, unmatched citing sentences, problems by kind).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,20 +21,12 @@ import orjson
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.sciqfs.augmentation import (
-    AugmentationSettings,
-    augment_examples,
-)
-from citeworth_assets.lib.sciqfs.examples import (
-    ExampleCounts,
-    ExampleSettings,
-    SentenceBounds,
-    build_examples,
-)
-from citeworth_assets.lib.sciqfs.release import write_card, write_release
+from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment_examples
+from citeworth_assets.lib.sciqfs.examples import Example, ExampleCounts, ExampleSettings, SentenceBounds, build_examples
+from citeworth_assets.lib.sciqfs.release import example_row, write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
-from citeworth_assets.lib.sciqfs.statistics import statistics_table, summarise_example
-from citeworth_assets.lib.sciqfs.tables import ParsedPaper, build_tables
+from citeworth_assets.lib.sciqfs.tables import ParsedPaper, SciqfsTables, build_tables
+from citeworth_assets.lib.settings import SettingError
 
 
 @dataclass(frozen=True)
@@ -44,17 +37,46 @@ class DatasetSettings:
     augment: bool = True  # §3.5 is optional in the paper
 
 
-def card_settings(settings: DatasetSettings) -> dict[str, object]:
-    """The settings a reader of the dataset card needs to know how the labels were made."""
+def example_settings(settings: DatasetSettings) -> dict[str, object]:
+    """How the labels of a partition's examples were made (kept with the partition, stated by the card)."""
     return {
         "augmentation": settings.augment,
         "rouge_type": settings.augmentation.rouge_type,
         "use_stemmer": settings.augmentation.use_stemmer,
         "citation_grouping": settings.examples.citation_grouping,
         "max_sentences": settings.examples.max_sentences,
-        "split_fractions": dict(settings.splits.fractions),
-        "split_seed": settings.splits.seed,
     }
+
+
+def split_settings(splits: SplitSettings) -> dict[str, object]:
+    return {"split_fractions": dict(splits.fractions), "split_seed": splits.seed}
+
+
+def release_version(examples: Mapping[str, object], splits: SplitSettings) -> str:
+    return f"sciqfs-{examples.get('rouge_type', 'unknown')}-seed{splits.seed}"
+
+
+def partition_examples(
+    tables: SciqfsTables, split: SentenceBounds, settings: DatasetSettings, counts: ExampleCounts
+) -> Iterator[Example]:
+    """The examples of one set of tables (a partition, or a whole collection), augmented when the settings say so."""
+    examples = build_examples(tables, split, settings.examples, counts)
+    return augment_examples(examples, settings.augmentation) if settings.augment else examples
+
+
+def release_splits(paper_ids: Iterable[str], settings: SplitSettings) -> dict[str, str]:
+    """paper_id -> split over every citing paper of the release."""
+    return assign_splits(paper_ids, settings)
+
+
+def release_settings(partition_settings: list[dict], splits: SplitSettings) -> dict[str, object]:
+    """The card's settings: the one set every examples partition was built with, and the split's."""
+    if len(partition_settings) > 1:
+        raise SettingError(
+            f"sciqfs examples partitions were built with different settings {partition_settings}: rebuild "
+            "sciqfs_s2orc_examples / sciqfs_arxiv_examples with one configuration before the release"
+        )
+    return {**(partition_settings[0] if partition_settings else {}), **split_settings(splits)}
 
 
 def build_dataset(
@@ -65,33 +87,18 @@ def build_dataset(
     settings: DatasetSettings = DatasetSettings(),
     catalogue_abstracts: Mapping[str, str] | None = None,
 ) -> dict:
-    """Write the dataset under ``out``; returns the counts also written to ``build.json``."""
+    """Write the dataset under ``out`` as one partition; returns the counts also written to ``build.json``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tables = build_tables(papers, log, catalogue_abstracts)
     for name in ("papers", "references", "citations"):
         pq.write_table(getattr(tables, name), out / f"{name}.parquet")
-    split_of = assign_splits(tables.papers.column("paper_id").to_pylist(), settings.splits)
+    split_of = release_splits(tables.papers.column("paper_id").to_pylist(), settings.splits)
     counts = ExampleCounts()
-    examples = build_examples(tables, split, settings.examples, counts)
-    if settings.augment:
-        examples = augment_examples(examples, settings.augmentation)
-    summaries = []
-
-    def summarised(stream):
-        for example in stream:
-            summaries.append(summarise_example(example))
-            yield example
-
-    rows_per_split = write_release(summarised(examples), split_of, out)
-    statistics = statistics_table(summaries, split_of)
-    pq.write_table(statistics, out / "statistics.parquet")
-    write_card(
-        out,
-        rows_per_split,
-        statistics,
-        card_settings(settings),
-        f"sciqfs-{settings.augmentation.rouge_type}-seed{settings.splits.seed}",
+    rows = map(example_row, partition_examples(tables, split, settings, counts))
+    described = example_settings(settings)
+    rows_per_split, _ = write_release(
+        rows, split_of, out, release_settings([described], settings.splits), release_version(described, settings.splits)
     )
     report = {
         "papers": tables.papers.num_rows,

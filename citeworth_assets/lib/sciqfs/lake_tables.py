@@ -1,36 +1,47 @@
-"""ROUGE-SciQFS in the lake: the parsed S2ORC papers read back as :class:`ParsedPaper`, and the schemas of the
-tables the graph writes (the clean tables' schemas are those of :mod:`tables`).
+"""ROUGE-SciQFS in the lake: its tables' names and schemas, each partition's tables and examples written and read
+back, and the examples of every partition streamed to the release.
 
-Citing papers are the papers of ``s2orc_paragraphs`` (the candidates of every shard), read shard by shard in the
-order ``s2orc_duplicate_papers`` keeps (release, shard, line), so a paper found in several shards contributes its
-first parse and the later ones are counted as ``duplicate_paper``. Their title and abstract come from
-``s2orc_papers``. A bibliography entry's title and abstract come from the cited-abstract catalogue
-(``citesum_cited_abstracts``: every paper linked from a citation span, with its metadata), through the span's
-``linked_paper_id``; the lake keeps no bibliography titles, so unlinked entries have neither and stay private to
-their paper (they give no example: no query).
+The clean tables (``sciqfs_papers``, ``sciqfs_references``, ``sciqfs_citations``) and ``sciqfs_examples`` are
+partitioned like their input: ``shard=<key>`` for an S2ORC shard, ``dump_file=<key>`` for a unarXive dump file.
+The release gathers them: ``sciqfs_splits`` (the split of every citing paper) and ``sciqfs_statistics`` (Table 1).
+``sciqfs_baselines`` and ``sciqfs_baseline_examples`` hold one folder per baselines asset (``baselines=rankers``,
+``baselines=trained``). An examples partition keeps the settings it was built with in its Parquet metadata, so
+the release card states them and a release never mixes two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import groupby
+import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.sciqfs.release import RELEASE_SCHEMA
-from citeworth_assets.lib.sciqfs.s2orc_source import (
-    SentenceBounds,
-    paper_from_paragraphs,
-)
-from citeworth_assets.lib.sciqfs.tables import ParsedPaper
+from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
+from citeworth_assets.lib.sciqfs.examples import Example
+from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
+from citeworth_assets.lib.sciqfs.tables import CITATIONS_SCHEMA, PAPERS_SCHEMA, REFERENCES_SCHEMA, SciqfsTables
 
-CATALOGUE = "citesum_cited_abstracts"
+S2ORC_DIMENSION = lake.SHARD_DIMENSION
+ARXIV_DIMENSION = DUMP_FILE_DIMENSION
+DIMENSIONS = (S2ORC_DIMENSION, ARXIV_DIMENSION)  # the release's order: S2ORC shards, then unarXive dump files
+CLEAN_TABLES = {
+    "sciqfs_papers": PAPERS_SCHEMA,
+    "sciqfs_references": REFERENCES_SCHEMA,
+    "sciqfs_citations": CITATIONS_SCHEMA,
+}
 EXAMPLES = "sciqfs_examples"
+SPLITS = "sciqfs_splits"
+STATISTICS = "sciqfs_statistics"
+BASELINES = "sciqfs_baselines"
+BASELINE_EXAMPLES = "sciqfs_baseline_examples"
+BASELINES_DIMENSION = "baselines"
+SETTINGS_KEY = b"sciqfs_settings"
 
-EXAMPLE_SCHEMA = RELEASE_SCHEMA
+SPLIT_SCHEMA = pa.schema([("paper_id", pa.string()), ("split", pa.string())])
 BASELINE_SCHEMA = pa.schema(
     [
         ("classifier", pa.string()),
@@ -64,62 +75,69 @@ BASELINE_EXAMPLE_SCHEMA = pa.schema(
 )
 
 
-def cited_papers(lake_root: Path) -> dict[str, dict]:
-    """paper_id -> {title, abstract} of every linked cited paper (empty before the catalogue exists)."""
-    if not lake.has_data(lake_root, CATALOGUE):
-        return {}
-    table = lake.read_partition(lake_root, CATALOGUE, columns=["paper_id", "title", "abstract"])
-    return {row["paper_id"]: row for row in table.to_pylist()}
+def write_tables(lake_root: Path, tables: SciqfsTables, key: str, dimension: str) -> dict[str, int]:
+    """The three clean tables of one partition; rows written per table."""
+    counts = {}
+    for name, schema in CLEAN_TABLES.items():
+        with lake.PartitionWriter(lake_root, name, schema, key, dimension) as out:
+            out.write_table(getattr(tables, name.removeprefix("sciqfs_")))
+        counts[name] = out.rows_written
+    return counts
 
 
-def _citing_metadata(lake_root: Path) -> dict[str, tuple[str | None, str | None]]:
-    if not lake.has_data(lake_root, "s2orc_papers"):
-        return {}
-    sql = f"SELECT paper_id, title, abstract FROM read_parquet('{lake.table_glob(lake_root, 's2orc_papers')}') ORDER BY release, shard, line"
-    found: dict[str, tuple] = {}
-    with duckdb.connect() as connection:
-        for paper_id, title, abstract in connection.execute(sql).fetchall():
-            found.setdefault(paper_id, (title, abstract))
+def read_tables(lake_root: Path, key: str, dimension: str) -> SciqfsTables:
+    """The three clean tables of one partition back from the lake."""
+    return SciqfsTables(*(lake.read_partition(lake_root, name, key, dimension=dimension) for name in CLEAN_TABLES))
+
+
+def write_examples(
+    lake_root: Path, examples: Iterable[Example], key: str, dimension: str, settings: dict[str, object]
+) -> int:
+    """One partition of ``sciqfs_examples`` (streamed), its build ``settings`` in the Parquet metadata."""
+    schema = EXAMPLE_SCHEMA.with_metadata({SETTINGS_KEY: json.dumps(settings, sort_keys=True)})
+    with lake.PartitionWriter(lake_root, EXAMPLES, schema, key, dimension, batch_rows=500) as out:
+        for example in examples:
+            out.write(example_row(example))
+    return out.rows_written
+
+
+def example_partitions(lake_root: Path) -> list[Path]:
+    """Every partition folder of ``sciqfs_examples``: S2ORC shards, then dump files, each sorted by key."""
+    folder = lake_root / EXAMPLES
+    return [
+        path
+        for dimension in DIMENSIONS
+        for path in sorted(folder.glob(f"{dimension}=*"))
+        if path.is_dir() and any(path.glob("*.parquet"))
+    ]
+
+
+def example_settings(lake_root: Path) -> list[dict]:
+    """The distinct build settings of the examples partitions."""
+    found = []
+    for folder in example_partitions(lake_root):
+        for path in sorted(folder.glob("*.parquet")):
+            metadata = pq.read_schema(path).metadata or {}
+            settings = json.loads(metadata[SETTINGS_KEY]) if SETTINGS_KEY in metadata else {}
+            if settings not in found:
+                found.append(settings)
     return found
 
 
-def _paragraph_batches(lake_root: Path) -> Iterator[dict]:
-    sql = f"""
-        SELECT paper_id, paragraph_index, text, cite_spans, release, shard, source_file, line
-        FROM read_parquet('{lake.table_glob(lake_root, "s2orc_paragraphs")}')
-        ORDER BY release, shard, line, paragraph_index
-    """
+def iter_examples(lake_root: Path, batch_rows: int = 200) -> Iterator[dict]:
+    """Every example row of every partition, a batch at a time (the release never holds them all)."""
+    for folder in example_partitions(lake_root):
+        for path in sorted(folder.glob("*.parquet")):
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_rows, columns=EXAMPLE_SCHEMA.names):
+                yield from batch.to_pylist()
+
+
+def citing_paper_ids(lake_root: Path) -> list[str]:
+    """The id of every citing paper of every partition (the population the split is drawn from)."""
+    if not lake.has_data(lake_root, "sciqfs_papers"):
+        return []
+    path = lake.table_glob(lake_root, "sciqfs_papers").replace("'", "''")
     with duckdb.connect() as connection:
-        reader = connection.sql(sql).to_arrow_reader(batch_size=5_000)
-        for batch in reader:
-            yield from batch.to_pylist()
-
-
-def papers_from_lake(lake_root: Path, split: SentenceBounds, cited: dict[str, dict]) -> Iterator[ParsedPaper]:
-    """Every citing paper of the lake, one at a time, with its references' titles and abstracts from ``cited``."""
-    if not lake.has_data(lake_root, "s2orc_paragraphs"):
-        return
-    metadata = _citing_metadata(lake_root)
-    abstracts = {paper_id: row["abstract"] for paper_id, row in cited.items() if row["abstract"]}
-    rows = _paragraph_batches(lake_root)
-    for (paper_id, _, _, _), group in groupby(rows, key=lambda r: (r["paper_id"], r["release"], r["shard"], r["line"])):
-        paragraphs = list(group)
-        titles = {
-            span["ref_id"]: cited[span["linked_paper_id"]]["title"]
-            for row in paragraphs
-            for span in row["cite_spans"] or []
-            if span["ref_id"] and span["linked_paper_id"] in cited
-        }
-        title, abstract = metadata.get(paper_id, (None, None))
-        first = paragraphs[0]
-        source = f"{first['shard']}/{first['source_file']}:{first['line']}"
-        yield paper_from_paragraphs(paper_id, paragraphs, split, abstracts, titles, title, abstract, source)
-
-
-def read_tables(lake_root: Path):
-    """The three clean tables back from the lake."""
-    from citeworth_assets.lib.sciqfs.tables import SciqfsTables
-
-    return SciqfsTables(
-        *(lake.read_partition(lake_root, f"sciqfs_{name}") for name in ("papers", "references", "citations"))
-    )
+        return [
+            row[0] for row in connection.execute(f"SELECT DISTINCT paper_id FROM read_parquet('{path}')").fetchall()
+        ]

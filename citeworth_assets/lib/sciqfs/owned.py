@@ -6,14 +6,22 @@ from citeworth_assets.lib.sciqfs import tables as clean
 from citeworth_assets.lib.sciqfs.card import CARD
 from citeworth_assets.lib.sciqfs.reasons import REASONS
 
+# Tables and examples are written per input partition, by one asset per source (S2ORC shard, unarXive dump file).
+TABLES = ("sciqfs_s2orc_tables", "sciqfs_arxiv_tables")
+EXAMPLES = ("sciqfs_s2orc_examples", "sciqfs_arxiv_examples")
+BASELINES = ("sciqfs_ranking_baselines", "sciqfs_baselines")  # folders baselines=rankers / baselines=trained
+
 LAKE_TABLES = (
-    LakeTable("sciqfs_papers", clean.PAPERS_SCHEMA, "sciqfs_tables"),
-    LakeTable("sciqfs_references", clean.REFERENCES_SCHEMA, "sciqfs_tables"),
-    LakeTable("sciqfs_citations", clean.CITATIONS_SCHEMA, "sciqfs_tables"),
-    LakeTable("sciqfs_examples", lake_tables.EXAMPLE_SCHEMA, "sciqfs_examples"),
-    LakeTable("sciqfs_statistics", statistics.STATISTICS_SCHEMA, "sciqfs_examples"),
-    LakeTable("sciqfs_baselines", lake_tables.BASELINE_SCHEMA, "sciqfs_baselines"),
-    LakeTable("sciqfs_baseline_examples", lake_tables.BASELINE_EXAMPLE_SCHEMA, "sciqfs_baselines"),
+    LakeTable("sciqfs_papers", clean.PAPERS_SCHEMA, TABLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_references", clean.REFERENCES_SCHEMA, TABLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_citations", clean.CITATIONS_SCHEMA, TABLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_examples", lake_tables.EXAMPLE_SCHEMA, EXAMPLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_splits", lake_tables.SPLIT_SCHEMA, "sciqfs_release"),
+    LakeTable("sciqfs_statistics", statistics.STATISTICS_SCHEMA, "sciqfs_release"),
+    LakeTable("sciqfs_baselines", lake_tables.BASELINE_SCHEMA, BASELINES, lake_tables.BASELINES_DIMENSION),
+    LakeTable(
+        "sciqfs_baseline_examples", lake_tables.BASELINE_EXAMPLE_SCHEMA, BASELINES, lake_tables.BASELINES_DIMENSION
+    ),
 )
 DATASET_CARD = CARD
-DROP_REASONS = REASONS  # counted in the examples asset's metadata; no lake table holds them
+DROP_REASONS = REASONS  # counted in the examples assets' metadata; no lake table holds them

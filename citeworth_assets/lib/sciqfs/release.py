@@ -1,9 +1,11 @@
-"""The ROUGE-SciQFS release: one JSONL and one Parquet file per split, the same rows in both.
+"""The ROUGE-SciQFS release, one layout whoever builds it (the graph's ``sciqfs_release``, ``citeworth sciqfs``).
 
-A row is an example: its ids, ``sentences``, ``query``, ``labels`` (after the augmentation),
-``label_sources`` (``citation``, ``rouge`` or null per sentence, so the citation-only labels can be
-recovered) and the final summary's ROUGE scores. ``write_card`` adds the folder's README.md dataset card (the
-convention of every release, :mod:`citeworth_assets.lib.dataset_cards`), with the build's settings.
+``<split>.jsonl`` and ``<split>.parquet`` (the same rows in both), ``statistics.parquet`` (Table 1 per split and
+overall) and ``README.md`` (the dataset card, with the build's settings). A row is an example: its ids, ``split``,
+``sentences``, ``query``, ``labels`` (after the augmentation), ``label_sources`` (``citation``, ``rouge`` or null
+per sentence, so the citation-only labels can be recovered) and the final summary's ROUGE scores. Examples arrive
+as rows without a split (a partition cannot know it: the split is drawn over every citing paper) and are written
+as they stream; only a small summary per example is kept, for the statistics.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pyarrow.parquet as pq
 from citeworth_assets.lib.dataset_cards import dataset_card
 from citeworth_assets.lib.sciqfs.card import CARD
 from citeworth_assets.lib.sciqfs.examples import Example
-from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
+from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER, ExampleSummary, statistics_table
 
 RELEASE_SCHEMA = pa.schema(
     [
@@ -39,12 +41,15 @@ RELEASE_SCHEMA = pa.schema(
 )
 
 
-def release_row(example: Example, split: str) -> dict:
+EXAMPLE_SCHEMA = pa.schema([field for field in RELEASE_SCHEMA if field.name != "split"])  # as a partition keeps it
+
+
+def example_row(example: Example) -> dict:
+    """An example as a partition of ``sciqfs_examples`` keeps it (no split yet)."""
     return {
         "example_id": example.example_id,
         "paper_id": example.paper_id,
         "reference_id": example.reference_id,
-        "split": split,
         "sentences": example.sentences,
         "query": example.query,
         "labels": example.labels,
@@ -55,12 +60,20 @@ def release_row(example: Example, split: str) -> dict:
     }
 
 
-def write_release(
-    examples: Iterable[Example], split_of: Mapping[str, str], out: Path, batch_rows: int = 1000
-) -> dict[str, int]:
-    """Write ``<split>.jsonl`` and ``<split>.parquet`` under ``out``, streaming; returns rows per split."""
+def _summary(row: dict) -> ExampleSummary:
+    sources = row["label_sources"]
+    return ExampleSummary(
+        row["paper_id"], len(row["labels"]), sources.count("citation"), sum(row["labels"]), sources.count("rouge")
+    )
+
+
+def write_split_files(
+    rows: Iterable[dict], split_of: Mapping[str, str], out: Path, batch_rows: int = 500
+) -> tuple[dict[str, int], list[ExampleSummary]]:
+    """``<split>.jsonl`` and ``<split>.parquet`` under ``out`` from example rows, streaming; rows per split and the
+    examples' summaries."""
     out.mkdir(parents=True, exist_ok=True)
-    jsonl, parquet, pending, counts = {}, {}, {}, {}
+    jsonl, parquet, pending, counts, summaries = {}, {}, {}, {}, []
 
     def flush(split: str) -> None:
         if pending.get(split):
@@ -68,15 +81,16 @@ def write_release(
             pending[split] = []
 
     try:
-        for example in examples:
-            split = split_of[example.paper_id]
+        for example in rows:
+            split = split_of[example["paper_id"]]
             if split not in jsonl:
                 jsonl[split] = (out / f"{split}.jsonl").open("wb")
                 parquet[split] = pq.ParquetWriter(out / f"{split}.parquet", RELEASE_SCHEMA)
                 pending[split], counts[split] = [], 0
-            row = release_row(example, split)
+            row = {name: example[name] if name != "split" else split for name in RELEASE_SCHEMA.names}
             jsonl[split].write(orjson.dumps(row) + b"\n")
             pending[split].append(row)
+            summaries.append(_summary(row))
             counts[split] += 1
             if len(pending[split]) >= batch_rows:
                 flush(split)
@@ -87,7 +101,29 @@ def write_release(
             handle.close()
         for writer in parquet.values():
             writer.close()
-    return counts
+    return counts, summaries
+
+
+def write_release(
+    rows: Iterable[dict], split_of: Mapping[str, str], out: Path, settings: Mapping[str, object], version: str
+) -> tuple[dict[str, int], pa.Table]:
+    """The whole release under ``out`` (a staging folder the caller publishes): split files, ``statistics.parquet``
+    and the card; returns rows per split and Table 1."""
+    counts, summaries = write_split_files(rows, split_of, out)
+    statistics = statistics_table(summaries, split_of)
+    pq.write_table(statistics, out / "statistics.parquet")
+    write_card(out, counts, statistics, settings, version)
+    return counts, statistics
+
+
+def release_documents(folder: Path, split: str) -> list:
+    """The model-side documents of one released split (``all``: every split), empty when it has none."""
+    from citeworth_models.sciqfs.documents import documents
+
+    names = SPLIT_ORDER if split == "all" else (split,)
+    paths = [folder / f"{name}.parquet" for name in names if (folder / f"{name}.parquet").exists()]
+    columns = ["example_id", "sentences", "query", "labels"]
+    return [doc for path in paths for doc in documents(pq.read_table(path, columns=columns).to_pylist())]
 
 
 def write_card(

@@ -100,3 +100,22 @@ def read_science_parse_folder(folder: Path, log: IssueLog) -> Iterator[ParsedPap
             )
             continue
         yield paper_from_science_parse(record, str(path), log, path.name.removesuffix(".json"))
+
+
+def catalogue_abstracts(folder: Path, abstracts: Path | None, log: IssueLog) -> dict[str, str]:
+    """Normalised title -> abstract for the references of a Science-Parse collection: the collection's own papers
+    (a cited paper that is in the folder), then ``abstracts`` (JSON lines with ``title`` and ``abstract``, such as
+    the arXiv metadata snapshot the paper joined with), which wins. Problems of that file are counted in ``log``."""
+    from citeworth_assets.lib.jsonl import iter_json_lines
+    from citeworth_assets.lib.sciqfs.tables import normalise_title
+
+    found = {}
+    for paper in read_science_parse_folder(folder, IssueLog()):  # its problems are reported by the build's own pass
+        if normalise_title(paper.title) and paper.abstract:
+            found[normalise_title(paper.title)] = paper.abstract
+    if abstracts is not None:
+        for line in iter_json_lines(abstracts, log):
+            title, abstract = line.record.get("title"), line.record.get("abstract")
+            if isinstance(title, str) and isinstance(abstract, str) and normalise_title(title) and abstract.strip():
+                found[normalise_title(title)] = abstract.strip()
+    return found

@@ -1,7 +1,7 @@
 """The real unarXive 2022 sample through the graph into the SciQFS tables and examples: the arXiv ingest and
-resolution, then sciqfs_tables (arXiv side only) and sciqfs_examples. The works catalogue holds no abstracts and no
-paper of the sample cites another, so the queries come from a small arXiv metadata snapshot written here for five
-of the cited arXiv ids: the example count is small by construction."""
+resolution, then the dump file's partition of sciqfs_arxiv_tables and sciqfs_arxiv_examples. The works catalogue
+holds no abstracts and no paper of the sample cites another, so the queries come from a small arXiv metadata
+snapshot written here for five of the cited arXiv ids: the example count is small by construction."""
 
 import json
 
@@ -17,6 +17,7 @@ from citeworth_assets.resources import CiteworthSettings
 pytestmark = pytest.mark.slow  # materializes the graph end to end
 
 SAMPLE_2022 = "arXiv_src_2212_086.first20.jsonl"
+KEY = "unarxive_2022_arxiv_src_2212_086_first20"
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
@@ -35,7 +36,7 @@ def test_real_unarxive_papers_become_sciqfs_examples(shared_data, tmp_path):
                 for r in lake.read_partition(
                     settings.lake,
                     "arxiv_references",
-                    "unarxive_2022_arxiv_src_2212_086_first20",
+                    KEY,
                     ["arxiv_ids"],
                     "dump_file",
                 )
@@ -52,10 +53,8 @@ def test_real_unarxive_papers_become_sciqfs_examples(shared_data, tmp_path):
                 for i in cited[:5]
             )
         )
-        config = {**QUIET, "ops": {"sciqfs_tables": {"config": {"s2orc": False, "arxiv": True}}}}
-        selection = [dg.AssetKey("sciqfs_tables"), dg.AssetKey("sciqfs_examples")]
-        result = defs.resolve_implicit_global_asset_job_def().execute_in_process(
-            instance=instance, run_config=config, asset_selection=selection
+        result = defs.resolve_job_def("sciqfs_dump_file_job").execute_in_process(
+            instance=instance, run_config=QUIET, partition_key=KEY
         )
         assert result.success
     tables = {
@@ -63,16 +62,16 @@ def test_real_unarxive_papers_become_sciqfs_examples(shared_data, tmp_path):
         for e in result.get_asset_materialization_events()
     }
     papers, citations = (
-        tables["sciqfs_tables"]["sciqfs_papers"].value,
-        tables["sciqfs_tables"]["sciqfs_citations"].value,
+        tables["sciqfs_arxiv_tables"]["sciqfs_papers"].value,
+        tables["sciqfs_arxiv_tables"]["sciqfs_citations"].value,
     )
     with_abstract, examples = (
-        tables["sciqfs_tables"]["references_with_abstract"].value,
-        tables["sciqfs_examples"]["examples"].value,
+        tables["sciqfs_arxiv_tables"]["references_with_abstract"].value,
+        tables["sciqfs_arxiv_examples"]["examples"].value,
     )
     print(
         f"\nreal unarXive 2022 sample: {papers} papers, {citations} citations, {with_abstract} references with an "
-        f"abstract, {examples} examples; skipped {tables['sciqfs_examples']['skipped_pairs'].value}"
+        f"abstract, {examples} examples; skipped {tables['sciqfs_arxiv_examples']['skipped_pairs'].value}"
     )
     assert (papers, citations) == (20, 842)
     assert 0 < with_abstract <= 5 and examples >= with_abstract

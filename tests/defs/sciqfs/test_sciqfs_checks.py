@@ -1,11 +1,13 @@
-"""The checks on sciqfs_examples fail on the faults they look for."""
+"""The checks on the ROUGE-SciQFS release fail on the faults they look for."""
+
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from citeworth_assets.defs.sciqfs.checks import (
     labels_follow_their_sources,
     splits_disjoint_by_citing_paper,
 )
-from citeworth_assets.lib import lake
-from citeworth_assets.lib.sciqfs.lake_tables import EXAMPLE_SCHEMA, EXAMPLES
+from citeworth_assets.lib.sciqfs.release import RELEASE_SCHEMA
 from citeworth_assets.resources import CiteworthSettings
 
 
@@ -19,12 +21,20 @@ def example(paper_id, reference_id, split, labels, sources):
         "query": "q",
         "labels": labels,
         "label_sources": sources,
+        "rouge_precision": None,
+        "rouge_recall": None,
+        "rouge_fmeasure": None,
     }
 
 
 def run_checks(tmp_path, rows):
+    """The checks on a release folder whose split files hold ``rows`` (each in the split it names)."""
     resource = CiteworthSettings(dumps=str(tmp_path), data=str(tmp_path / "data"))
-    lake.write_partition(resource.settings.lake, EXAMPLES, EXAMPLE_SCHEMA, rows)
+    folder = resource.settings.export_dir("sciqfs")
+    folder.mkdir(parents=True)
+    for split in {row["split"] for row in rows}:
+        chosen = [row for row in rows if row["split"] == split]
+        pq.write_table(pa.Table.from_pylist(chosen, schema=RELEASE_SCHEMA), folder / f"{split}.parquet")
     return labels_follow_their_sources(citeworth=resource), splits_disjoint_by_citing_paper(citeworth=resource)
 
 

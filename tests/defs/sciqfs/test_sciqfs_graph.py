@@ -5,7 +5,7 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
-from sciqfs_graph import build, metadata, query
+from sciqfs_graph import all_metadata, build, metadata, query
 
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
@@ -27,7 +27,8 @@ def built(tmp_path_factory):
 def test_every_citing_sentence_is_labelled_and_augmentation_only_adds(built):
     data, dataset, *_ = built
     examples = pq.read_table(data / "lake" / "sciqfs_examples").to_pylist()
-    assert examples and metadata(dataset, "sciqfs_examples")["examples"] == len(examples)
+    per_shard = all_metadata(dataset, "sciqfs_s2orc_examples")
+    assert len(per_shard) == 2 and examples and sum(m["examples"] for m in per_shard) == len(examples)
     citations = pq.read_table(data / "lake" / "sciqfs_citations").to_pylist()
     contexts = {}
     for row in citations:
@@ -61,17 +62,19 @@ def test_no_paper_in_two_splits_and_statistics_add_up(built):
     assert tuple(sum(column) for column in zip(*parts)) == stats["all"]
     examples, sentences, before, after, added = stats["all"]
     print(
-        f"\ngenerated dump: {examples} examples, {sentences} sentences, positives {before} before / {after} after the augmentation"
+        f"\ngenerated dump: {examples} examples, {sentences} sentences, positives {before} before / {after} after "
+        "the augmentation"
     )
     assert after == before + added and added > 0  # the augmentation adds, never removes
     counted = query(
         data,
-        "SELECT count(*), sum(len(sentences)), sum(list_count(list_filter(label_sources, lambda s: s = 'citation'))) FROM sciqfs.examples",
+        "SELECT count(*), sum(len(sentences)), "
+        "sum(list_count(list_filter(label_sources, lambda s: s = 'citation'))) FROM sciqfs.examples",
     )
     assert counted == [(examples, sentences, before)]
-    checks = {e.check_name: e.passed for e in dataset.get_asset_check_evaluations()}
+    checks = {e.check_name: e.passed for result in dataset for e in result.get_asset_check_evaluations()}
     assert checks == {"labels_follow_their_sources": True, "splits_disjoint_by_citing_paper": True}
-    table_1 = metadata(dataset, "sciqfs_examples")["table_1"]
+    table_1 = metadata(dataset, "sciqfs_release")["table_1"]
     assert "positives_before" in table_1 and "| all |" in table_1
 
 
@@ -86,7 +89,11 @@ def test_release_holds_every_example_once(built):
         == len({row["example_id"] for row in lines})
         == query(data, "SELECT count(*) FROM sciqfs.examples")[0][0]
     )
-    assert pq.read_table(folder / "sciqfs.parquet").num_rows == len(lines)
+    parquet = [pq.read_table(folder / f"{split}.parquet").num_rows for split in ("train", "validation", "test")]
+    assert sum(parquet) == len(lines)
+    statistics = pq.read_table(folder / "statistics.parquet").to_pylist()
+    assert statistics[-1]["split"] == "all" and statistics[-1]["examples"] == len(lines)
+    assert (folder / "README.md").read_text().startswith("---\n")
 
 
 def test_baselines_are_tracked_and_cosine_on_tfidf_beats_random(built):
@@ -97,14 +104,17 @@ def test_baselines_are_tracked_and_cosine_on_tfidf_beats_random(built):
         (c, e): (status, ap, auc, prevalence, run_id, single)
         for c, e, status, ap, auc, prevalence, run_id, single in query(
             data,
-            "SELECT classifier, embeddings, status, average_precision_mean, roc_auc_mean, prevalence, run_id, single_class FROM sciqfs.baselines",
+            "SELECT classifier, embeddings, status, average_precision_mean, roc_auc_mean, prevalence, run_id, "
+            "single_class FROM sciqfs.baselines",
         )
     }
     status, ap, auc, prevalence, run_id, _ = rows[("Cosine Similarity", "TFIDF-Words")]
     assert status == "ok" and ap > 2 * prevalence and auc > 0.6
     assert rows[("LSTM", "SPECTER")][0].startswith("unavailable")
     ran = [row for row in rows.values() if row[0] == "ok"]
-    assert len(ran) == 5 and all(row[4] for row in ran)
+    # the untrained rankers of every build (cosine, Euclidean on TF-IDF words and characters) and the trained three
+    assert len(ran) == 7 and all(row[4] for row in ran)
+    assert rows[("Euclidean Distance", "TFIDF-Chars")][0] == "ok" and rows[("MLP", "TFIDF-Words")][0] == "ok"
     import mlflow
 
     client = mlflow.tracking.MlflowClient(uri)
@@ -114,7 +124,8 @@ def test_baselines_are_tracked_and_cosine_on_tfidf_beats_random(built):
     ] == pytest.approx(ap)
     per_example = query(
         data,
-        "SELECT count(*), count(average_precision) FROM sciqfs.baseline_examples WHERE classifier = 'Cosine Similarity' AND embeddings = 'TFIDF-Words'",
+        "SELECT count(*), count(average_precision) FROM sciqfs.baseline_examples "
+        "WHERE classifier = 'Cosine Similarity' AND embeddings = 'TFIDF-Words'",
     )
     assert (
         per_example[0][0] - per_example[0][1] == rows[("Cosine Similarity", "TFIDF-Words")][5]

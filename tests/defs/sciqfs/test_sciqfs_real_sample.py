@@ -11,14 +11,6 @@ from sciqfs_graph import build, metadata, query
 
 pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
 
-# One example: no test split, so the rankers (no training) are scored on every example.
-RANKERS = {
-    "embeddings": ["TFIDF-Words", "TFIDF-Chars", "Sentence-BERT"],
-    "classifiers": ["cosine", "euclidean"],
-    "train_split": "all",
-    "test_split": "all",
-}
-
 
 def write_dump(shared, root):
     """The sample as shard 0 of 20200705v1 (gzip JSON lines, one record a line), in a temporary folder."""
@@ -37,8 +29,8 @@ def write_dump(shared, root):
 def test_real_papers_with_linked_cited_abstracts_give_examples_and_rankings(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
     dumps = write_dump(shared_data / "s2orc-20200705", tmp_path)
-    data, dataset, baselines, _ = build(tmp_path, dumps, f"sqlite:///{tmp_path / 'mlflow.db'}", RANKERS)
-    tables = metadata(dataset, "sciqfs_tables")
+    data, dataset, _, _ = build(tmp_path, dumps, f"sqlite:///{tmp_path / 'mlflow.db'}")
+    tables = metadata(dataset, "sciqfs_s2orc_tables")
     examples = query(
         data,
         "SELECT paper_id, len(sentences), list_count(list_filter(label_sources, lambda s: s = 'citation')), "
@@ -52,14 +44,17 @@ def test_real_papers_with_linked_cited_abstracts_give_examples_and_rankings(shar
     assert tables["sciqfs_papers"] == 3 and tables["references_with_abstract"] >= 1
     assert examples and all(citing >= 1 for _, _, citing, _ in examples)
     assert examples[0][0] == "18980380"  # the one paper whose cited paper is linked and in the sample
-    assert metadata(dataset, "sciqfs_examples")["skipped_pairs"]["reference_without_abstract"] > 0
-    assert baselines.success
+    assert metadata(dataset, "sciqfs_s2orc_examples")["skipped_pairs"]["reference_without_abstract"] > 0
+    # one example: no test split, so the untrained rankers of every build score every example
+    assert metadata(dataset, "sciqfs_ranking_baselines")["scored_on"].endswith("scored on every example")
     rows = query(
         data,
-        "SELECT classifier, embeddings, status, evaluated, average_precision_mean, roc_auc_mean, prevalence FROM sciqfs.baselines ORDER BY 1, 2",
+        "SELECT classifier, embeddings, status, evaluated, average_precision_mean, roc_auc_mean, prevalence "
+        "FROM sciqfs.baselines ORDER BY 1, 2",
     )
     for row in rows:
         print(row)
     ran = [row for row in rows if row[2] == "ok"]
     assert len(ran) >= 4 and all(row[3] == len(examples) and 0 < row[4] <= 1 for row in ran)
-    assert pq.read_table(data / "exports" / "sciqfs" / "sciqfs.parquet").num_rows == len(examples)
+    released = [data / "exports" / "sciqfs" / f"{split}.parquet" for split in ("train", "validation", "test")]
+    assert sum(pq.read_table(path).num_rows for path in released if path.exists()) == len(examples)

@@ -24,9 +24,9 @@ from citeworth_assets.lib.mag.schemas import WORK_SCHEMA
 from citeworth_assets.lib.sciqfs.arxiv_source import (
     DIMENSION,
     CitedWorks,
-    cited_works_from_lake,
+    cited_works_for,
+    dump_file_papers,
     dump_papers,
-    papers_from_arxiv_lake,
     papers_from_unarxive_2022,
     read_metadata_abstracts,
     readable_text,
@@ -199,13 +199,13 @@ def test_the_lake_tables_give_the_same_papers_as_the_dump_file(tmp_path):
         lake.write_partition(root, table, schema, rows, key, DIMENSION)
     lake.write_partition(root, "works", WORK_SCHEMA, catalogue_rows)
     log = IssueLog()
-    before = cited_works_from_lake(root, dumps, IssueLog())
+    before = cited_works_for(root, dumps, key, IssueLog())
     from_file_cited = CitedWorks(before.works, dump_papers(jsonl), before.metadata)  # the file's own abstracts
     from_file = list(papers_from_unarxive_2022(jsonl, default_splitter(), IssueLog(), from_file_cited, catalogue))
     jsonl.rename(tmp_path / "moved.jsonl")  # abstracts now come from the lake alone, not from re-reading the dump
-    cited = cited_works_from_lake(root, dumps, log)
+    cited = cited_works_for(root, dumps, key, log)
     assert set(cited.works) < {w["work_id"] for w in catalogue_rows}  # only the cited works are kept
-    from_lake = list(papers_from_arxiv_lake(root, default_splitter(), cited))
+    from_lake = list(dump_file_papers(root, key, default_splitter(), cited, log))
     assert all(p.abstract for p in from_lake)
     assert len(from_lake) == 6 and any(r.abstract for p in from_lake for r in p.references)
     for lake_paper, file_paper in zip(from_lake, from_file, strict=True):
@@ -258,9 +258,9 @@ def test_a_lake_paper_cited_by_another_gives_its_abstract_from_the_lake(tmp_path
         ("arxiv_references", REFERENCE_SCHEMA, [r for p in papers for r in p.references]),
     ]:
         lake.write_partition(root, table, schema, rows, "unarxive-2022__x", DIMENSION)
-    works = cited_works_from_lake(root, tmp_path / "no-dumps", log)
+    works = cited_works_for(root, tmp_path / "no-dumps", "unarxive-2022__x", log)
     assert works.dump_papers == {"2212.00002": ("Paper 2212.00002", "Sentence ranking with queries.")}
-    by_id = {p.paper_id: p for p in papers_from_arxiv_lake(root, default_splitter(), works)}
+    by_id = {p.paper_id: p for p in dump_file_papers(root, "unarxive-2022__x", default_splitter(), works, log)}
     assert by_id["2212.00001"].abstract == "The citing paper's abstract."
     [reference] = by_id["2212.00001"].references
     assert (reference.linked_paper_id, reference.title, reference.abstract) == (
@@ -268,3 +268,27 @@ def test_a_lake_paper_cited_by_another_gives_its_abstract_from_the_lake(tmp_path
         "Paper 2212.00002",
         "Sentence ranking with queries.",
     )
+
+
+def test_a_paper_of_two_dump_files_is_given_by_the_first(tmp_path):
+    """Each dump file is its own partition; a paper an earlier file (by key) already gives is left out and counted."""
+    log = IssueLog()
+    record = {
+        "paper_id": "2212.00001",
+        "metadata": {"title": "Paper", "abstract": "An abstract."},
+        "bib_entries": {"aa11": {"bib_entry_raw": "B. Author. arXiv:2212.00002"}},
+        "body_text": [{"section": "Intro", "text": "It ranks {{cite:aa11}}.", "cite_spans": [{"ref_id": "aa11"}]}],
+    }
+    root = tmp_path / "lake"
+    for key in ("u2022_a", "u2022_b"):
+        paper = unarxive2022.paper_from_record(record, tmp_path / f"{key}.jsonl", 1, 0, log)
+        for table, schema, rows in [
+            ("arxiv_papers", PAPER_SCHEMA, [paper.row]),
+            ("arxiv_paragraphs", PARAGRAPH_SCHEMA, paper.paragraphs),
+            ("arxiv_references", REFERENCE_SCHEMA, paper.references),
+        ]:
+            lake.write_partition(root, table, schema, rows, key, DIMENSION)
+    first = list(dump_file_papers(root, "u2022_a", default_splitter(), CitedWorks(), log))
+    assert [p.paper_id for p in first] == ["2212.00001"] and "duplicate_paper" not in log.counts
+    assert list(dump_file_papers(root, "u2022_b", default_splitter(), CitedWorks(), log)) == []
+    assert log.counts["duplicate_paper"] == 1

@@ -1,11 +1,13 @@
-"""Citing papers read back from the lake: first parse wins across shards, references titled from the catalogue."""
+"""Citing papers of one shard read back from the lake: the first parse wins across shards, references titled from
+the catalogue, and only what the shard needs is read."""
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.tables import CITED_ABSTRACT_SCHEMA, CITED_ABSTRACTS
 from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
-from citeworth_assets.lib.sciqfs.lake_tables import cited_papers, papers_from_lake
+from citeworth_assets.lib.sciqfs.s2orc_lake import shard_papers
 from citeworth_assets.lib.sciqfs.tables import build_tables
 
 TEXT = "Graph networks pass messages between nodes [1]. We use a lake of tables. Sparse attention helps (Lee, 2020)."
@@ -33,32 +35,30 @@ def paragraph(paper_id, shard, line, text, spans):
     }
 
 
-def test_papers_from_the_lake(tmp_path):
+def metadata(paper_id, shard, line, title):
+    return {"paper_id": paper_id, "title": title, "abstract": "A.", "release": "r", "shard": shard, "line": line}
+
+
+def test_papers_of_a_shard(tmp_path):
     root = tmp_path / "lake"
     spans = [span(TEXT, "[1]", "BIBREF0", "c1"), span(TEXT, "(Lee, 2020)", "BIBREF1", None)]
     lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [paragraph("p1", "r_0", 1, TEXT, spans)], "r_0")
-    # the same paper again in a later shard, with other text: the first parse is kept, the repeat counted
+    # the same paper again in a later shard, with other text: the first parse is kept, the repeat counted there
+    later = [paragraph("p1", "r_1", 1, "Other text [1].", []), paragraph("p2", "r_1", 2, "Own text.", [])]
+    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, later, "r_1")
+    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_0", 1, "Citing")], "r_0")
     lake.write_partition(
-        root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [paragraph("p1", "r_1", 1, "Other text [1].", [])], "r_1"
+        root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_1", 1, "Later"), metadata("p2", "r_1", 2, "Two")], "r_1"
     )
-    lake.write_partition(
-        root,
-        "s2orc_papers",
-        PAPER_SCHEMA,
-        [{"paper_id": "p1", "title": "Citing", "abstract": "A.", "release": "r", "shard": "r_0", "line": 1}],
-        "r_0",
-    )
-    lake.write_partition(
-        root,
-        CITED_ABSTRACTS,
-        CITED_ABSTRACT_SCHEMA,
-        [{"paper_id": "c1", "title": "Message Passing", "abstract": "Graph networks pass messages between nodes."}],
-    )
+    write_duplicate_papers(root)
+    catalogue = [
+        {"paper_id": "c1", "title": "Message Passing", "abstract": "Graph networks pass messages between nodes."},
+        {"paper_id": "c9", "title": "Not cited here", "abstract": "Elsewhere."},
+    ]
+    lake.write_partition(root, CITED_ABSTRACTS, CITED_ABSTRACT_SCHEMA, catalogue)
     split, log = default_splitter(), IssueLog()
-    papers = list(papers_from_lake(root, split, cited_papers(root)))
-    assert [p.paper_id for p in papers] == ["p1", "p1"]
-    first = papers[0]
-    assert (first.title, first.abstract) == ("Citing", "A.")
+    (first,) = shard_papers(root, "r_0", split, log)
+    assert (first.paper_id, first.title, first.abstract) == ("p1", "Citing", "A.")
     references = {r.internal_id: r for r in first.references}
     assert references["BIBREF0"].title == "Message Passing" and references["BIBREF0"].abstract.startswith("Graph")
     assert references["BIBREF1"].title is None and references["BIBREF1"].abstract is None
@@ -66,7 +66,23 @@ def test_papers_from_the_lake(tmp_path):
         "Graph networks pass messages between nodes [1].",
         "Sparse attention helps (Lee, 2020).",
     ]
-    tables = build_tables(papers, log)
-    assert log.counts == {"duplicate_paper": 1} and tables.papers.column("text").to_pylist() == [TEXT]
+    assert not log.counts
+    later_papers = list(shard_papers(root, "r_1", split, log))
+    assert [p.paper_id for p in later_papers] == ["p2"] and log.counts == {"duplicate_paper": 1}
+    tables = build_tables([first], IssueLog())
+    assert tables.papers.column("text").to_pylist() == [TEXT]
     (example,) = build_examples(tables, split)
     assert example.citation_labels == [True, False, False]  # the unlinked reference has no query: no example
+
+
+def test_a_first_occurrence_without_paragraphs_leaves_the_later_parse_with_the_first_metadata(tmp_path):
+    """p1's first metadata row is in shard r_0, where it has no parse: r_1's parse is kept, titled from r_0."""
+    root = tmp_path / "lake"
+    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [], "r_0")
+    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [paragraph("p1", "r_1", 4, TEXT, [])], "r_1")
+    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_0", 1, "First row")], "r_0")
+    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_1", 4, "Second row")], "r_1")
+    write_duplicate_papers(root)
+    log = IssueLog()
+    (paper,) = shard_papers(root, "r_1", default_splitter(), log)
+    assert paper.title == "First row" and not log.counts

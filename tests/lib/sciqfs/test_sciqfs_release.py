@@ -9,7 +9,7 @@ import pytest
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import augment_examples
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
-from citeworth_assets.lib.sciqfs.release import write_release
+from citeworth_assets.lib.sciqfs.release import example_row, write_release, write_split_files
 from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
 from citeworth_assets.lib.sciqfs.sample import SampleSettings, generate_dump
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
@@ -53,7 +53,7 @@ def test_statistics_add_up(examples):
 
 def test_release_has_the_same_rows_in_jsonl_and_parquet(examples, tmp_path):
     split_of = assign_splits(e.paper_id for e in examples)
-    counts = write_release(examples, split_of, tmp_path, batch_rows=7)
+    counts, _ = write_split_files(map(example_row, examples), split_of, tmp_path, batch_rows=7)
     assert sum(counts.values()) == len(examples)
     for split, count in counts.items():
         lines = [json.loads(line) for line in (tmp_path / f"{split}.jsonl").open()]
@@ -122,26 +122,42 @@ def test_science_parse_build_loads_with_datasets(science_parse_release, tmp_path
     assert len(row["sentences"]) == len(row["labels"]) and isinstance(row["query"], str)
 
 
-def test_release_statistics_equal_the_streamed_ones(examples):
-    from citeworth_assets.lib.sciqfs.release import release_row
+def test_release_statistics_equal_the_streamed_ones(examples, tmp_path):
+    """Table 1 from the rows as they stream to the release equals Table 1 from the examples and from the files."""
     from citeworth_assets.lib.sciqfs.statistics import statistics_from_release
 
     split_of = assign_splits(e.paper_id for e in examples)
-    table = pa.Table.from_pylist([release_row(e, split_of[e.paper_id]) for e in examples])
-    assert statistics_from_release(table).to_pylist() == dataset_statistics(examples, split_of).to_pylist()
+    _, statistics = write_release(map(example_row, examples), split_of, tmp_path, {"rouge_type": "rouge2"}, "v")
+    expected = dataset_statistics(examples, split_of).to_pylist()
+    assert statistics.to_pylist() == expected == pq.read_table(tmp_path / "statistics.parquet").to_pylist()
+    released = pa.concat_tables(
+        pq.read_table(tmp_path / f"{split}.parquet") for split in ("train", "validation", "test")
+    )
+    assert statistics_from_release(released).to_pylist() == expected
 
 
-def test_graph_release_folder_gets_the_sciqfs_card(examples, tmp_path):
-    """The `sciqfs_release` asset writes through `lib.releases.write_release` with the domain's card."""
-    from citeworth_assets.lib.releases import write_release as write_graph_release
-    from citeworth_assets.lib.sciqfs.card import CARD
-    from citeworth_assets.lib.sciqfs.release import release_row
-    from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
+def test_graph_and_command_write_the_same_layout(examples, tmp_path):
+    """The graph's release (examples streamed from lake partitions) has the files of `citeworth sciqfs`'s."""
+    from citeworth_assets.lib import lake
+    from citeworth_assets.lib.sciqfs import lake_tables
 
     split_of = assign_splits(e.paper_id for e in examples)
-    table = pa.Table.from_pylist([release_row(e, split_of[e.paper_id]) for e in examples])
-    counts = write_graph_release(tmp_path / "sciqfs", table, SPLIT_ORDER, dict, "sciqfs.parquet", CARD)
-    header, text = _card(tmp_path / "sciqfs")
+    half = len(examples) // 2
+    root = tmp_path / "lake"
+    for key, part in (("a", examples[:half]), ("b", examples[half:])):
+        lake_tables.write_examples(root, part, key, lake_tables.S2ORC_DIMENSION, {"rouge_type": "rouge2"})
+    graph = tmp_path / "graph"
+    with lake.replaced_folder(graph) as staging:
+        counts, _ = write_release(
+            lake_tables.iter_examples(root, batch_rows=3), split_of, staging, {"rouge_type": "rouge2"}, "v"
+        )
+    command = tmp_path / "command"
+    write_release(map(example_row, examples), split_of, command, {"rouge_type": "rouge2"}, "v")
+    assert sorted(p.name for p in graph.iterdir()) == sorted(p.name for p in command.iterdir())
+    assert {"README.md", "statistics.parquet", "train.jsonl", "test.parquet"} <= {p.name for p in graph.iterdir()}
+    for split in counts:
+        assert (graph / f"{split}.jsonl").read_bytes() == (command / f"{split}.jsonl").read_bytes()
+    header, text = _card(graph)
     assert {s["name"]: s["num_examples"] for s in header["dataset_info"]["splits"]} == counts
     overall = dataset_statistics(examples, split_of).to_pylist()[-1]
     assert f"| all | {overall['examples']} | {overall['papers']} | {overall['sentences']} |" in text
