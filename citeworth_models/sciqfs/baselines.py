@@ -12,13 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from citeworth_models.sciqfs.classifiers import (
-    TrainSettings,
-    cosine_scores,
-    euclidean_scores,
-    predict_scores,
-    train_scorer,
-)
 from citeworth_models.sciqfs.documents import Document
 from citeworth_models.sciqfs.embeddings import (
     SPECTER_UNAVAILABLE,
@@ -28,6 +21,7 @@ from citeworth_models.sciqfs.embeddings import (
     tfidf_words,
 )
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
+from citeworth_models.sciqfs.rankers import TrainSettings, cosine_scores, euclidean_scores
 
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
 RANKERS = ("cosine", "euclidean")  # no training
@@ -95,6 +89,8 @@ def run_baselines(
             elif classifier == "euclidean":
                 scores = [euclidean_scores(s, q) for s, q, _ in test_features]
             else:
+                from citeworth_models.sciqfs.classifiers import predict_scores, train_scorer  # torch, when training
+
                 model = train_scorer(
                     classifier,
                     [p for _, _, p in train_features],

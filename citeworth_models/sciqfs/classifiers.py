@@ -1,8 +1,8 @@
 """Sentence relevance classifiers of §4.2-4.3: each sentence embedding is concatenated with the
 query embedding, and a classifier scores every sentence; training uses binary cross-entropy.
 
-* :func:`cosine_scores` / :func:`euclidean_scores`: similarity or (negative) distance of sentence and
-  query, threshold-free rankings (no training);
+* :func:`cosine_scores` / :func:`euclidean_scores` (from :mod:`rankers`, torch-free): similarity or (negative)
+  distance of sentence and query, threshold-free rankings (no training);
 * :class:`MLPScorer`: sentence by sentence, unaware of order;
 * :class:`BiLSTMScorer`: over the sentence sequence, batch-first; padded documents are packed, so the
   backward direction starts at each document's last real sentence, not at padding (the published
@@ -17,24 +17,13 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 
 import numpy as np
 import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence, pad_sequence
 
-
-def cosine_scores(sentences: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Cosine similarity of each sentence row to the query vector (0 for an all-zero vector)."""
-    norms = np.linalg.norm(sentences, axis=1) * np.linalg.norm(query)
-    dots = sentences @ query
-    return np.divide(dots, norms, out=np.zeros_like(dots, dtype=np.float64), where=norms > 0)
-
-
-def euclidean_scores(sentences: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Negative Euclidean distance to the query: the paper's Euclidean Distance classifier as a ranking."""
-    return -np.linalg.norm(sentences - query, axis=1)
+from citeworth_models.sciqfs.rankers import TrainSettings, cosine_scores, euclidean_scores  # noqa: F401  (re-exported)
 
 
 class MLPScorer(nn.Module):
@@ -88,30 +77,23 @@ class TransformerScorer(nn.Module):
 SEQUENCE_MODELS = {"mlp": MLPScorer, "lstm": BiLSTMScorer, "transformer": TransformerScorer}
 
 
-@dataclass(frozen=True)
-class TrainSettings:
-    epochs: int = 30
-    learning_rate: float = 1e-3  # the paper: Adam, 1e-4 for 2,000 epochs
-    weight_decay: float = 0.0  # the paper's L2 term
-    hidden: int = 128
-    layers: int = 1
-    batch_size: int = 8  # documents per step
-    seed: int = 0
-    device: str = "cpu"
-
-
 def _batch(features: list[np.ndarray], labels: list[np.ndarray] | None, device: str):
     x = pad_sequence([torch.from_numpy(f) for f in features], batch_first=True).to(device)
     lengths = torch.tensor([len(f) for f in features])
     mask = (torch.arange(x.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)).to(device)
-    y = pad_sequence([torch.from_numpy(l) for l in labels], batch_first=True).to(device) if labels is not None else None
+    y = (
+        pad_sequence([torch.from_numpy(label) for label in labels], batch_first=True).to(device)
+        if labels is not None
+        else None
+    )
     return x, mask, y
 
 
 def train_scorer(
-    kind: str, features: list[np.ndarray], labels: list[np.ndarray], settings: TrainSettings = TrainSettings()
+    kind: str, features: list[np.ndarray], labels: list[np.ndarray], settings: TrainSettings | None = None
 ) -> nn.Module:
     """Train one classifier on documents given as (sentences x features) arrays with 0/1 labels."""
+    settings = settings or TrainSettings()
     torch.manual_seed(settings.seed)
     order = list(range(len(features)))
     shuffle = random.Random(settings.seed)

@@ -59,7 +59,7 @@ def _score(context, config, citeworth: CiteworthSettings, key: str, device: str 
     """Run the chosen baselines on the release, write their lake folder ``baselines=<key>``; the asset's metadata."""
     from citeworth_assets.lib.sciqfs import tracking
     from citeworth_models.sciqfs.baselines import BaselineSettings
-    from citeworth_models.sciqfs.classifiers import TrainSettings
+    from citeworth_models.sciqfs.rankers import TrainSettings
 
     settings = citeworth.settings
     folder = settings.export_dir("sciqfs")
