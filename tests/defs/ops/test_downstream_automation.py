@@ -95,7 +95,7 @@ def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
             if instance.get_latest_materialization_event(key) is None
             and not any(parent in models for parent in graph.get(key).parent_keys)
             and graph.get(key).parent_keys  # views of code and files (drop reasons, judgements): nothing to follow
-            and graph.get(key).automation_condition is not None  # built by their own jobs (SciQFS, citrec)
+            and graph.get(key).automation_condition is not None  # built by their own jobs (citrec)
             and key not in other_sources  # arXiv/MAG: not in this dump root
         }
         assert unbuilt == set()
@@ -104,4 +104,7 @@ def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
         assert runs_per_asset["citeworth_dataset"] == 1 and runs_per_asset["citesum_dataset"] == 1
         assert runs_per_asset["citeworth_field_paragraphs"] == 19
         assert runs_per_asset["citesum_candidates"] == 2
+        # ROUGE-SciQFS per shard, then one release and one scoring of the untrained baselines (in every build)
+        assert runs_per_asset["sciqfs_s2orc_examples"] == 2 and runs_per_asset["sciqfs_release"] == 1
+        assert runs_per_asset["sciqfs_ranking_baselines"] == 1
         print(f"automation: {ticks} ticks, {sum(runs_per_asset.values())} asset partitions materialized")
