@@ -95,7 +95,7 @@ def write_examples(
 ) -> int:
     """One partition of ``sciqfs_examples`` (streamed), its build ``settings`` in the Parquet metadata."""
     schema = EXAMPLE_SCHEMA.with_metadata({SETTINGS_KEY: json.dumps(settings, sort_keys=True)})
-    with lake.PartitionWriter(lake_root, EXAMPLES, schema, key, dimension, batch_rows=500) as out:
+    with lake.PartitionWriter(lake_root, EXAMPLES, schema, key, dimension, batch_rows=100) as out:
         for example in examples:
             out.write(example_row(example))
     return out.rows_written

@@ -68,7 +68,7 @@ def _summary(row: dict) -> ExampleSummary:
 
 
 def write_split_files(
-    rows: Iterable[dict], split_of: Mapping[str, str], out: Path, batch_rows: int = 500
+    rows: Iterable[dict], split_of: Mapping[str, str], out: Path, batch_rows: int = 100
 ) -> tuple[dict[str, int], list[ExampleSummary]]:
     """``<split>.jsonl`` and ``<split>.parquet`` under ``out`` from example rows, streaming; rows per split and the
     examples' summaries."""
