@@ -171,6 +171,7 @@ def release_asset(examples: list[dg.AssetsDefinition]) -> dg.AssetsDefinition:
     )
     def sciqfs_release(config: ReleaseConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
         settings, splits = citeworth.settings, SplitSettings(seed=config.seed)
+        lake_tables.drop_unpartitioned(settings.lake, [*lake_tables.CLEAN_TABLES, lake_tables.EXAMPLES])
         split_of = dataset.release_splits(lake_tables.citing_paper_ids(settings.lake), splits)
         described = dataset.release_settings(lake_tables.example_settings(settings.lake), splits)
         folder = settings.export_dir("sciqfs")

@@ -85,6 +85,7 @@ def _score(context, config, citeworth: CiteworthSettings, key: str, device: str 
             context.log,
         )
     dimension = lake_tables.BASELINES_DIMENSION
+    lake_tables.drop_unpartitioned(settings.lake, [lake_tables.BASELINES, lake_tables.BASELINE_EXAMPLES])
     lake.write_partition(settings.lake, lake_tables.BASELINES, lake_tables.BASELINE_SCHEMA, rows, key, dimension)
     lake.write_partition(
         settings.lake, lake_tables.BASELINE_EXAMPLES, lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example, key, dimension

@@ -75,6 +75,17 @@ BASELINE_EXAMPLE_SCHEMA = pa.schema(
 )
 
 
+def drop_unpartitioned(lake_root: Path, tables) -> list[str]:
+    """Remove the single ``all`` folder an unpartitioned build of these tables left (before partitions and the
+    baselines' folders existed), so that no view or release reads it beside the partitions; the tables dropped."""
+    dropped = []
+    for table in tables:
+        if lake.partition_dir(lake_root, table).is_dir():
+            lake.drop_partition(lake_root, table)
+            dropped.append(table)
+    return dropped
+
+
 def write_tables(lake_root: Path, tables: SciqfsTables, key: str, dimension: str) -> dict[str, int]:
     """The three clean tables of one partition; rows written per table."""
     counts = {}

@@ -86,3 +86,13 @@ def test_a_first_occurrence_without_paragraphs_leaves_the_later_parse_with_the_f
     log = IssueLog()
     (paper,) = shard_papers(root, "r_1", default_splitter(), log)
     assert paper.title == "First row" and not log.counts
+
+
+def test_the_folder_of_an_unpartitioned_build_is_dropped_and_the_partitions_kept(tmp_path):
+    from citeworth_assets.lib.sciqfs import lake_tables
+
+    root = tmp_path / "lake"
+    for key in (None, "r_0"):
+        lake.write_partition(root, "sciqfs_papers", lake_tables.PAPERS_SCHEMA, [{"paper_id": f"p{key}"}], key)
+    assert lake_tables.drop_unpartitioned(root, ["sciqfs_papers", "sciqfs_examples"]) == ["sciqfs_papers"]
+    assert lake_tables.citing_paper_ids(root) == ["pr_0"]
