@@ -16,7 +16,6 @@ from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings
 from citeworth_assets.lib.sciqfs.release import write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings
 from citeworth_assets.lib.sciqfs.statistics import STATISTICS_SCHEMA
-from citeworth_assets.lib.sciqfs.tables import build_tables
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import CiteworthSettings
@@ -83,18 +82,10 @@ def tables_asset(source: Source) -> dg.AssetsDefinition:
     def sciqfs_tables(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
         settings, key, log = citeworth.settings, context.partition_key, IssueLog()
         papers = source.papers(settings, key, splitter(citeworth.splitter).split, log)
-        tables = build_tables(papers, log)
-        counts = lake_tables.write_tables(settings.lake, tables, key, source.dimension)
+        counts = lake_tables.write_tables(settings.lake, papers, log, key, source.dimension)
         for issue in log.issues[:20]:
             context.log.warning(str(issue))
-        with_abstract = sum(1 for value in tables.references.column("abstract").to_pylist() if value)
-        return dg.MaterializeResult(
-            metadata={
-                **counts,
-                "references_with_abstract": with_abstract,
-                "problems": dg.MetadataValue.json(dict(log.counts)),
-            }
-        )
+        return dg.MaterializeResult(metadata={**counts, "problems": dg.MetadataValue.json(dict(log.counts))})
 
     return sciqfs_tables
 

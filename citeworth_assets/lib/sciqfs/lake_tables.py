@@ -21,9 +21,17 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
+from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
-from citeworth_assets.lib.sciqfs.tables import CITATIONS_SCHEMA, PAPERS_SCHEMA, REFERENCES_SCHEMA, SciqfsTables
+from citeworth_assets.lib.sciqfs.tables import (
+    CITATIONS_SCHEMA,
+    PAPERS_SCHEMA,
+    REFERENCES_SCHEMA,
+    ParsedPaper,
+    SciqfsTables,
+    TableBuilder,
+)
 
 S2ORC_DIMENSION = lake.SHARD_DIMENSION
 ARXIV_DIMENSION = DUMP_FILE_DIMENSION
@@ -86,14 +94,27 @@ def drop_unpartitioned(lake_root: Path, tables) -> list[str]:
     return dropped
 
 
-def write_tables(lake_root: Path, tables: SciqfsTables, key: str, dimension: str) -> dict[str, int]:
-    """The three clean tables of one partition; rows written per table."""
-    counts = {}
-    for name, schema in CLEAN_TABLES.items():
-        with lake.PartitionWriter(lake_root, name, schema, key, dimension) as out:
-            out.write_table(getattr(tables, name.removeprefix("sciqfs_")))
-        counts[name] = out.rows_written
-    return counts
+def write_tables(lake_root: Path, papers: Iterable[ParsedPaper], log: IssueLog, key: str, dimension: str) -> dict:
+    """The three clean tables of one partition, papers and citations streamed as they come (the references once
+    every paper is in); rows written per table and the references that have an abstract."""
+    builder = TableBuilder(log)
+    with (
+        lake.PartitionWriter(lake_root, "sciqfs_papers", PAPERS_SCHEMA, key, dimension, batch_rows=200) as paper_rows,
+        lake.PartitionWriter(lake_root, "sciqfs_citations", CITATIONS_SCHEMA, key, dimension) as citation_rows,
+    ):
+        for paper in papers:
+            row, citations = builder.add(paper)
+            if row is not None:
+                paper_rows.write(row)
+                citation_rows.write_all(citations)
+        references = builder.reference_rows()
+        written = lake.write_partition(lake_root, "sciqfs_references", REFERENCES_SCHEMA, references, key, dimension)
+    return {
+        "sciqfs_papers": paper_rows.rows_written,
+        "sciqfs_references": written,
+        "sciqfs_citations": citation_rows.rows_written,
+        "references_with_abstract": sum(1 for row in references if row["abstract"]),
+    }
 
 
 def read_tables(lake_root: Path, key: str, dimension: str) -> SciqfsTables:

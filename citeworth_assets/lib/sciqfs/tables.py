@@ -1,7 +1,7 @@
 """The three clean tables of §3.2 (Papers, References, Citations) built from parsed papers.
 
 Every adapter (S2ORC pdf_parses, Science-Parse JSON) first turns a paper into a :class:`ParsedPaper`;
-:func:`build_tables` then merges the collection:
+:func:`build_tables` (or :class:`TableBuilder`, streaming) then merges the collection:
 
 * papers are de-duplicated by ``paper_id`` (the first record wins; later ones are counted);
 * references are de-duplicated by normalised title. One record of each group supplies *all* the
@@ -136,25 +136,27 @@ def _checked_offsets(mention: ParsedMention, paper: ParsedPaper, log: IssueLog) 
     return start, end
 
 
-def build_tables(
-    papers: Iterable[ParsedPaper],
-    log: IssueLog,
-    catalogue_abstracts: Mapping[str, str] | None = None,
-) -> SciqfsTables:
-    """Merge parsed papers into the three tables.
+class TableBuilder:
+    """Merges parsed papers one at a time: :meth:`add` gives a paper's row and its citation rows at once (so they can
+    be streamed to their tables), :meth:`reference_rows` the de-duplicated references once every paper is in.
 
     ``catalogue_abstracts`` maps a normalised title to an abstract (the paper joined reference titles
     with the arXiv metadata); it fills the abstract of a chosen reference record that has none.
     """
-    paper_rows: dict[str, dict] = {}
-    groups: dict[str, list[ParsedReference]] = {}
-    citation_rows: list[dict] = []
-    mentions_per_key: dict[str, int] = {}
-    for paper in papers:
-        if paper.paper_id in paper_rows:
-            _issue(log, paper, "duplicate_paper", "paper_id seen before; the first record is kept")
-            continue
-        paper_rows[paper.paper_id] = {
+
+    def __init__(self, log: IssueLog, catalogue_abstracts: Mapping[str, str] | None = None):
+        self.log, self.catalogue_abstracts = log, catalogue_abstracts
+        self.seen: set[str] = set()
+        self.groups: dict[str, list[ParsedReference]] = {}
+        self.mentions_per_key: dict[str, int] = {}
+
+    def add(self, paper: ParsedPaper) -> tuple[dict | None, list[dict]]:
+        """(the paper's row, or None for a paper seen before; its citation rows)."""
+        if paper.paper_id in self.seen:
+            _issue(self.log, paper, "duplicate_paper", "paper_id seen before; the first record is kept")
+            return None, []
+        self.seen.add(paper.paper_id)
+        row = {
             "paper_id": paper.paper_id,
             "title": paper.title,
             "abstract": paper.abstract,
@@ -164,20 +166,17 @@ def build_tables(
         for reference in paper.references:
             key = reference_key(paper.paper_id, reference)
             keys[reference.internal_id] = key
-            groups.setdefault(key, []).append(reference)
+            self.groups.setdefault(key, []).append(reference)
+        citations = []
         for mention in paper.mentions:
             key = keys.get(mention.internal_id)
             if key is None:
-                _issue(
-                    log,
-                    paper,
-                    "unknown_reference",
-                    f"mention of {mention.internal_id!r}, which the paper does not list; dropped",
-                )
+                message = f"mention of {mention.internal_id!r}, which the paper does not list; dropped"
+                _issue(self.log, paper, "unknown_reference", message)
                 continue
-            start, end = _checked_offsets(mention, paper, log)
-            mentions_per_key[key] = mentions_per_key.get(key, 0) + 1
-            citation_rows.append(
+            start, end = _checked_offsets(mention, paper, self.log)
+            self.mentions_per_key[key] = self.mentions_per_key.get(key, 0) + 1
+            citations.append(
                 {
                     "paper_id": paper.paper_id,
                     "reference_id": reference_id(key),
@@ -187,22 +186,41 @@ def build_tables(
                     "end_offset": end,
                 }
             )
-    reference_rows = []
-    for key, records in groups.items():
-        chosen = next((r for r in records if r.abstract), records[0])
-        abstract = chosen.abstract
-        if not abstract and catalogue_abstracts:
-            abstract = catalogue_abstracts.get(normalise_title(chosen.title))
-        reference_rows.append(
-            {
-                "reference_id": reference_id(key),
-                "title": chosen.title,
-                "total_citations": mentions_per_key.get(key, 0),
-                "abstract": abstract or None,
-            }
-        )
+        return row, citations
+
+    def reference_rows(self) -> list[dict]:
+        """One row per de-duplication key: the first record with an abstract (else the first) gives every field."""
+        rows = []
+        for key, records in self.groups.items():
+            chosen = next((r for r in records if r.abstract), records[0])
+            abstract = chosen.abstract
+            if not abstract and self.catalogue_abstracts:
+                abstract = self.catalogue_abstracts.get(normalise_title(chosen.title))
+            rows.append(
+                {
+                    "reference_id": reference_id(key),
+                    "title": chosen.title,
+                    "total_citations": self.mentions_per_key.get(key, 0),
+                    "abstract": abstract or None,
+                }
+            )
+        return rows
+
+
+def build_tables(
+    papers: Iterable[ParsedPaper],
+    log: IssueLog,
+    catalogue_abstracts: Mapping[str, str] | None = None,
+) -> SciqfsTables:
+    """Merge parsed papers into the three tables, in memory (:class:`TableBuilder` streams them)."""
+    builder, paper_rows, citation_rows = TableBuilder(log, catalogue_abstracts), [], []
+    for paper in papers:
+        row, citations = builder.add(paper)
+        if row is not None:
+            paper_rows.append(row)
+            citation_rows.extend(citations)
     return SciqfsTables(
-        papers=pa.Table.from_pylist(list(paper_rows.values()), schema=PAPERS_SCHEMA),
-        references=pa.Table.from_pylist(reference_rows, schema=REFERENCES_SCHEMA),
+        papers=pa.Table.from_pylist(paper_rows, schema=PAPERS_SCHEMA),
+        references=pa.Table.from_pylist(builder.reference_rows(), schema=REFERENCES_SCHEMA),
         citations=pa.Table.from_pylist(citation_rows, schema=CITATIONS_SCHEMA),
     )
