@@ -66,7 +66,7 @@ bench: install
 	$(PY) benchmarks/arxiv.py --papers 2000
 	$(PY) benchmarks/latex.py
 	$(PY) benchmarks/sciqfs.py --papers 3 --sentences 500
-	$(PY) benchmarks/sciqfs.py --partition --sizes 150 450
+	$(PY) benchmarks/sciqfs.py --partition --sizes 450 1350
 	$(PY) benchmarks/citrec.py
 	$(PY) benchmarks/ui_path.py
 	$(PY) benchmarks/workers.py
