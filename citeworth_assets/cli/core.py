@@ -229,7 +229,7 @@ def build(
     failed += build_arxiv_sources(defs, instance, settings)  # catalogue, dump files, fields, context export
     from citeworth_assets.cli.sciqfs_build import build_sciqfs
 
-    failed += build_sciqfs(defs, instance, click.echo)  # ROUGE-SciQFS per shard and dump file, then its release
+    failed += build_sciqfs(defs, instance, settings.environment(), click.echo)  # per shard and dump file, then release
     from citeworth_assets.lib.warehouse import published_whole
 
     # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.

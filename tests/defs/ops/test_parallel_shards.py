@@ -26,12 +26,11 @@ def test_two_workers_build_the_lake_of_one(tmp_path, monkeypatch):
         assert all(f"[{n}/3] 20200705v1_{n - 1}: " in result.output for n in (1, 2, 3))
         lakes[workers] = lake.sorted_rows(data / "lake")
         with dg.DagsterInstance.get() as instance:
-            runs = instance.get_run_records(
-                dg.RunsFilter(job_name="s2orc_shard_job", statuses=[dg.DagsterRunStatus.SUCCESS])
-            )
-            assert sorted(r.dagster_run.tags["dagster/partition"] for r in runs) == [
-                f"20200705v1_{i}" for i in range(3)
-            ]
+            for job in ("s2orc_shard_job", "sciqfs_shard_job"):  # ROUGE-SciQFS partitions: queued runs as well
+                runs = instance.get_run_records(dg.RunsFilter(job_name=job, statuses=[dg.DagsterRunStatus.SUCCESS]))
+                assert sorted(r.dagster_run.tags["dagster/partition"] for r in runs) == [
+                    f"20200705v1_{i}" for i in range(3)
+                ]
     assert sorted(lakes[1]) == sorted(lakes[2]) and len(lakes[1]) > 15
     assert [name for name in lakes[1] if lakes[1][name] != lakes[2][name]] == []
-    assert lakes[1]["s2orc_papers"] and lakes[1]["citeworth_paragraphs"]
+    assert lakes[1]["s2orc_papers"] and lakes[1]["citeworth_paragraphs"] and lakes[1]["sciqfs_examples"]
