@@ -6,7 +6,7 @@ from citeworth_assets.lib.citesum.tables import CITED_ABSTRACT_SCHEMA, CITED_ABS
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
-from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
+from citeworth_assets.lib.sciqfs.examples import ExampleCounts, build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.s2orc_lake import shard_papers
 from citeworth_assets.lib.sciqfs.tables import build_tables
 
@@ -96,3 +96,51 @@ def test_the_folder_of_an_unpartitioned_build_is_dropped_and_the_partitions_kept
         lake.write_partition(root, "sciqfs_papers", lake_tables.PAPERS_SCHEMA, [{"paper_id": f"p{key}"}], key)
     assert lake_tables.drop_unpartitioned(root, ["sciqfs_papers", "sciqfs_examples"]) == ["sciqfs_papers"]
     assert lake_tables.citing_paper_ids(root) == ["pr_0"]
+
+
+def ingest_generated_dump(tmp_path, shards: int):
+    """A generated S2ORC dump written to a lake as the S2ORC and CiteSum assets write it; the lake and shard keys."""
+    from citeworth_assets.lib.citesum.tables import write_cited_abstract_catalogue
+    from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
+    from citeworth_assets.lib.s2orc.records import ShardSource, read_metadata, read_paragraphs
+    from citeworth_assets.lib.s2orc.shards import discover_shards
+    from citeworth_assets.samples.s2orc import generate_sample_dump
+
+    generate_sample_dump(tmp_path / "dumps", papers=40, shards=shards, seed=5)
+    root, keys = tmp_path / "lake", []
+    for shard in discover_shards(tmp_path / "dumps"):
+        rows = read_metadata(ShardSource(shard.release, shard.key, shard.metadata), IssueLog())
+        lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, rows, shard.key)
+        candidates = split_candidates(lake.read_partition(root, "s2orc_papers", shard.key))[0]
+        source = ShardSource(shard.release, shard.key, shard.pdf_parses)
+        paragraphs = read_paragraphs(source, IssueLog(), set(candidates.column("paper_id").to_pylist()))
+        lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
+        keys.append(shard.key)
+    write_cited_abstract_catalogue(root)
+    write_duplicate_papers(root)
+    return root, keys
+
+
+def test_partitions_give_the_examples_of_the_whole_collection(tmp_path):
+    """ROUGE-SciQFS per shard (the graph) and over every shard at once (one partition, as the command builds) give
+    the same examples: a partition reads all its examples need, whatever the other shards hold."""
+    from citeworth_assets.lib.sciqfs import dataset, lake_tables
+
+    root, keys = ingest_generated_dump(tmp_path, shards=2)
+    split, settings, dimension = default_splitter(), dataset.DatasetSettings(), lake_tables.S2ORC_DIMENSION
+
+    def rows(examples):
+        return sorted(
+            (e.paper_id, e.reference_id, e.query, tuple(e.sentences), tuple(e.label_sources)) for e in examples
+        )
+
+    per_partition, cited = [], []
+    for key in keys:
+        lake_tables.write_tables(root, shard_papers(root, key, split, IssueLog()), IssueLog(), key, dimension)
+        tables = lake_tables.read_tables(root, key, dimension)
+        cited.append(set(tables.references.column("title").to_pylist()))
+        per_partition += dataset.partition_examples(tables, split, settings, ExampleCounts())
+    whole_papers = [paper for key in keys for paper in shard_papers(root, key, split, IssueLog())]
+    whole = dataset.partition_examples(build_tables(whole_papers, IssueLog()), split, settings, ExampleCounts())
+    assert cited[0] & cited[1] - {None}  # some references are cited from both shards
+    assert per_partition and rows(per_partition) == rows(whole)
