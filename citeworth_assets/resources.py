@@ -25,6 +25,7 @@ class CiteworthSettings(dg.ConfigurableResource):
     splitter: str = SETTINGS["splitter"][2]
     mlflow_uri: str | None = None
     encoder: str | None = None
+    duckdb_memory: str = SETTINGS["duckdb_memory"][2]
     shard_settle_seconds: float = 30.0
 
     @classmethod

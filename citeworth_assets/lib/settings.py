@@ -28,6 +28,7 @@ SETTINGS = {
     "splitter": ("CITEWORTH_SPLITTER", "--splitter", "scispacy_pysbd"),
     "mlflow_uri": ("CITEWORTH_MLFLOW_URI", None, None),
     "encoder": ("CITEWORTH_ENCODER", None, None),
+    "duckdb_memory": ("CITEWORTH_DUCKDB_MEMORY", None, "1GB"),
 }
 ENV_VARS = {name: env for name, (env, _, _) in SETTINGS.items()}
 DUMPS_ENV, DATA_ENV = ENV_VARS["dumps"], ENV_VARS["data"]
@@ -70,6 +71,7 @@ class Settings:
     encoder: str | None = (
         None  # a local checkpoint folder or "tiny"; default: the pretrained extra, else the tiny encoder
     )
+    duckdb_memory: str = SETTINGS["duckdb_memory"][2]  # DuckDB's memory_limit where the catalogue is joined
 
     @classmethod
     def resolve(cls, **explicit) -> Settings:
@@ -95,6 +97,16 @@ class Settings:
     def environment(self) -> dict[str, str]:
         """These settings as environment variables (for processes started from the CLI, such as the UI)."""
         return {ENV_VARS[name]: value for name, value in self.values().items()}
+
+    @cached_property
+    def duckdb(self):
+        """Limits of the DuckDB connections that join the works catalogue (fails fast on a bad size)."""
+        from citeworth_assets.lib.duckdb_limits import DuckDbLimits
+
+        try:
+            return DuckDbLimits(self.duckdb_memory)
+        except ValueError as error:
+            raise SettingError(f"{describe('duckdb_memory')}: {error}") from None
 
     # --- paths under the data root ---------------------------------------------------------------------------------
     @cached_property

@@ -7,16 +7,11 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.ingest import arxiv_ingest
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
 from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
 from citeworth_assets.lib.arxiv.dump_contexts import context_rows, resolver_linked_rows
 from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file, is_converted
-from citeworth_assets.lib.arxiv.resolution import (
-    RESOLUTION_SCHEMA,
-    agreement,
-    load_catalogue,
-    resolution_report,
-    resolve_all,
-)
+from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, agreement, resolution_report
 from citeworth_assets.lib.arxiv.schemas import CONTEXT_SCHEMA
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.jsonl import IssueLog
@@ -32,7 +27,8 @@ LINK_COLUMNS = ["ref_id", "linked_mag_id", "linked_openalex_id"]
     deps=["arxiv_references", "works"],
     automation_condition=dg.AutomationCondition.eager(),  # every dump file is resolved again when the catalogue changes
     description=(
-        "Every bibliography item of the dump file resolved against the works catalogue (Saier 2019 §4.2.4): arXiv id "
+        "Every bibliography item of the dump file resolved against the works catalogue (Saier 2019 §4.2.4), "
+        "joined in DuckDB against the lake's works (the catalogue never enters the process): arXiv id "
         "or DOI through the catalogue, else catalogue titles in the string, longest first, accepted on an author "
         "surname, ties by citation count; resolved_by or the failure reason per item. Metadata: shares by route, "
         "failures, and agreement with the links the input ships."
@@ -40,11 +36,14 @@ LINK_COLUMNS = ["ref_id", "linked_mag_id", "linked_openalex_id"]
 )
 def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings, key = citeworth.settings, context.partition_key
-    catalogue = load_catalogue(settings.lake)
     references = lake.iter_partition_rows(settings.lake, "arxiv_references", key, dimension=DIMENSION)
-    lake.write_partition(
-        settings.lake, "arxiv_resolutions", RESOLUTION_SCHEMA, resolve_all(references, catalogue), key, DIMENSION
-    )
+    lookup = LakeCatalogue(settings.lake, settings.duckdb)
+    try:
+        rows = resolve_in_lake(references, lookup)
+        lake.write_partition(settings.lake, "arxiv_resolutions", RESOLUTION_SCHEMA, rows, key, DIMENSION)
+        catalogue_works = lookup.count_works()
+    finally:
+        lookup.close()
     resolutions = list(lake.iter_partition_rows(settings.lake, "arxiv_resolutions", key, dimension=DIMENSION))
     report = resolution_report(resolutions)
     links = lake.iter_partition_rows(settings.lake, "arxiv_references", key, LINK_COLUMNS, DIMENSION)
@@ -56,7 +55,7 @@ def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: CiteworthSet
             "resolved_share": report["resolved_share"],
             "by_route": dg.MetadataValue.json(report["by_route"]),
             "failures": dg.MetadataValue.json(report["failures"]),
-            "catalogue_works": sum(len(works) for works in catalogue.by_title.values()),
+            "catalogue_works": catalogue_works,
             "agreement_with_shipped_links": dg.MetadataValue.json(compared),
         }
     )

@@ -1,7 +1,6 @@
 """The works catalogue (Saier 2019 ch. 4): MAG papers and OpenAlex works in one table, their citation edges, the
 MAG's level-0 fields of study (the keys of the static field partitions) and arXiv metadata titles."""
 
-from collections import Counter
 from pathlib import Path
 
 import dagster as dg
@@ -13,37 +12,15 @@ from citeworth_assets.lib.arxiv.dump_files import ARXIV_METADATA_DIR, MAG_DIR, M
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.mag.catalogue import mag_level0_fields, mag_work_references, mag_works, openalex_works
-from citeworth_assets.lib.mag.schemas import WORK_REFERENCE_SCHEMA, WORK_SCHEMA
+from citeworth_assets.lib.mag.catalogue import mag_level0_fields
+from citeworth_assets.lib.mag.lake_catalogue import build_works, field_counts
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
 from citeworth_assets.resources import CiteworthSettings
 
 CATALOGUE_ISSUES = "catalogue_read_issues"
 
 
-def _works(dumps: Path, log: IssueLog, edges: lake.PartitionWriter, fields: Counter):
-    """MAG works, then OpenAlex works (whose citation edges go straight to ``edges``), counting fields."""
-    sources = []
-    if (dumps / MAG_DIR).is_dir():
-        sources.append(mag_works(dumps / MAG_DIR, log))
-    if (dumps / OPENALEX_DIR).is_dir():
-        pending: list[dict] = []
-        sources.append(_draining(openalex_works(dumps / OPENALEX_DIR, log, pending), pending, edges))
-    for source in sources:
-        for work in source:
-            fields.update(work["fields"])
-            yield work
-
-
-def _draining(works, pending: list, edges: lake.PartitionWriter):
-    """Pass works through, moving the edges each one added to ``pending`` into the edge table at once."""
-    for work in works:
-        edges.write_all(pending)
-        pending.clear()
-        yield work
-
-
-def _field_rows(dumps: Path, counts: Counter) -> list[dict]:
+def _field_rows(dumps: Path, counts: dict) -> list[dict]:
     # FieldsOfStudy.txt is read a second time here; its issues were counted by the works reader already.
     level0 = mag_level0_fields(dumps / MAG_DIR, IssueLog()) if (dumps / MAG_DIR).is_dir() else {}
     ids = {name: field_id for field_id, name in level0.items()}
@@ -74,8 +51,10 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
             "works": (
                 "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every "
                 "OpenAlex work in one row shape (work id, normalised title, year, authors, citation count, DOI, "
-                "arXiv id, fields); "
-                "arXiv metadata titles beside it (table arxiv_titles). Read issues in catalogue_read_issues."
+                "arXiv id, fields); arXiv metadata titles beside it (table arxiv_titles). Built out of core in "
+                "DuckDB (memory limit CITEWORTH_DUCKDB_MEMORY); a work listed twice keeps its newest version (the "
+                "later Papers.txt line, the later OpenAlex updated_date folder), the others are listed in "
+                "work_duplicates. Read issues in catalogue_read_issues."
             ),
             "work_references": "Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
             "mag_fields_of_study": (
@@ -95,14 +74,12 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
 def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     settings = citeworth.settings
     dumps = settings.require_dumps()
-    log, fields = IssueLog(), Counter()
-    with (
-        lake.PartitionWriter(settings.lake, "work_references", WORK_REFERENCE_SCHEMA) as edges,
-        lake.PartitionWriter(settings.lake, "works", WORK_SCHEMA) as works,
-    ):
-        works.write_all(_works(dumps, log, edges, fields))
-        if (dumps / MAG_DIR).is_dir():
-            edges.write_all(mag_work_references(dumps / MAG_DIR, log))
+    log = IssueLog()
+    mag, openalex = dumps / MAG_DIR, dumps / OPENALEX_DIR
+    counts = build_works(
+        settings.lake, mag if mag.is_dir() else None, openalex if openalex.is_dir() else None, log, settings.duckdb
+    )
+    fields = field_counts(settings.lake, settings.duckdb)
     titles = lake.write_partition(settings.lake, "arxiv_titles", ARXIV_TITLE_SCHEMA, _arxiv_titles(dumps, log))
     field_rows = _field_rows(dumps, fields)
     lake.write_partition(settings.lake, "mag_fields_of_study", FIELD_OF_STUDY_SCHEMA, field_rows)
@@ -110,9 +87,15 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
     issues = issue_metadata(settings.lake, CATALOGUE_ISSUES, "catalogue", None, log, dumps)
     yield dg.MaterializeResult(
-        asset_key="works", metadata={"works": works.rows_written, "arxiv_titles": titles, **issues}
+        asset_key="works",
+        metadata={
+            "works": counts["works"],
+            "duplicate_versions": counts["duplicates"],
+            "arxiv_titles": titles,
+            **issues,
+        },
     )
-    yield dg.MaterializeResult(asset_key="work_references", metadata={"edges": edges.rows_written})
+    yield dg.MaterializeResult(asset_key="work_references", metadata={"edges": counts["edges"]})
     unknown = [row["display_name"] for row in field_rows if not row["is_partition"]]
     yield dg.MaterializeResult(
         asset_key="mag_fields_of_study",

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
+from citeworth_assets.lib.arxiv.catalogue_lookup import openalex_mag_ids
 from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
@@ -81,11 +82,7 @@ def resolver_linked_rows(
         lake_root, "arxiv_resolutions", key, ["ref_id", "citing_paper_id", "work_id", "mag_id"], DUMP_FILE_DIMENSION
     )
     shipped_openalex = {short_openalex_id(r["linked_openalex_id"]) for r in references if r["linked_openalex_id"]}
-    openalex_mag = {
-        w["openalex_id"]: w["mag_id"]
-        for w in lake.iter_table_rows(lake_root, "works", ["openalex_id", "mag_id"])
-        if w["openalex_id"] in shipped_openalex and w["mag_id"]
-    }
+    openalex_mag = openalex_mag_ids(lake_root, shipped_openalex)
     links = reference_links(references, resolutions, openalex_mag=openalex_mag, arxiv_only=is_converted(dump))
     citing_mag = {r["citing_paper_id"]: r["citing_mag_id"] for r in references if r["citing_mag_id"]}
     if dump.release == UNARXIVE_2020:

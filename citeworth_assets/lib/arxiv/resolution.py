@@ -22,11 +22,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pyarrow as pa
 
-from citeworth_assets.lib import lake
 from citeworth_assets.lib.identifiers import DOI, NEW_STYLE, OLD_STYLE, normalise_arxiv_id, normalise_doi
 from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
 
@@ -49,6 +47,9 @@ RESOLUTION_SCHEMA = pa.schema(
 class ResolutionSettings:
     min_title_words: int = 2  # shorter catalogue titles are too ambiguous to find inside a string
     min_surname_length: int = 2  # as published: one-letter name parts are ignored
+    # longer catalogue titles are not looked for inside strings (each string gives every run of words up to this
+    # length as a key to join with the catalogue; MAG titles rarely pass 30 words)
+    max_title_words: int = 40
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Catalogue:
         words = tuple(title.split())
         if title:
             self.by_title.setdefault(title, []).append(work)
-            if len(words) >= self.settings.min_title_words:
+            if self.settings.min_title_words <= len(words) <= self.settings.max_title_words:
                 self.by_prefix.setdefault(words[: self.settings.min_title_words], set()).add(words)
         if work.get("arxiv_id"):
             self.by_arxiv.setdefault(normalise_arxiv_id(work["arxiv_id"]), work)
@@ -108,16 +109,11 @@ class Catalogue:
         return sorted(found, key=lambda t: (-len(t.split()), -len(t), t))
 
 
-def load_catalogue(lake_root: Path) -> Catalogue:
-    """The works catalogue and arXiv metadata titles from the lake (empty before the catalogue is built)."""
-    catalogue = Catalogue()
-    columns = ["work_id", "mag_id", "openalex_id", "normalised_title", "authors", "citation_count", "doi", "arxiv_id"]
-    for work in lake.iter_table_rows(lake_root, "works", columns):
-        catalogue.add(work)
-    catalogue.add_arxiv_titles(
-        (r["arxiv_id"], r["title"]) for r in lake.iter_table_rows(lake_root, "arxiv_titles", ["arxiv_id", "title"])
-    )
-    return catalogue
+def title_windows(raw: str, settings: ResolutionSettings) -> set[str]:
+    """Every run of min..max title words of a reference string (identifiers removed): the titles it may hold."""
+    words = mag_normalise_title(_without_identifiers(raw)).split()
+    low, high = settings.min_title_words, settings.max_title_words
+    return {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + low, min(len(words), i + high) + 1)}
 
 
 def _without_identifiers(raw: str) -> str:

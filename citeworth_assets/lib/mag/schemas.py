@@ -24,3 +24,18 @@ WORK_SCHEMA = pa.schema(
 WORK_REFERENCE_SCHEMA = pa.schema(
     [("citing_work_id", pa.string()), ("cited_work_id", pa.string()), ("source", pa.string())]
 )
+
+# A version of a work that a newer one replaced (the MAG's later Papers.txt line, OpenAlex's later updated_date)
+WORK_DUPLICATE_SCHEMA = pa.schema(
+    [
+        ("work_id", pa.string()),
+        ("source", pa.string()),
+        ("versions", pa.int64()),  # rows of the dump with this id
+        ("source_file", pa.string()),  # a version not kept
+        ("line", pa.int64()),
+        ("title", pa.string()),
+        ("kept_source_file", pa.string()),  # the version kept (the newest)
+        ("kept_line", pa.int64()),
+        ("kept_title", pa.string()),
+    ]
+)

@@ -1,0 +1,233 @@
+"""The works catalogue built out of core: dump files streamed into staging Parquet, joined and deduplicated in DuckDB.
+
+The MAG's Papers, PaperAuthorAffiliations + Authors and PaperFieldsOfStudy + FieldsOfStudy are read line by
+line (bad lines counted, as :mod:`citeworth_assets.lib.mag.tsv` does) into staging tables; OpenAlex works
+parts likewise. DuckDB then joins authors (in author order) and level-0 fields onto papers and writes the
+``works`` table under a memory limit, spilling to a temporary folder beyond it, so a process never holds
+more than the limit whatever the catalogue's size (MAG: about 250M papers).
+
+Duplicates (issue: catalogue duplicates) keep the newest version: for the MAG a ``PaperId`` listed again
+later in Papers.txt, for OpenAlex a work listed again in a later ``updated_date=`` folder (as real
+snapshots do). Every version not kept is a row of ``work_duplicates``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from citeworth_assets.lib import lake
+from citeworth_assets.lib.duckdb_limits import DuckDbLimits
+from citeworth_assets.lib.identifiers import normalise_doi
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.mag import tsv
+from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, _openalex_short, openalex_work, snapshot_files
+from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
+from citeworth_assets.lib.mag.titles import mag_normalise_title
+
+_PAPERS = pa.schema(
+    [(n, t) for n, t in zip(WORK_SCHEMA.names, WORK_SCHEMA.types) if n not in ("authors", "fields")]
+    + [("paper_id", pa.int64()), ("version", pa.string())]
+)
+_NAMES = pa.schema([("author_id", pa.int64()), ("name", pa.string()), ("line", pa.int64())])
+_PAPER_AUTHORS = pa.schema(
+    [
+        ("paper_id", pa.int64()),
+        ("author_id", pa.int64()),
+        ("seq", pa.int64()),
+        ("original", pa.string()),
+        ("line", pa.int64()),
+    ]
+)
+_PAPER_FIELDS = pa.schema([("paper_id", pa.int64()), ("field_id", pa.int64())])
+_FIELDS = pa.schema([("field_id", pa.int64()), ("name", pa.string())])
+_OPENALEX = pa.schema(list(zip(WORK_SCHEMA.names, WORK_SCHEMA.types)) + [("version", pa.string())])
+_UPDATED = re.compile(r"updated_date=([^/\\]+)")
+
+
+def _stage_mag(folder: Path, stage: Path, log: IssueLog) -> bool:
+    """MAG files -> staging tables; False when there is no Papers.txt."""
+    papers = _find(folder, tsv.PAPERS.name)
+    if papers is None:
+        log.add(ReadIssue(str(folder / tsv.PAPERS.name), None, None, "missing_file", "no Papers.txt"))
+        return False
+    lake.write_partition(stage, "papers", _PAPERS, _paper_rows(papers, log))
+    rows = {
+        "names": (tsv.AUTHORS, _NAMES, lambda r: (r["AuthorId"], r["DisplayName"] or r["NormalizedName"], r["_line"])),
+        "paper_authors": (
+            tsv.PAPER_AUTHOR_AFFILIATIONS,
+            _PAPER_AUTHORS,
+            lambda r: (
+                r["PaperId"],
+                r["AuthorId"],
+                r["AuthorSequenceNumber"] or 0,
+                r.get("OriginalAuthor"),
+                r["_line"],
+            ),
+        ),
+        "paper_fields": (tsv.PAPER_FIELDS_OF_STUDY, _PAPER_FIELDS, lambda r: (r["PaperId"], r["FieldOfStudyId"])),
+        "fields": (
+            tsv.FIELDS_OF_STUDY,
+            _FIELDS,
+            lambda r: (r["FieldOfStudyId"], r["DisplayName"]) if r["Level"] == 0 else None,
+        ),
+    }
+    for table, (spec, schema, pick) in rows.items():
+        path = _find(folder, spec.name)
+        source = tsv.read_mag_file(path, spec, log) if path else ()
+        values = (v for v in map(pick, source) if v is not None)
+        lake.write_partition(stage, table, schema, (dict(zip(schema.names, v)) for v in values))
+    return True
+
+
+def _paper_rows(path: Path, log: IssueLog) -> Iterator[dict]:
+    for row in tsv.read_mag_file(path, tsv.PAPERS, log):
+        title = row.get("OriginalTitle") or row.get("PaperTitle")
+        yield {
+            "paper_id": row["PaperId"],
+            "work_id": f"mag:{row['PaperId']}",
+            "source": "mag",
+            "mag_id": str(row["PaperId"]),
+            "openalex_id": None,
+            "title": title,
+            "normalised_title": mag_normalise_title(row.get("PaperTitle") or title),
+            "year": row.get("Year"),
+            "citation_count": row.get("CitationCount") or 0,
+            "doi": normalise_doi(row.get("Doi")),
+            "arxiv_id": _arxiv_from_doi(row.get("Doi")),
+            "source_file": path.name,
+            "line": row["_line"],
+            "version": f"{row['_line']:012d}",
+        }
+
+
+def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.PartitionWriter) -> None:
+    def rows() -> Iterator[dict]:
+        for path in snapshot_files(snapshot):
+            found = _UPDATED.search(str(path))
+            folder = found.group(1) if found else ""
+            for entry in iter_json_lines(path, log):
+                row = openalex_work(entry.record, path, entry.number, log)
+                if row is None:
+                    continue
+                for cited in entry.record.get("referenced_works") or []:
+                    if short := _openalex_short(cited):
+                        edges.write({"citing_work_id": row["work_id"], "cited_work_id": short, "source": "openalex"})
+                yield {**row, "version": f"{folder}/{path.name}/{entry.number:012d}"}
+
+    lake.write_partition(stage, "openalex", _OPENALEX, rows())
+
+
+def _views(connection: duckdb.DuckDBPyConnection, stage: Path, has_mag: bool, has_openalex: bool) -> None:
+    """``versions`` (every staged work row with its id) and ``newest`` (one row per id, the newest version)."""
+    parts = []
+    if has_mag:
+        for table in ("papers", "names", "paper_authors", "paper_fields", "fields"):
+            connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{lake.table_glob(stage, table)}')")
+        connection.execute(
+            """CREATE VIEW mag_versions AS
+            WITH names1 AS (SELECT author_id, arg_max(name, line) AS name FROM names GROUP BY author_id),
+            listed AS (SELECT a.paper_id, list(coalesce(n.name, a.original) ORDER BY a.seq, a.line)
+                         FILTER (WHERE coalesce(n.name, a.original) IS NOT NULL) AS authors
+                       FROM paper_authors a LEFT JOIN names1 n USING (author_id) GROUP BY a.paper_id),
+            fielded AS (SELECT p.paper_id, list(DISTINCT f.name ORDER BY f.name) AS fields
+                        FROM paper_fields p JOIN (SELECT field_id, arg_max(name, name) AS name FROM fields
+                                                   GROUP BY field_id) f USING (field_id) GROUP BY p.paper_id)
+            SELECT p.* EXCLUDE (paper_id), coalesce(l.authors, []) AS authors, coalesce(f.fields, []) AS fields
+            FROM papers p LEFT JOIN listed l USING (paper_id) LEFT JOIN fielded f USING (paper_id)"""
+        )
+        parts.append("SELECT *, 0 AS rank FROM mag_versions")
+    if has_openalex:
+        connection.execute(
+            f"CREATE VIEW openalex AS SELECT * FROM read_parquet('{lake.table_glob(stage, 'openalex')}')"
+        )
+        parts.append("SELECT *, 1 AS rank FROM openalex")
+    connection.execute(f"CREATE VIEW versions AS {' UNION ALL BY NAME '.join(parts)}")
+    connection.execute(
+        """CREATE VIEW counted AS SELECT work_id, count(*) AS versions, max(version) AS newest
+        FROM versions GROUP BY work_id"""
+    )
+
+
+def _stream(connection, sql: str, lake_root: Path, table: str, schema: pa.Schema) -> int:
+    """A query's result into a lake table, batch by batch (DuckDB sorts and joins out of core)."""
+    reader = connection.sql(sql).to_arrow_reader(20_000)
+    with lake.PartitionWriter(lake_root, table, schema) as writer:
+        for batch in reader:
+            writer.write_table(pa.Table.from_batches([batch]))
+    return writer.rows_written
+
+
+def _write_works(connection, lake_root: Path) -> tuple[int, int]:
+    columns = ", ".join(f"v.{name}" for name in WORK_SCHEMA.names)
+    kept = _stream(
+        connection,
+        f"""SELECT {columns} FROM versions v JOIN counted c ON v.work_id = c.work_id AND v.version = c.newest
+        ORDER BY v.rank, v.version""",
+        lake_root,
+        "works",
+        WORK_SCHEMA,
+    )
+    duplicates = _stream(
+        connection,
+        """SELECT v.work_id, v.source, c.versions, v.source_file, v.line, v.title,
+                 k.source_file AS kept_source_file, k.line AS kept_line, k.title AS kept_title
+        FROM versions v JOIN counted c ON v.work_id = c.work_id AND v.version <> c.newest
+        JOIN versions k ON k.work_id = c.work_id AND k.version = c.newest
+        ORDER BY v.rank, v.work_id, v.version""",
+        lake_root,
+        "work_duplicates",
+        WORK_DUPLICATE_SCHEMA,
+    )
+    return kept, duplicates
+
+
+def field_counts(lake_root: Path, limits: DuckDbLimits | None = None) -> dict[str, int]:
+    """Works per level-0 field of the ``works`` table (counted in DuckDB)."""
+    if not lake.has_data(lake_root, "works"):
+        return {}
+    works = lake.table_glob(lake_root, "works")
+    with (limits or DuckDbLimits()).connect() as connection:
+        sql = f"SELECT field, count(*) FROM (SELECT unnest(fields) AS field FROM read_parquet('{works}')) GROUP BY 1"
+        rows = connection.execute(sql).fetchall()
+    return dict(sorted(rows))
+
+
+def build_works(
+    lake_root: Path, mag: Path | None, openalex: Path | None, log: IssueLog, limits: DuckDbLimits | None = None
+) -> dict:
+    """Write ``works``, ``work_duplicates`` and ``work_references``; returns the counts."""
+    limits = limits or DuckDbLimits()
+    (lake_root / lake.STAGING).mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix="catalogue.", dir=lake_root / lake.STAGING))
+    try:
+        with lake.PartitionWriter(lake_root, "work_references", WORK_REFERENCE_SCHEMA) as edges:
+            has_mag = mag is not None and _stage_mag(mag, stage, log)
+            if openalex is not None:
+                _stage_openalex(openalex, stage, log, edges)
+            if has_mag and (path := _find(mag, tsv.PAPER_REFERENCES.name)):
+                edges.write_all(
+                    {
+                        "citing_work_id": f"mag:{r['PaperId']}",
+                        "cited_work_id": f"mag:{r['PaperReferenceId']}",
+                        "source": "mag",
+                    }
+                    for r in tsv.read_mag_file(path, tsv.PAPER_REFERENCES, log)
+                )
+        if not has_mag and openalex is None:
+            lake.write_partition(lake_root, "works", WORK_SCHEMA, [])
+            lake.write_partition(lake_root, "work_duplicates", WORK_DUPLICATE_SCHEMA, [])
+            return {"works": 0, "duplicates": 0, "edges": edges.rows_written}
+        (stage / "duckdb_tmp").mkdir()
+        with limits.connect(stage / "duckdb_tmp") as connection:
+            _views(connection, stage, has_mag, openalex is not None)
+            kept, duplicates = _write_works(connection, lake_root)
+        return {"works": kept, "duplicates": duplicates, "edges": edges.rows_written}
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
