@@ -36,12 +36,14 @@ def _read_2020(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
             log.add(ReadIssue(str(dump.path), None, None, "missing_refs_db", "no refs.db: markers cannot be checked"))
         refs = unarxive2020.open_refs_db(db, log) if db is not None else None
         try:
+            citing = set()
             for paper in unarxive2020.iter_papers(dump.path, log, refs, root):
+                citing.add(paper.arxiv_id)
                 _long_text(paper.text, paper.row, dump.path, log)
                 papers.write(paper.row)
                 paragraphs.write_all(paper.paragraphs)
-            if refs is not None:
-                references.write_all(unarxive2020.iter_references(refs, log))
+            if refs is not None:  # this file's papers' items only: refs.db may be shared by many folders
+                references.write_all(unarxive2020.iter_references(refs, log, citing=citing))
         finally:
             if refs is not None:
                 refs.close()
@@ -69,7 +71,9 @@ def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
                 "byte offset); 2020 paragraphs are blocks of non-blank lines."
             ),
             "arxiv_references": (
-                "One row per bibliography item (refs.db bibitem or 2022 bib entry): uuid/hash, citing paper, raw "
+                "One row per bibliography item of the file's papers (refs.db bibitem or 2022 bib entry; a "
+                "refs.db shared by many folders gives each folder its own papers' items): uuid/hash, citing "
+                "paper, raw "
                 "string, arXiv ids and DOIs found in it, and the links the input ships (kept to compare the resolver "
                 "with)."
             ),

@@ -23,7 +23,7 @@ import shutil
 import sqlite3
 import tarfile
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,11 +234,30 @@ def _decode_cell(value, column: str, rowid: int, path: str, log: IssueLog):
         return value.decode("utf-8", errors="replace")
 
 
-def iter_references(refs: RefsDb, log: IssueLog, source_file: str | None = None) -> Iterator[dict]:
-    """One REFERENCE_SCHEMA row per ``bibitem``, in rowid order; ``line`` is the SQLite rowid."""
+def _bibitems(refs: RefsDb, citing: Iterable[str] | None) -> sqlite3.Cursor:
+    """The bibitem rows, all of them or those of the ``citing`` papers (one scan, the ids in a temporary table)."""
+    columns = f"rowid, {', '.join(BIBITEM_COLUMNS)}"
+    if citing is None:
+        return refs.connection.execute(f"select {columns} from bibitem order by rowid")
+    refs.connection.execute("create temp table if not exists citing_papers (id text primary key)")
+    refs.connection.execute("delete from temp.citing_papers")
+    refs.connection.executemany("insert or ignore into temp.citing_papers values (?)", ((i,) for i in citing))
+    return refs.connection.execute(
+        f"select {columns} from bibitem where citing_arxiv_id in (select id from temp.citing_papers) order by rowid"
+    )
+
+
+def iter_references(
+    refs: RefsDb, log: IssueLog, source_file: str | None = None, citing: Iterable[str] | None = None
+) -> Iterator[dict]:
+    """One REFERENCE_SCHEMA row per ``bibitem``, in rowid order; ``line`` is the SQLite rowid.
+
+    ``citing``: only the bibitems of these papers (refs.db's ``citing_arxiv_id`` form, as the file names): a
+    ``refs.db`` shared by many folders or tarballs gives each its own papers' items, never all 29M of them.
+    """
     path = str(refs.path)
     try:
-        cursor = refs.connection.execute(f"select rowid, {', '.join(BIBITEM_COLUMNS)} from bibitem order by rowid")
+        cursor = _bibitems(refs, citing)
     except sqlite3.DatabaseError as error:
         log.add(ReadIssue(path, None, None, "unreadable_refs_db", str(error)))
         return

@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import shutil
 import sqlite3
 import tarfile
 from pathlib import Path
@@ -210,3 +211,29 @@ def test_2022_abstract_falls_back_to_the_metadata_and_counts_a_bad_type(tmp_path
     assert [r["abstract"] for r in rows] == ["From the metadata."] * 2 + ["Plain string.", "From the metadata."]
     assert log.counts == {"bad_type": 1}
     assert unarxive2022.abstract_of({}, {}) is None
+
+
+def _references_of(folder, refs_db) -> list[dict]:
+    log = IssueLog()
+    refs = unarxive2020.RefsDb(refs_db)
+    try:
+        citing = {paper.arxiv_id for paper in unarxive2020.iter_papers(folder, log, refs)}
+        return list(unarxive2020.iter_references(refs, log, citing=citing))
+    finally:
+        refs.close()
+
+
+def test_a_real_folder_split_in_two_with_the_full_refs_db_gives_the_same_references(shared_data, tmp_path):
+    """refs.db shared by two folders: each gives its own papers' bibitems, together those of one folder."""
+    folder = shared_data / "unarxive-2020" / "papers"
+    texts = sorted(folder.glob("*.txt"))
+    for half, paths in (("a", texts[::2]), ("b", texts[1::2])):
+        (tmp_path / half).mkdir()
+        for path in [*paths, folder / "refs.db"]:
+            shutil.copy(path, tmp_path / half / path.name)
+    whole = _references_of(folder, folder / "refs.db")
+    parts = _references_of(tmp_path / "a", folder / "refs.db") + _references_of(tmp_path / "b", folder / "refs.db")
+    # refs.db lists 4027 items of 605 papers; 3520 belong to the 100 papers whose text the sample ships
+    assert len(whole) == len(parts) == 3520
+    assert sorted(r["ref_id"] for r in parts) == sorted(r["ref_id"] for r in whole)
+    assert {r["citing_paper_id"] for r in whole} <= {p.stem for p in texts}
