@@ -70,6 +70,7 @@ bench: install
 	$(PY) benchmarks/citrec.py
 	$(PY) benchmarks/ui_path.py
 	$(PY) benchmarks/workers.py
+	$(PY) benchmarks/scale.py
 
 ui: PORT ?= 3000
 ui: install

@@ -2,6 +2,7 @@
 dumps, and :func:`build_arxiv_sources`, which ``citeworth build`` calls to build every arXiv and catalogue source
 found under the dump root."""
 
+import itertools
 import time
 from pathlib import Path
 
@@ -150,12 +151,21 @@ def report_issues(log) -> None:
 
 
 def write_sample_dumps(
-    out: Path, papers_2020: int = 30, papers_2022: int = 20, seed: int = 13, source_papers: int = 0
+    out: Path,
+    papers_2020: int = 30,
+    papers_2022: int = 20,
+    seed: int = 13,
+    source_papers: int = 0,
+    works: int | None = None,
 ) -> dict:
     """The arXiv, MAG, OpenAlex and arXiv-metadata sample dumps in the dump-root layout (docs/arxiv.md): an unarXive
     2020 folder with its damage cases, an unarXive 2022 file, every catalogue source, and with ``source_papers`` a
     bulk LaTeX source dump (arxiv-src/arXiv_src_2101_001.tar, Saier 2019 §4.2.3). (One 2020 part only: the
-    generator names papers by index, so two parts would hold the same arXiv ids.)"""
+    generator names papers by index, so two parts would hold the same arXiv ids.)
+
+    ``works``: a catalogue of that many works (the special sample works, then generated ones, streamed to the files);
+    the papers cite the special works and the first ``CITED_POOL`` generated ones, so the same seed gives the same
+    papers for every catalogue of at least that size."""
     from citeworth_assets.lib.arxiv.dump_files import (
         ARXIV_METADATA_DIR,
         MAG_DIR,
@@ -167,23 +177,28 @@ def write_sample_dumps(
     from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
     from citeworth_assets.samples.arxiv_sources import write_source_dump
     from citeworth_assets.samples.mag import (
+        CITED_POOL,
+        iter_filler_works,
         sample_works,
+        scaled_works,
         write_arxiv_metadata,
         write_mag_dump,
         write_openalex_snapshot,
     )
 
-    works = sample_works(seed, SAMPLE_WORKS)
-    edges = [(a.mag_id, b.mag_id) for a, b in zip(works, works[1:]) if a.kind == "plain"][: SAMPLE_WORKS // 2]
-    _, refs_2020 = write_unarxive_2020(out / UNARXIVE_2020 / "papers", works, papers_2020, seed)
-    _, refs_2022 = write_unarxive_2022(out / UNARXIVE_2022 / "arXiv_src_sample.jsonl.gz", works, papers_2022, seed)
-    write_mag_dump(out / MAG_DIR, works, edges)
-    write_openalex_snapshot(out / OPENALEX_DIR, works, edges)
-    write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", works)
-    sources = write_source_dump(out / SOURCE_DIR, works, source_papers, seed) if source_papers else {"papers": {}}
+    special, filler = scaled_works(seed, works) if works is not None else (sample_works(seed, SAMPLE_WORKS), 0)
+    cited = [*special, *iter_filler_works(seed, min(filler, CITED_POOL))]
+    edges = [(a.mag_id, b.mag_id) for a, b in zip(special, special[1:]) if a.kind == "plain"][: SAMPLE_WORKS // 2]
+    _, refs_2020 = write_unarxive_2020(out / UNARXIVE_2020 / "papers", cited, papers_2020, seed)
+    _, refs_2022 = write_unarxive_2022(out / UNARXIVE_2022 / "arXiv_src_sample.jsonl.gz", cited, papers_2022, seed)
+    catalogue = lambda: itertools.chain(special, iter_filler_works(seed, filler))  # noqa: E731 (streamed twice)
+    write_mag_dump(out / MAG_DIR, catalogue(), edges)
+    write_openalex_snapshot(out / OPENALEX_DIR, catalogue(), edges, per_part=100 if not filler else 50_000)
+    write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", special)
+    sources = write_source_dump(out / SOURCE_DIR, special, source_papers, seed) if source_papers else {"papers": {}}
     return {
         "source_papers": len(sources["papers"]),
-        "works": len(works),
+        "works": len(special) + filler,
         "edges": len(edges),
         "references_2020": len(refs_2020),
         "references_2022": len(refs_2022),
@@ -203,13 +218,25 @@ def write_sample_dumps(
     type=click.IntRange(min=0),
     help="LaTeX submissions in the bulk source dump arxiv-src/arXiv_src_2101_001.tar (and a PDF-only, a corrupt one).",
 )
+@click.option(
+    "--works",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Works in the MAG and OpenAlex catalogue (default: the 219 special sample works only); the papers cite the "
+    "same works for every size from 50,000 on, so catalogues of different sizes can be compared.",
+)
 @click.option("--seed", default=13, show_default=True, type=int)
-def generate_sample_arxiv(out: str, papers: int, papers_2022: int, source_papers: int, seed: int) -> None:
+def generate_sample_arxiv(
+    out: str, papers: int, papers_2022: int, source_papers: int, works: int | None, seed: int
+) -> None:
     """Write deterministic unarXive 2020 (a folder with damage cases), unarXive 2022, MAG, OpenAlex and arXiv
     metadata sample dumps under one dump root, and a bulk LaTeX source dump (natbib, biblatex, \\input, .bbl,
     a PDF-only and a corrupt submission)."""
     started = time.perf_counter()
-    summary = write_sample_dumps(Path(out), papers, papers_2022, seed, source_papers)
+    try:
+        summary = write_sample_dumps(Path(out), papers, papers_2022, seed, source_papers, works)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--works") from None
     click.echo(f"wrote the arXiv/MAG sample dumps to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
     click.echo(f"summary: {summary}")
 

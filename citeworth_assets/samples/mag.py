@@ -12,7 +12,9 @@ from __future__ import annotations
 import gzip
 import json
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from citeworth_assets.lib.fields import MAG_FIELDS
@@ -179,9 +181,9 @@ def _paper_line(work: Work, old_layout: bool) -> str:
 
 
 def write_mag_dump(
-    folder: str | Path, works: list[Work], references: list[tuple[int, int]] = (), damaged: bool = True
+    folder: str | Path, works: Iterable[Work], references: list[tuple[int, int]] = (), damaged: bool = True
 ) -> Path:
-    """The six MAG files for ``works``; ``references``: (citing, cited) MAG id pairs."""
+    """The six MAG files for ``works`` (read once, so a generator streams); ``references``: (citing, cited) pairs."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     author_ids: dict[str, int] = {}
@@ -231,23 +233,26 @@ def openalex_record(work: Work, references: list[int] = ()) -> dict:
 
 
 def write_openalex_snapshot(
-    folder: str | Path, works: list[Work], references: list[tuple[int, int]] = (), per_part: int = 100
+    folder: str | Path, works: Iterable[Work], references: list[tuple[int, int]] = (), per_part: int = 100
 ) -> Path:
-    """``works/updated_date=*/part_*.gz`` files, ``per_part`` works each, streaming."""
+    """``works/updated_date=*/part_*.gz`` files, ``per_part`` works each, streaming (``works`` is read once)."""
     folder = Path(folder)
     cited_by: dict[int, list[int]] = {}
     for citing, cited in references:
         cited_by.setdefault(citing, []).append(cited)
-    for part, start in enumerate(range(0, len(works), per_part)):
+    works = iter(works)
+    part = 0
+    while chunk := list(islice(works, per_part)):
         path = folder / "works" / f"updated_date=2023-0{1 + part % 9}-01" / f"part_{part:03d}.gz"
+        part += 1
         path.parent.mkdir(parents=True, exist_ok=True)
         with gzip.open(path, "wt", encoding="utf-8", newline="\n") as out:
-            for work in works[start : start + per_part]:
+            for work in chunk:
                 out.write(json.dumps(openalex_record(work, cited_by.get(work.mag_id, []))) + "\n")
     return folder
 
 
-def write_arxiv_metadata(path: str | Path, works: list[Work]) -> Path:
+def write_arxiv_metadata(path: str | Path, works: Iterable[Work]) -> Path:
     """arXiv's metadata snapshot format (``id``, ``title``, ``authors``, ``doi``) for works with an arXiv id."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -257,3 +262,47 @@ def write_arxiv_metadata(path: str | Path, works: list[Work]) -> Path:
                 record = {"id": work.arxiv_id, "title": work.title, "authors": ", ".join(work.authors), "doi": work.doi}
                 out.write(json.dumps(record) + "\n")
     return path
+
+
+# --- catalogues at scale (generate-sample-arxiv --works N) ----------------------------------------------------------
+CITED_POOL = 50_000  # papers cite the special works and filler works below this index: the same for every N >= it
+_ONSETS, _VOWELS, _CODAS = "bcdfghklmnprstvz", "aeiou", ("", "n", "r", "s", "l")
+
+
+def _vocabulary(size: int = 4000) -> list[str]:
+    """Pseudo-words (``kelvar``, ``tosun``...) enough for titles that rarely repeat among millions."""
+    words = []
+    for a in _ONSETS:
+        for b in _VOWELS:
+            for c in _ONSETS:
+                for d in _VOWELS:
+                    for e in _CODAS:
+                        words.append(f"{a}{b}{c}{d}{e}")
+    return random.Random(7).sample(words, size)
+
+
+VOCABULARY = _vocabulary()
+SCALED_SURNAMES = [w.capitalize() for w in VOCABULARY[:1500]]
+
+
+def filler_work(seed: int, index: int) -> Work:
+    """The ``index``-th ordinary work of a large catalogue, the same whatever the catalogue's size."""
+    rng = random.Random(f"{seed}/{index}")
+    title = " ".join(rng.sample(VOCABULARY, rng.randint(5, 8))).capitalize()
+    authors = [f"{rng.choice(FIRST)} {rng.choice(SCALED_SURNAMES)}" for _ in range(rng.randint(1, 4))]
+    doi = f"10.5555/filler.{seed}.{index}" if index % 4 == 2 else None
+    fields = [rng.choice(MAG_FIELDS)]
+    return Work(1_000_000_000 + index, title, authors, rng.randint(1960, 2020), rng.randint(0, 300), doi, None, fields)
+
+
+def scaled_works(seed: int, count: int) -> tuple[list[Work], int]:
+    """The special sample works (:func:`sample_works`) and how many filler works make ``count`` in all."""
+    special = sample_works(seed)
+    if count < len(special):
+        raise ValueError(f"--works {count}: a catalogue needs at least the {len(special)} special sample works")
+    return special, count - len(special)
+
+
+def iter_filler_works(seed: int, count: int) -> Iterator[Work]:
+    for index in range(count):
+        yield filler_work(seed, index)
