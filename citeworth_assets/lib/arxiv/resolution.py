@@ -8,7 +8,8 @@ server; it can only find titles that the catalogue holds, which is all matching 
 
 Matching: candidates are the works with the identified normalised title; titles are tried longest
 first, so a title contained in a longer one never wins while the longer one matches (§4.3's errors 1
-and 2); a candidate is accepted only when one of its authors' surnames occurs in the string as a whole
+and 2); venue names and boilerplate ("phys rev b", "et al": :mod:`generic_titles`) are never searched for; a
+candidate is accepted only when one of its authors' surnames occurs in the string as a whole
 word (the published matcher accepted any name part as a substring, which let "He" match "hep th");
 ties go to the higher citation count, then the smaller work id, so the result is deterministic.
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from citeworth_assets.lib.arxiv.generic_titles import is_generic_title
 from citeworth_assets.lib.identifiers import DOI, NEW_STYLE, OLD_STYLE, normalise_arxiv_id, normalise_doi
 from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
 
@@ -50,6 +52,8 @@ class ResolutionSettings:
     # longer catalogue titles are not looked for inside strings (each string gives every run of words up to this
     # length as a key to join with the catalogue; MAG titles rarely pass 30 words)
     max_title_words: int = 40
+    # venue names and boilerplate ("phys rev b", "et al") are never looked for inside strings (generic_titles)
+    skip_generic_titles: bool = True
 
 
 @dataclass
@@ -76,12 +80,17 @@ class Catalogue:
         words = tuple(title.split())
         if title:
             self.by_title.setdefault(title, []).append(work)
-            if self.settings.min_title_words <= len(words) <= self.settings.max_title_words:
+            if self._searchable(words):
                 self.by_prefix.setdefault(words[: self.settings.min_title_words], set()).add(words)
         if work.get("arxiv_id"):
             self.by_arxiv.setdefault(normalise_arxiv_id(work["arxiv_id"]), work)
         if work.get("doi"):
             self.by_doi.setdefault(normalise_doi(work["doi"]), work)
+
+    def _searchable(self, words: tuple) -> bool:
+        if not self.settings.min_title_words <= len(words) <= self.settings.max_title_words:
+            return False
+        return not (self.settings.skip_generic_titles and is_generic_title(" ".join(words)))
 
     def add_arxiv_titles(self, titles: Iterable[tuple[str, str]]) -> None:
         for arxiv_id, title in titles:
@@ -113,7 +122,8 @@ def title_windows(raw: str, settings: ResolutionSettings) -> set[str]:
     """Every run of min..max title words of a reference string (identifiers removed): the titles it may hold."""
     words = mag_normalise_title(_without_identifiers(raw)).split()
     low, high = settings.min_title_words, settings.max_title_words
-    return {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + low, min(len(words), i + high) + 1)}
+    windows = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + low, min(len(words), i + high) + 1)}
+    return {w for w in windows if not is_generic_title(w)} if settings.skip_generic_titles else windows
 
 
 def _without_identifiers(raw: str) -> str:
