@@ -9,7 +9,7 @@ from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
 from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
-from citeworth_assets.lib.arxiv.dump_contexts import context_rows, resolver_linked_rows
+from citeworth_assets.lib.arxiv.dump_contexts import lake_context_rows, resolver_linked_rows
 from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file, is_converted
 from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, agreement, resolution_report
 from citeworth_assets.lib.arxiv.schemas import CONTEXT_SCHEMA
@@ -96,7 +96,9 @@ class ContextConfig(dg.Config):
     deps=["arxiv_papers", "arxiv_resolutions"],
     automation_condition=dg.AutomationCondition.eager(),  # follows ingestion and resolution of each dump file
     description=(
-        "Citation contexts (Saier 2019 §4.2.5) of the dump file: for each marker of a bibliography item with a cited "
+        "Citation contexts (Saier 2019 §4.2.5) of the dump file, computed from the lake's paragraphs and "
+        "references (2020: the published candidates and order from refs.db, texts rebuilt from the paragraphs): "
+        "for each marker of a bibliography item with a cited "
         "MAG/OpenAlex link (shipped, as published; or, configured, found by the resolver), the window around it "
         "with the target as MAINCIT and other markers as CIT, and the "
         "adjacent citations (same group or at most 5 characters apart) by id; in the published order."
@@ -111,7 +113,7 @@ def arxiv_contexts(
     window = config.settings()
     log = IssueLog()
     if config.link_source == "shipped" and not is_converted(dump):  # converted LaTeX sources ship no links
-        rows = context_rows(dump, window, config.published_labels, log, dumps)
+        rows = lake_context_rows(settings.lake, dump, key, window, config.published_labels, log, dumps)
     else:
         rows = resolver_linked_rows(settings.lake, dump, key, window, log, dumps)
     rows = lake.write_partition(settings.lake, "arxiv_contexts", CONTEXT_SCHEMA, rows, key, DIMENSION)

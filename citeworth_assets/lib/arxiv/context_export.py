@@ -15,7 +15,7 @@ stops), and a candidate whose citing paper has no text file is counted (the scri
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
@@ -54,11 +54,11 @@ def _text(value):
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
-def published_candidates(
+def iter_candidates(
     refs: unarxive2020.RefsDb, min_citing_docs: int = 1, log: IssueLog | None = None
-) -> list[Candidate]:
-    """The published candidate query, run as it was written (its order included). A cited MAG id that is not a
-    number is no link: such a row is reported and left out (the published script would write it)."""
+) -> Iterator[Candidate]:
+    """The published candidate query, run as it was written (its order included), streamed from SQLite. A cited MAG
+    id that is not a number is no link: such a row is reported and left out (the published script would write it)."""
     query = (
         "select uuid, cited_mag_id, cited_arxiv_id, citing_mag_id, citing_arxiv_id from bibitem"
         " where cited_mag_id in (select cited_mag_id from bibitem group by cited_mag_id"
@@ -66,17 +66,21 @@ def published_candidates(
     )
     log = log if log is not None else IssueLog()
     path = str(refs.path)
-    candidates = []
     try:
         for row in refs.connection.execute(query):
             candidate = Candidate(*(_text(v) for v in row))
             cited = unarxive2020.mag_id(candidate.cited_mag_id, "cited_mag_id", candidate.uuid, path, log)
             if cited is not None:
                 citing = unarxive2020.mag_id(candidate.citing_mag_id, "citing_mag_id", candidate.uuid, path, log)
-                candidates.append(candidate._replace(citing_mag_id=citing))
+                yield candidate._replace(citing_mag_id=citing)
     except sqlite3.DatabaseError as error:
         log.add(ReadIssue(path, None, None, "corrupt_refs_db", f"reading stopped: {error}"))
-    return candidates
+
+
+def published_candidates(
+    refs: unarxive2020.RefsDb, min_citing_docs: int = 1, log: IssueLog | None = None
+) -> list[Candidate]:
+    return list(iter_candidates(refs, min_citing_docs, log))
 
 
 @dataclass
@@ -181,32 +185,75 @@ def contexts_2020(
     ``root`` is not read.
     """
     papers = Path(papers)
+    found: dict[str, bool] = {}
+
+    class Present:  # a candidate's paper has a text file in the folder (one that does not lead out of the root)
+        def __contains__(self, arxiv_id: str) -> bool:
+            if arxiv_id not in found:
+                path = papers / f"{arxiv_id}.txt"
+                found[arxiv_id] = path.is_file() and not unarxive2020.followed_out(path, papers, root, log)
+            return found[arxiv_id]
+
+    def texts(wanted: list[str]) -> Iterator[tuple[str, str, Callable | None]]:
+        for arxiv_id in wanted:
+            path = papers / f"{arxiv_id}.txt"
+            lines = unarxive2020.decode_lines(path.read_bytes(), str(path), log, arxiv_id)
+            yield arxiv_id, "\n".join(line for _, _, line in lines), _reporter(log, str(path), arxiv_id)
+
+    options = (min_contexts, min_citing_docs, exact, published_labels, tokenizer)
+    return list(published_contexts(refs_db, Present(), texts, settings, log, *options, missing_folder=papers))
+
+
+def published_contexts(
+    refs_db: str | Path,
+    present: Container[str],
+    texts: Callable[[list[str]], Iterable[tuple]],
+    settings: ContextSettings,
+    log: IssueLog,
+    min_contexts: int = 1,
+    min_citing_docs: int = 1,
+    exact: bool = False,
+    published_labels: bool = True,
+    tokenizer: PunktSentenceTokenizer | None = None,
+    missing_folder: Path | None = None,
+) -> Iterator[ContextRow]:
+    """The published contexts of the ``present`` papers (refs.db's citing ids), whose texts ``texts(ids)`` yields as
+    ``(id, text)`` or ``(id, text, report)`` in the order asked: a partition's papers, whatever else a shared
+    ``refs.db`` lists. A refs.db that cannot be read gives no contexts (reported).
+
+    The candidate query runs twice, streamed from SQLite: first to find the present papers' candidates (only they
+    are kept), then to replay the published loop's labelling and grouping over every candidate in order. A
+    candidate of a paper not present is counted as ``citing_paper_missing`` when ``missing_folder`` names the folder
+    that should have held it (the published run's view); a partition of a shared refs.db does not count them.
+    """
     refs = unarxive2020.open_refs_db(refs_db, log)
     if refs is None:
-        return []
+        return
     try:
-        candidates = published_candidates(refs, min_citing_docs, log)
+        by_paper: dict[str, list] = {}
+        missing: set[str] = set()
+        for rank, candidate in enumerate(iter_candidates(refs, min_citing_docs, log)):
+            if candidate.citing_arxiv_id in present:
+                by_paper.setdefault(candidate.citing_arxiv_id, []).append(((rank,), candidate))
+            elif missing_folder is not None:
+                missing.add(candidate.citing_arxiv_id)
+        for arxiv_id in sorted(missing, key=str):
+            path = missing_folder / f"{arxiv_id}.txt"
+            log.add(ReadIssue(str(path), None, None, "citing_paper_missing", "bibitems of a paper without text"))
+        id_map = {c.uuid: (c.cited_mag_id, c.cited_arxiv_id) for targets in by_paper.values() for _, c in targets}
+        by_rank: dict[int, list[ContextRow]] = {}
+        for arxiv_id, text, *report in texts(sorted(by_paper, key=str)):
+            rows = text_contexts(
+                text, by_paper[arxiv_id], id_map, settings, UNARXIVE_2020, exact, tokenizer, *report[:1]
+            )
+            for row in rows:
+                by_rank.setdefault(row.order[0], []).append(row)
+        groups = _published_groups(iter_candidates(refs, min_citing_docs), set(by_paper), by_rank, published_labels)
+        for group in groups:
+            if _kept(group, min_contexts, min_citing_docs):
+                yield from group
     finally:
         refs.close()
-    id_map = {c.uuid: (c.cited_mag_id, c.cited_arxiv_id) for c in candidates}
-    by_paper: dict[str, list] = {}
-    for rank, candidate in enumerate(candidates):
-        by_paper.setdefault(candidate.citing_arxiv_id, []).append(((rank,), candidate))
-    by_rank: dict[int, list[ContextRow]] = {}
-    present: set[str] = set()
-    for arxiv_id in sorted(by_paper, key=str):
-        path = papers / f"{arxiv_id}.txt"
-        if not path.is_file() or unarxive2020.followed_out(path, papers, root, log):
-            log.add(ReadIssue(str(path), None, None, "citing_paper_missing", "bibitems of a paper without text"))
-            continue
-        present.add(arxiv_id)
-        lines = unarxive2020.decode_lines(path.read_bytes(), str(path), log, arxiv_id)
-        text = "\n".join(line for _, _, line in lines)
-        report = _reporter(log, str(path), arxiv_id)
-        for row in text_contexts(text, by_paper[arxiv_id], id_map, settings, UNARXIVE_2020, exact, tokenizer, report):
-            by_rank.setdefault(row.order[0], []).append(row)
-    groups = _published_groups(candidates, present, by_rank, published_labels)
-    return [row for group in groups if _kept(group, min_contexts, min_citing_docs) for row in group]
 
 
 def _reporter(log: IssueLog, path: str, paper_id: str | None, line: int | None = None) -> Callable[[str, str], None]:
@@ -218,29 +265,31 @@ def _kept(group: list[ContextRow], min_contexts: int, min_citing_docs: int) -> b
 
 
 def _published_groups(candidates, present, by_rank, published_labels: bool) -> Iterator[list[ContextRow]]:
-    """The published loop over candidates: which contexts form a group and which cited MAG id they carry."""
+    """The published loop over candidates (streamed, in order): which contexts form a group and which cited MAG id
+    they carry."""
     if not published_labels:
         rows = [row for rank in sorted(by_rank) for row in sorted(by_rank[rank], key=lambda r: r.order)]
         for _, group in groupby(rows, key=lambda row: row.cited_mag_id):
             yield list(group)
         return
-    index, count = 0, len(candidates)
-    current = candidates[0].cited_mag_id if candidates else None  # the loop's ctd_mag_id
+    stream = iter(candidates)
+    index, item = 0, next(stream, None)
+    current = item.cited_mag_id if item is not None else None  # the loop's ctd_mag_id
     bag = current
-    while index < count:
+    while item is not None:
         group: list[ContextRow] = []
-        while current == bag and index < count:
-            if candidates[index].citing_arxiv_id not in present:
-                index += 1  # published: skipped without updating ``current``
-                continue
-            for row in sorted(by_rank.get(index, []), key=lambda r: r.order):
-                row.cited_mag_id = current
-                group.append(row)
-            index += 1
-            if index < count:
-                current = candidates[index].cited_mag_id
-        if index < count:
-            bag = candidates[index].cited_mag_id
+        while current == bag and item is not None:
+            if item.citing_arxiv_id in present:
+                for row in sorted(by_rank.pop(index, []), key=lambda r: r.order):
+                    row.cited_mag_id = current
+                    group.append(row)
+            # published: a candidate without text is skipped without updating ``current``
+            updates = item.citing_arxiv_id in present
+            index, item = index + 1, next(stream, None)
+            if updates and item is not None:
+                current = item.cited_mag_id
+        if item is not None:
+            bag = item.cited_mag_id
         yield group
 
 

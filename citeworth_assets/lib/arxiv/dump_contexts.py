@@ -2,7 +2,9 @@
 
 Two sources of candidates: the published one (bibliography items the input ships a MAG/OpenAlex link for, in the
 published order, :func:`context_rows`), and every item linked by the input or found by the resolver
-(:func:`resolver_linked_rows`, contexts in text order). The ``contexts`` command and the asset share these.
+(:func:`resolver_linked_rows`, contexts in text order). The ``contexts`` command reads the dump
+(:func:`context_rows`); the asset computes the same rows from the lake's stored papers (:func:`lake_context_rows`),
+never reading or unpacking the dump again but for the 2020 candidates in ``refs.db``.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
+from citeworth_assets.lib.arxiv import stored_papers, unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.catalogue_lookup import openalex_mag_ids
-from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
+from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022, published_contexts
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
 from citeworth_assets.lib.arxiv.contexts import ContextSettings
@@ -61,12 +63,40 @@ def context_rows(
             yield row.as_row()
 
 
+def lake_context_rows(
+    lake_root: Path,
+    dump: DumpFile,
+    key: str,
+    settings: ContextSettings,
+    published_labels: bool,
+    log: IssueLog,
+    root: Path | None = None,
+) -> Iterator[dict]:
+    """:func:`context_rows` from the lake's papers of partition ``key``: 2020 candidates and their order from
+    refs.db (only this partition's papers kept), texts rebuilt from the stored paragraphs; 2022 papers with their
+    stored paragraphs and references."""
+    if dump.release == UNARXIVE_2020:
+        papers = stored_papers.papers_2020(lake_root, key)
+        with unarxive2020.refs_db_path(dump.path, None, log, root) as refs_db:
+            if refs_db is None:
+                return
+            texts = lambda wanted: stored_papers.texts_2020(lake_root, key, papers, set(wanted))  # noqa: E731
+            for row in published_contexts(
+                refs_db, set(papers), texts, settings, log, published_labels=published_labels
+            ):
+                yield row.as_row()
+        return
+    for paper in stored_papers.papers_2022(lake_root, key):
+        for row in contexts_2022(paper, settings, log):
+            yield row.as_row()
+
+
 def resolver_linked_rows(
     lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog, dumps: Path | None = None
 ) -> Iterator[dict]:
-    """CONTEXT_SCHEMA rows for every item linked by the input (a shipped OpenAlex id gets its MAG id from the
-    catalogue) or by the resolver (:mod:`citeworth_assets.lib.arxiv.linked_contexts`); in a file converted from LaTeX
-    sources, also every item naming an arXiv id (no links are shipped there)."""
+    """CONTEXT_SCHEMA rows, from the lake's stored papers, for every item linked by the input (a shipped OpenAlex id
+    gets its MAG id from the catalogue) or by the resolver (:mod:`citeworth_assets.lib.arxiv.linked_contexts`); in a
+    file converted from LaTeX sources, also every item naming an arXiv id (no links are shipped there)."""
     columns = [
         "ref_id",
         "citing_paper_id",
@@ -86,13 +116,14 @@ def resolver_linked_rows(
     links = reference_links(references, resolutions, openalex_mag=openalex_mag, arxiv_only=is_converted(dump))
     citing_mag = {r["citing_paper_id"]: r["citing_mag_id"] for r in references if r["citing_mag_id"]}
     if dump.release == UNARXIVE_2020:
-        papers = unarxive2020.iter_papers(dump.path, log, root=dumps)
-        texts = ((p.arxiv_id, citing_mag.get(p.arxiv_id), p.text) for p in papers)
+        papers = stored_papers.papers_2020(lake_root, key)
+        stored = stored_papers.texts_2020(lake_root, key, papers, set(papers))
+        texts = ((arxiv_id, citing_mag.get(arxiv_id), text) for arxiv_id, text in stored)
         rules = UNARXIVE_2020_RULES
     else:
         texts = (
             (paragraph["paper_id"], None, paragraph["text"])
-            for paper in unarxive2022.iter_papers(dump.path, log)
+            for paper in stored_papers.papers_2022(lake_root, key)
             for paragraph in paper.paragraphs
         )
         rules = UNARXIVE_2022_RULES

@@ -30,6 +30,10 @@ PAPER_SCHEMA = pa.schema(
         ("n_paragraphs", pa.int32()),
         ("n_markers", pa.int32()),
         ("n_markers_without_reference", pa.int32()),
+        # unarXive 2020: lines of the text file and its lines of only whitespace, so that the text is rebuilt exactly
+        # from its paragraphs (contexts are computed from the lake); null for 2022+
+        ("text_lines", pa.int32()),
+        ("whitespace_lines", pa.list_(pa.struct([("line", pa.int32()), ("text", pa.string())]))),
         *PROVENANCE,
     ]
 )

@@ -358,11 +358,26 @@ def read_paper(file: PaperFile, log: IssueLog, refs: RefsDb | None) -> Paper:
         "n_paragraphs": len(paragraphs),
         "n_markers": len(uuids),
         "n_markers_without_reference": unknown,
+        "text_lines": len(lines),
+        "whitespace_lines": [{"line": n, "text": t} for n, _, t in lines if t and not t.strip()],
         **provenance,
         "line": 1,
         "byte_offset": 0,
     }
     return Paper(arxiv_id, text, row, paragraphs)
+
+
+def text_from_paragraphs(paragraphs: Iterable[dict], text_lines: int | None, whitespace: list | None = None) -> str:
+    """A paper's text rebuilt from its PARAGRAPH_SCHEMA rows (in order), its line count and its lines of only
+    whitespace: the paragraphs at their lines, the rest blank. Exact unless a line held a lone carriage return."""
+    lines: dict[int, str] = {entry["line"]: entry["text"] for entry in whitespace or []}
+    last = 0
+    for paragraph in paragraphs:
+        for offset, line in enumerate(paragraph["text"].split("\n")):
+            lines[paragraph["line"] + offset] = line
+            last = max(last, paragraph["line"] + offset)
+    count = max(text_lines or 0, last, max(lines, default=0))
+    return "\n".join(lines.get(number, "") for number in range(1, count + 1))
 
 
 def iter_papers(

@@ -237,3 +237,14 @@ def test_a_real_folder_split_in_two_with_the_full_refs_db_gives_the_same_referen
     assert len(whole) == len(parts) == 3520
     assert sorted(r["ref_id"] for r in parts) == sorted(r["ref_id"] for r in whole)
     assert {r["citing_paper_id"] for r in whole} <= {p.stem for p in texts}
+
+
+def test_real_2020_texts_are_rebuilt_exactly_from_the_stored_paragraphs(shared_data):
+    """Contexts are computed from the lake: every real text comes back from its paragraphs and paper row."""
+    papers = list(unarxive2020.iter_papers(shared_data / "unarxive-2020" / "papers", IssueLog()))
+    assert any(p.row["whitespace_lines"] for p in papers)  # the sample has lines of only spaces
+    for paper in papers:
+        row = paper.row
+        assert unarxive2020.text_from_paragraphs(paper.paragraphs, row["text_lines"], row["whitespace_lines"]) == (
+            paper.text
+        )

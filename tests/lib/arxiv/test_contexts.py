@@ -15,12 +15,13 @@ import hashlib
 
 import pytest
 
-from citeworth_assets.lib.arxiv import unarxive2022
+from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_csv import context_csv_line, write_contexts_csv
 from citeworth_assets.lib.arxiv.context_export import (
     ContextRow,
     contexts_2020,
     contexts_2022,
+    published_contexts,
 )
 from citeworth_assets.lib.arxiv.contexts import (
     PUBLISHED_SETTINGS,
@@ -253,3 +254,26 @@ def test_real_2022_contexts_use_shipped_links(shared_data):
     }
     assert rows and all((row.citing_paper_id, row.ref_id) in linked for row in rows)
     assert all(row.text.count("MAINCIT") >= 1 and "{{cite:" not in row.text for row in rows)
+
+
+@pytest.fixture(scope="module")
+def real_papers_as_stored(shared_data):
+    """The real 2020 papers as the lake stores them: paragraph rows and the paper row (no raw text)."""
+    folder = shared_data / "unarxive-2020" / "papers"
+    return folder, {p.arxiv_id: (p.paragraphs, p.row) for p in unarxive2020.iter_papers(folder, IssueLog())}
+
+
+@pytest.mark.parametrize("config", sorted(PUBLISHED_SHA256))
+def test_texts_rebuilt_from_stored_paragraphs_give_the_published_extraction(real_papers_as_stored, tmp_path, config):
+    unit, before, after, min_contexts, min_docs = config
+    folder, stored = real_papers_as_stored
+
+    def texts(ids):
+        for arxiv_id in ids:
+            paragraphs, row = stored[arxiv_id]
+            yield arxiv_id, unarxive2020.text_from_paragraphs(paragraphs, row["text_lines"], row["whitespace_lines"])
+
+    settings = ContextSettings(unit, before, after)
+    rows = published_contexts(folder / "refs.db", set(stored), texts, settings, IssueLog(), min_contexts, min_docs)
+    write_contexts_csv((row.as_row() for row in rows), tmp_path / "contexts.csv")
+    assert hashlib.sha256((tmp_path / "contexts.csv").read_bytes()).hexdigest() == PUBLISHED_SHA256[config]
