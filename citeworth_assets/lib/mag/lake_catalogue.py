@@ -124,34 +124,58 @@ def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.Part
     lake.write_partition(stage, "openalex", _OPENALEX, rows())
 
 
+def _copy(connection, stage: Path, name: str, sql: str) -> str:
+    """Materialise one step as Parquet in the stage (each step alone stays within the memory limit); its path."""
+    path = str(stage / f"{name}.parquet").replace("'", "''")
+    connection.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet)")
+    connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}')")
+    return path
+
+
 def _views(connection: duckdb.DuckDBPyConnection, stage: Path, has_mag: bool, has_openalex: bool) -> None:
-    """``versions`` (every staged work row with its id) and ``newest`` (one row per id, the newest version)."""
+    """``versions`` (every staged work row with its id) and ``counted`` (versions per id, the newest), built step by
+    step: author lists, field lists, MAG rows, then the union with OpenAlex."""
     parts = []
     if has_mag:
         for table in ("papers", "names", "paper_authors", "paper_fields", "fields"):
             connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{lake.table_glob(stage, table)}')")
-        connection.execute(
-            """CREATE VIEW mag_versions AS
-            WITH names1 AS (SELECT author_id, arg_max(name, line) AS name FROM names GROUP BY author_id),
-            listed AS (SELECT a.paper_id, list(coalesce(n.name, a.original) ORDER BY a.seq, a.line)
-                         FILTER (WHERE coalesce(n.name, a.original) IS NOT NULL) AS authors
-                       FROM paper_authors a LEFT JOIN names1 n USING (author_id) GROUP BY a.paper_id),
-            fielded AS (SELECT p.paper_id, list(DISTINCT f.name ORDER BY f.name) AS fields
-                        FROM paper_fields p JOIN (SELECT field_id, arg_max(name, name) AS name FROM fields
-                                                   GROUP BY field_id) f USING (field_id) GROUP BY p.paper_id)
-            SELECT p.* EXCLUDE (paper_id), coalesce(l.authors, []) AS authors, coalesce(f.fields, []) AS fields
-            FROM papers p LEFT JOIN listed l USING (paper_id) LEFT JOIN fielded f USING (paper_id)"""
+        _copy(connection, stage, "names1", "SELECT author_id, arg_max(name, line) AS name FROM names GROUP BY 1")
+        _copy(
+            connection,
+            stage,
+            "listed",
+            """SELECT a.paper_id, list(coalesce(n.name, a.original) ORDER BY a.seq, a.line)
+                 FILTER (WHERE coalesce(n.name, a.original) IS NOT NULL) AS authors
+               FROM paper_authors a LEFT JOIN names1 n USING (author_id) GROUP BY a.paper_id""",
         )
-        parts.append("SELECT *, 0 AS rank FROM mag_versions")
+        _copy(
+            connection,
+            stage,
+            "fielded",
+            """SELECT p.paper_id, list(DISTINCT f.name ORDER BY f.name) AS fields
+               FROM paper_fields p JOIN (SELECT field_id, arg_max(name, name) AS name FROM fields GROUP BY field_id) f
+               USING (field_id) GROUP BY p.paper_id""",
+        )
+        _copy(
+            connection,
+            stage,
+            "mag_versions",
+            """SELECT p.* EXCLUDE (paper_id), coalesce(l.authors, []) AS authors, coalesce(f.fields, []) AS fields,
+                 0 AS rank
+               FROM papers p LEFT JOIN listed l USING (paper_id) LEFT JOIN fielded f USING (paper_id)""",
+        )
+        parts.append("SELECT * FROM mag_versions")
     if has_openalex:
         connection.execute(
-            f"CREATE VIEW openalex AS SELECT * FROM read_parquet('{lake.table_glob(stage, 'openalex')}')"
+            f"CREATE VIEW openalex AS SELECT *, 1 AS rank FROM read_parquet('{lake.table_glob(stage, 'openalex')}')"
         )
-        parts.append("SELECT *, 1 AS rank FROM openalex")
+        parts.append("SELECT * FROM openalex")
     connection.execute(f"CREATE VIEW versions AS {' UNION ALL BY NAME '.join(parts)}")
-    connection.execute(
-        """CREATE VIEW counted AS SELECT work_id, count(*) AS versions, max(version) AS newest
-        FROM versions GROUP BY work_id"""
+    _copy(
+        connection,
+        stage,
+        "counted",
+        "SELECT work_id, count(*) AS versions, max(version) AS newest FROM versions GROUP BY work_id",
     )
 
 
