@@ -14,7 +14,7 @@ every catalogue of at least 50,000 works). Each stage then runs in a fresh proce
 The figures are printed with the growth from the small to the large size and a projection for the MAG (about 250M
 works) and unarXive 2020 (about 1M papers, 29M bibliography items) on a 16-core machine. Usage:
 ``python benchmarks/scale.py [--works 20000 200000] [--papers 500] [--skip-build]``; the judged sizes are
-``--works 100000 1000000`` (about 10 minutes on two shared cores).
+``--works 100000 1000000`` (about 12 minutes on two shared cores); figures and projections: docs/scale.md.
 """
 
 import argparse
@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 MAG_WORKS, UNARXIVE_PAPERS, BIBITEMS, CORES = 250_000_000, 1_000_000, 29_000_000, 16
+BATCH = 5_000  # references per catalogue lookup (resolve_in_lake)
 STAGES = ("catalogue", "ingest", "resolve", "contexts")
 PARTITION = "unarxive_2020_papers"
 
@@ -132,16 +133,37 @@ def report(sizes: list[int], results: dict) -> None:
         print(f"{name:<10} {cells} {growth:>16}")
     for size in sizes:
         print(f"resolved at {size:,} works: {results[size]['resolve'].get('resolved_share')}")
-    per_work = (results[large]["catalogue"]["cpu_s"] - results[small]["catalogue"]["cpu_s"]) / (2 * (large - small))
-    refs = results[large]["resolve"].get("references") or 1
-    resolve_per_ref = results[large]["resolve"]["cpu_s"] / refs
-    print(
-        f"\nprojection (16 cores): catalogue of {MAG_WORKS:,} MAG works ≈ {per_work * MAG_WORKS / 3600:.1f} CPU-h in "
-        "one "
-        f"process (DuckDB memory bounded by CITEWORTH_DUCKDB_MEMORY); resolution of {BIBITEMS:,} items at this "
-        f"catalogue size ≈ {resolve_per_ref * BIBITEMS / 3600 / CORES:.1f} h on {CORES} cores (each batch scans the "
-        f"works table once: at 250M works the scan, not the items, dominates; see docs/operations.md)"
-    )
+    project(small, large, results)
+
+
+def project(small: int, large: int, results: dict) -> None:
+    """Linear projections to the full releases from the two sizes (see docs/scale.md for what they leave out)."""
+    a, b = results[small], results[large]
+    rows_small, rows_large = a["catalogue"]["works"], b["catalogue"]["works"]  # MAG + OpenAlex rows
+    per_row = max(b["catalogue"]["cpu_s"] - a["catalogue"]["cpu_s"], 0) / (rows_large - rows_small)
+    papers = b["ingest"]["papers"]
+    refs = b["resolve"]["references"] or 1
+    batches = -(-refs // BATCH)
+    scan_per_row = max(b["resolve"]["cpu_s"] - a["resolve"]["cpu_s"], 0) / (rows_large - rows_small) / batches
+    item = max(b["resolve"]["cpu_s"] - scan_per_row * rows_large * batches, 0) / refs
+    resolve_h = (item * BIBITEMS + scan_per_row * 2 * MAG_WORKS * BIBITEMS / BATCH) / 3600
+    per_paper = {name: b[name]["cpu_s"] / papers for name in ("ingest", "contexts")}
+    lines = [
+        f"catalogue: {per_row * 1e6:.1f} µs per catalogue row -> MAG {MAG_WORKS:,} works "
+        f"{per_row * MAG_WORKS / 3600:.1f} "
+        f"CPU-h, MAG + OpenAlex {per_row * 2 * MAG_WORKS / 3600:.1f} CPU-h, one process, RSS bounded by "
+        "CITEWORTH_DUCKDB_MEMORY (largest size measured above)",
+        *(
+            f"{name}: {value * 1e3:.1f} ms per paper -> {UNARXIVE_PAPERS:,} papers "
+            f"{value * UNARXIVE_PAPERS / 3600:.1f} "
+            f"CPU-h, {value * UNARXIVE_PAPERS / 3600 / CORES:.2f} h on {CORES} cores, RSS per partition as measured"
+            for name, value in per_paper.items()
+        ),
+        f"resolve: {item * 1e3:.2f} ms per item + {scan_per_row * 1e9:.0f} ns per catalogue row per batch of {BATCH:,} "
+        f"-> {BIBITEMS:,} items against MAG + OpenAlex ({2 * MAG_WORKS:,} rows) {resolve_h:,.0f} CPU-h, "
+        f"{resolve_h / CORES:,.1f} h on {CORES} cores (the per-batch scan of works dominates)",
+    ]
+    print("\nprojection (linear in the measured growth):\n  " + "\n  ".join(lines))
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ MEMORY = re.compile(r"^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNOREC
 class DuckDbLimits:
     """``memory_limit`` (a DuckDB size such as ``1GB``) and ``threads`` of every connection that joins big tables."""
 
-    memory_limit: str = "1GB"
+    memory_limit: str = "512MB"
     threads: int = 2
 
     def __post_init__(self):

@@ -28,7 +28,7 @@ SETTINGS = {
     "splitter": ("CITEWORTH_SPLITTER", "--splitter", "scispacy_pysbd"),
     "mlflow_uri": ("CITEWORTH_MLFLOW_URI", None, None),
     "encoder": ("CITEWORTH_ENCODER", None, None),
-    "duckdb_memory": ("CITEWORTH_DUCKDB_MEMORY", None, "1GB"),
+    "duckdb_memory": ("CITEWORTH_DUCKDB_MEMORY", None, "512MB"),
 }
 ENV_VARS = {name: env for name, (env, _, _) in SETTINGS.items()}
 DUMPS_ENV, DATA_ENV = ENV_VARS["dumps"], ENV_VARS["data"]

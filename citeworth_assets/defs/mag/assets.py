@@ -13,7 +13,7 @@ from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
-from citeworth_assets.lib.mag.lake_catalogue import build_works, field_counts
+from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
 from citeworth_assets.resources import CiteworthSettings
 
@@ -52,9 +52,9 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
                 "The works catalogue: every MAG paper (Papers + authors in order + level-0 fields) and every "
                 "OpenAlex work in one row shape (work id, normalised title, year, authors, citation count, DOI, "
                 "arXiv id, fields); arXiv metadata titles beside it (table arxiv_titles). Built out of core in "
-                "DuckDB (memory limit CITEWORTH_DUCKDB_MEMORY); a work listed twice keeps its newest version (the "
-                "later Papers.txt line, the later OpenAlex updated_date folder), the others are listed in "
-                "work_duplicates. Read issues in catalogue_read_issues."
+                "DuckDB in a process of its own (memory limit CITEWORTH_DUCKDB_MEMORY); a work listed twice keeps "
+                "its newest version (the later Papers.txt line, the later OpenAlex updated_date folder), the others "
+                "are listed in work_duplicates. Read issues in catalogue_read_issues."
             ),
             "work_references": "Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
             "mag_fields_of_study": (
@@ -76,7 +76,7 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     dumps = settings.require_dumps()
     log = IssueLog()
     mag, openalex = dumps / MAG_DIR, dumps / OPENALEX_DIR
-    counts = build_works(
+    counts = build_works_apart(
         settings.lake, mag if mag.is_dir() else None, openalex if openalex.is_dir() else None, log, settings.duckdb
     )
     fields = field_counts(settings.lake, settings.duckdb)

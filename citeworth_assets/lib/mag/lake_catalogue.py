@@ -13,10 +13,12 @@ snapshots do). Every version not kept is a row of ``work_duplicates``.
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 import shutil
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import duckdb
@@ -255,3 +257,23 @@ def build_works(
         return {"works": kept, "duplicates": duplicates, "edges": edges.rows_written}
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _build_apart(
+    lake_root: Path, mag: Path | None, openalex: Path | None, limits: DuckDbLimits
+) -> tuple[dict, IssueLog]:
+    log = IssueLog()
+    return build_works(lake_root, mag, openalex, log, limits), log
+
+
+def build_works_apart(
+    lake_root: Path, mag: Path | None, openalex: Path | None, log: IssueLog, limits: DuckDbLimits | None = None
+) -> dict:
+    """:func:`build_works` in a fresh process: its memory (staging, then DuckDB up to the limit) never adds to that of
+    the process asking (a run holding the whole graph), and goes back to the system when it ends."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        counts, issues = pool.submit(_build_apart, lake_root, mag, openalex, limits or DuckDbLimits()).result()
+    for kind, count in issues.counts.items():
+        log.counts[kind] = log.counts.get(kind, 0) + count
+    log.issues.extend(issues.issues[: max(log.keep - len(log.issues), 0)])
+    return counts

@@ -13,7 +13,7 @@ from citeworth_assets.lib.arxiv.unarxive2020 import RefsDb, iter_references
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
-from citeworth_assets.lib.mag.lake_catalogue import build_works
+from citeworth_assets.lib.mag.lake_catalogue import build_works, build_works_apart
 from citeworth_assets.samples.arxiv import write_unarxive_2020
 from citeworth_assets.samples.mag import openalex_record, sample_works, write_mag_dump, write_openalex_snapshot
 
@@ -66,3 +66,18 @@ def test_the_newest_version_of_a_duplicate_work_wins_and_is_counted(tmp_path):
         (f"mag:{first.mag_id}", 2, first.title, "Renamed title"),
         (works[1].openalex_id, 2, works[1].title, "A newer title"),
     ]
+
+
+def test_the_catalogue_built_in_a_process_of_its_own_is_the_same_and_reports_its_issues(tmp_path):
+    works = sample_works(7, 20)
+    write_mag_dump(tmp_path / "mag", works)
+    write_openalex_snapshot(tmp_path / "openalex", works, per_part=30)
+    here, apart = IssueLog(), IssueLog()
+    assert build_works(tmp_path / "here", tmp_path / "mag", tmp_path / "openalex", here, LIMITS) == build_works_apart(
+        tmp_path / "apart", tmp_path / "mag", tmp_path / "openalex", apart, LIMITS
+    )
+    assert (
+        pq.read_table(tmp_path / "here" / "works").to_pylist()
+        == pq.read_table(tmp_path / "apart" / "works").to_pylist()
+    )
+    assert apart.counts == here.counts and apart.counts and len(apart.issues) == len(here.issues)
