@@ -8,7 +8,7 @@ every catalogue of at least 50,000 works). Each stage then runs in a fresh proce
 * ``catalogue``: the works catalogue (MAG + OpenAlex streamed to staging Parquet, joined in DuckDB);
 * ``ingest``: the unarXive 2020 folder (papers, paragraphs, its papers' refs.db items);
 * ``resolve``: every reference resolved against the lake's catalogue (keys joined in DuckDB, batch by batch);
-* ``contexts``: the published-rule contexts (Punkt, one sentence each side) of the folder;
+* ``contexts``: the published-rule contexts of the folder, from the lake's stored papers (as the asset);
 * ``build``: ``citeworth build --workers 1`` on a fresh data root, the whole graph as a reviewer runs it.
 
 The figures are printed with the growth from the small to the large size and a projection for the MAG (about 250M
@@ -56,7 +56,7 @@ def stage(name: str, dumps: Path, data: Path) -> dict:
             lake.PartitionWriter(settings.lake, "arxiv_paragraphs", PARAGRAPH_SCHEMA, PARTITION, "dump_file") as paras,
             lake.PartitionWriter(settings.lake, "arxiv_references", REFERENCE_SCHEMA, PARTITION, "dump_file") as refs,
         ):
-            _read_2020(dump, log, papers, paras, refs)
+            _read_2020(dump, dumps, log, papers, paras, refs)
         return {"papers": papers.rows_written, "references": refs.rows_written}
     if name == "resolve":
         from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
@@ -71,11 +71,13 @@ def stage(name: str, dumps: Path, data: Path) -> dict:
         report = resolution_report(resolutions)
         return {k: report[k] for k in ("references", "resolved", "resolved_share", "by_route")}
     if name == "contexts":
-        from citeworth_assets.lib.arxiv.context_export import contexts_2020
         from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS
+        from citeworth_assets.lib.arxiv.dump_contexts import lake_context_rows
+        from citeworth_assets.lib.arxiv.dump_files import find_dump_file
 
-        folder = dumps / "unarxive-2020" / "papers"
-        return {"contexts": len(contexts_2020(folder, folder / "refs.db", PUBLISHED_SETTINGS, log))}
+        dump = find_dump_file(dumps, PARTITION)
+        rows = lake_context_rows(settings.lake, dump, PARTITION, PUBLISHED_SETTINGS, True, log, dumps)
+        return {"contexts": sum(1 for _ in rows)}
     raise ValueError(name)
 
 

@@ -1,4 +1,4 @@
-"""Reference resolution against the lake's works catalogue, out of core (seeds/004 §4.2.4 at release scale).
+"""Reference resolution against the lake's works catalogue, out of core (Saier 2019 §4.2.4 at release scale).
 
 The catalogue (MAG ≈ 250M works) never enters the process. For a batch of references, every key the
 resolver can use is listed: the arXiv ids and DOIs found in each string, and every run of

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-
-DIMENSION = "dump_file"
+from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 
 
 def _rows(lake_root: Path, table: str, key: str) -> Iterator[dict]:
@@ -51,7 +50,7 @@ def papers_2022(lake_root: Path, key: str) -> Iterator[unarxive2022.Paper]:
     references = groupby(_rows(lake_root, "arxiv_references", key), key=lambda r: r["citing_paper_id"])
     next_paragraphs, next_references = next(paragraphs, None), next(references, None)
     for row in _rows(lake_root, "arxiv_papers", key):
-        paper = unarxive2022.Paper(row["paper_id"], row)
+        paper = unarxive2022.Paper(row["paper_id"], row, [], [])
         if next_paragraphs is not None and next_paragraphs[0] == row["paper_id"]:
             paper.paragraphs = list(next_paragraphs[1])
             next_paragraphs = next(paragraphs, None)
