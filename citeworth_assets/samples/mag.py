@@ -111,7 +111,8 @@ def sample_works(seed: int = 13, count: int = 200) -> list[Work]:
         title = _title(rng)
         arxiv = None
         if index % 5 == 0:
-            arxiv = f"{rng.choice(('hep-th', 'hep-ph', 'astro-ph', 'quant-ph'))}/{rng.randint(91, 99):02d}{rng.randint(1, 12):02d}{rng.randint(1, 999):03d}"
+            archive = rng.choice(("hep-th", "hep-ph", "astro-ph", "quant-ph"))
+            arxiv = f"{archive}/{rng.randint(91, 99):02d}{rng.randint(1, 12):02d}{rng.randint(1, 999):03d}"
         elif index % 5 == 1:
             arxiv = f"{rng.randint(10, 19)}{rng.randint(1, 12):02d}.{rng.randint(1, 9999):05d}"
         doi = f"10.1103/physrevd.{rng.randint(10, 99)}.{rng.randint(100000, 999999)}" if index % 4 == 2 else None
