@@ -15,7 +15,7 @@ DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size"
 HOST ?= 127.0.0.1
 ANNOTATOR ?=
 
-.PHONY: install install-pretrained browser demo test test-fast bench ui mlflow annotate clean
+.PHONY: install install-pretrained browser demo test test-fast lint format bench ui mlflow annotate clean
 
 install: $(VENV)/.installed
 
@@ -47,8 +47,16 @@ browser:
 # Test files are spread over TEST_WORKERS processes (one per core of a CI machine); a file's tests share one process,
 # so the graph build of a module fixture is made once. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
-test: install browser
+test: install browser lint
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+# ruff (configured in pyproject.toml): lint and format check of the whole tree; `make format` rewrites.
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff format .
 
 # Everything but the end-to-end tests marked slow (graph builds, the browser): under a minute.
 test-fast: install

@@ -220,7 +220,8 @@ def build(
     if not shards and not has_arxiv_sources(settings.dumps):
         raise click.ClickException(
             f"no S2ORC shards and no arXiv/MAG sources under {settings.dumps} (expected <release>/full/metadata/"
-            "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, openalex/; "
+            "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, "
+            "openalex/; "
             "check --dumps / CITEWORTH_DUMPS)"
         )
     instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
@@ -232,40 +233,41 @@ def build(
     failed += build_sciqfs(defs, instance, settings.environment(), click.echo)  # per shard and dump file, then release
     from citeworth_assets.lib.warehouse import published_whole
 
-    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse at the end.
+    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse when the warehouse
+    # job ends: the build says "refreshed" only then, so an analyst can open it from that line on (the models, after
+    # it, publish their own tables one at a time).
     with published_whole(settings.warehouse) as whole:
         result = defs.resolve_job_def("warehouse_job").execute_in_process(
             instance=instance, run_config=QUIET_RUN, raise_on_error=False
         )
-        click.echo(
-            f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
-            f"release: {_materialized(result, 'citeworth_release', 'folder')}"
-        )
-        click.echo(
-            f"warehouse: {'refreshed' if result.success else 'FAILED (previous warehouse kept)'} ({settings.warehouse})"
-        )
-        if not result.success:
-            failed.append("warehouse")
         whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
-        if models:
-            started = time.perf_counter()
-            neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
-            trained = defs.resolve_job_def("models_job").execute_in_process(
-                instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
-            )
-            scores = {
-                key.removeprefix("model_"): _materialized(trained, key, "test_f1")
-                for key in (f"model_{name}" for name in MODELS)
-            }
-            click.echo(
-                f"models: {'trained' if trained.success else 'FAILED'} in {time.perf_counter() - started:.0f} s, test F1 {scores}"
-            )
-            if not trained.success:
-                failed.append("models")
+    click.echo(
+        f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
+        f"release: {_materialized(result, 'citeworth_release', 'folder')}"
+    )
+    state = "refreshed" if result.success else "FAILED (previous warehouse kept)"
+    click.echo(f"warehouse: {state} ({settings.warehouse})")
+    if not result.success:
+        failed.append("warehouse")
+    if models:
+        started = time.perf_counter()
+        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
+        trained = defs.resolve_job_def("models_job").execute_in_process(
+            instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
+        )
+        scores = {
+            key.removeprefix("model_"): _materialized(trained, key, "test_f1")
+            for key in (f"model_{name}" for name in MODELS)
+        }
+        took = time.perf_counter() - started
+        click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {took:.0f} s, test F1 {scores}")
+        if not trained.success:
+            failed.append("models")
     print_build_summary(settings, instance, models=models)
     if incomplete and not skip_incomplete:
         failed.append(
-            f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; --skip-incomplete builds without them)"
+            f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; "
+            "--skip-incomplete builds without them)"
         )
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
@@ -287,7 +289,8 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
     rules, splitter = settings.rules, settings.splitter
     built = set() if force else built_shards(instance, shards, rules, splitter)
     click.echo(
-        f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} with rule set {rules}"
+        f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} "
+        f"with rule set {rules}"
     )
     position = {shard.key: f"[{number}/{len(shards)}] {shard.key}" for number, shard in enumerate(shards, 1)}
     for key in sorted(built, key=list(position).index):
@@ -309,13 +312,15 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
                     click.echo(f"{position[key]}: FAILED (run {run.run_id}: see it in `citeworth ui`)", err=True)
                     continue
                 result = queue.materializations(run.run_id)
+                issues = sum(
+                    _materialized(result, key, "read_issues") or 0 for key in ("s2orc_papers", "s2orc_paragraphs")
+                )
                 click.echo(
                     f"{position[key]}: {_materialized(result, 's2orc_papers', 'papers')} papers, "
                     f"{_materialized(result, 's2orc_candidate_papers', 'candidates')} candidates, "
                     f"{_materialized(result, 's2orc_paragraphs', 'paragraphs')} paragraphs, "
                     f"{_materialized(result, 'citeworth_paragraphs', 'paragraphs')} CiteWorth paragraphs, "
-                    f"{(_materialized(result, 's2orc_papers', 'read_issues') or 0) + (_materialized(result, 's2orc_paragraphs', 'read_issues') or 0)}"
-                    f" read issues ({seconds:.1f} s)"
+                    f"{issues} read issues ({seconds:.1f} s)"
                 )
         limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
         click.echo(f"shards: {len(queue.runs)} runs in {time.perf_counter() - queued:.1f} s, at most {limit} at a time")
@@ -327,7 +332,8 @@ def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) 
         failed.append("s2orc_duplicate_papers")
     elif duplicates:
         click.echo(
-            f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; see s2orc_duplicate_papers)",
+            f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; "
+            "see s2orc_duplicate_papers)",
             err=True,
         )
     failed += _citesum_candidates(defs, instance, [shard.key for shard in shards if shard.key not in failed])
@@ -383,7 +389,8 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
         if result.paper_reason == INTERNAL_ERROR:
             (error,) = result.drops
             problems.append(
-                f"{result.paper.provenance.get('source_file')}: {INTERNAL_ERROR} in paper {error.paper_id}: {error.detail}"
+                f"{result.paper.provenance.get('source_file')}: {INTERNAL_ERROR} in paper {error.paper_id}: "
+                f"{error.detail}"
             )
         elif explain:
             for drop in result.drops:

@@ -146,7 +146,8 @@ def create_lake_view(
     if has_data(lake, table):
         path = table_glob(lake, table).replace("'", "''")
         connection.execute(
-            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}', union_by_name = true, hive_partitioning = false)"
+            f"CREATE VIEW {name} AS SELECT * FROM "
+            f"read_parquet('{path}', union_by_name = true, hive_partitioning = false)"
         )
     else:
         empty = schema.empty_table()  # noqa: F841  (read by DuckDB's replacement scan)

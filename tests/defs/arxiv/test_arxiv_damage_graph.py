@@ -108,7 +108,8 @@ def test_papers_before_the_damage_are_kept(built):
     papers = dict(
         query(
             settings,
-            "SELECT source_file, count(*) FROM arxiv.papers WHERE release = 'unarxive-2020' AND source_file = 'cut.tar.gz' GROUP BY 1",
+            "SELECT source_file, count(*) FROM arxiv.papers "
+            "WHERE release = 'unarxive-2020' AND source_file = 'cut.tar.gz' GROUP BY 1",
         )
     )
     assert 0 < papers["cut.tar.gz"] < 12

@@ -86,7 +86,8 @@ def test_resolver_against_the_shipped_links_is_reported(built):
     shipped = dict(
         query(
             settings,
-            "SELECT release, count(*) FILTER (WHERE linked_mag_id IS NOT NULL OR linked_openalex_id IS NOT NULL) FROM arxiv.references GROUP BY 1",
+            "SELECT release, count(*) FILTER (WHERE linked_mag_id IS NOT NULL OR linked_openalex_id IS NOT NULL) "
+            "FROM arxiv.references GROUP BY 1",
         )
     )
     by_release = {row[0]: row for row in agreement}
