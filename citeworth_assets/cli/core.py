@@ -141,7 +141,8 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
 
 RULES_OPTION = click.option(
     "--rules",
-    help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. citeworth_improved_v2), optionally +<improvement> (overrides CITEWORTH_RULES).",
+    help="CiteWorth rule set: citeworth_2021 (default) or citeworth_improved (its latest version, e.g. "
+    "citeworth_improved_v2), optionally +<improvement> (overrides CITEWORTH_RULES).",
 )
 SPLITTER_OPTION = click.option(
     "--splitter", help="Sentence splitter: scispacy_pysbd (default) or en_core_sci_sm (overrides CITEWORTH_SPLITTER)."
@@ -168,12 +169,14 @@ SPLITTER_OPTION = click.option(
 @click.option(
     "--skip-incomplete",
     is_flag=True,
-    help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are listed either way).",
+    help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are "
+    "listed either way).",
 )
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
-    help="Shard runs at a time, through the instance's run queue (default: the number of cores; a running `citeworth ui` daemon applies the instance's own limit).",
+    help="Shard runs at a time, through the instance's run queue (default: the number of cores; a running "
+    "`citeworth ui` daemon applies the instance's own limit).",
 )
 @click.option(
     "--force",
