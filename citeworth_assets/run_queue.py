@@ -17,6 +17,7 @@ would then race the build's own downstream steps).
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Iterator, Mapping
@@ -69,6 +70,8 @@ class ShardQueue:
         self._dequeuer = (
             None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
         )
+        # its INFO lines ("2 runs are currently in progress") are a daemon's log, not the build's output
+        logging.getLogger(f"dagster.daemon.{QueuedRunCoordinatorDaemon.__name__}").setLevel(logging.WARNING)
 
     def submit(self, partition_key: str, run_config: Mapping, tags: Mapping[str, str]) -> str:
         from dagster._cli.job import _create_run
