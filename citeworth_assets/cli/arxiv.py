@@ -13,6 +13,15 @@ from citeworth_assets.cli.app import QUIET_RUN, main
 SAMPLE_WORKS = 200
 
 
+def _sentences_option(side: str):
+    """``--sentences-before`` or ``--sentences-after``: the window on one side (unset: the published 1)."""
+    return click.option(
+        f"--sentences-{side}",
+        type=click.IntRange(min=0),
+        help=f"Sentences {side} the citing sentence (default 1, as published).",
+    )
+
+
 @main.command("contexts")
 @click.option(
     "--papers",
@@ -25,16 +34,8 @@ SAMPLE_WORKS = 200
     type=click.Path(exists=True, dir_okay=False),
     help="refs.db (default: the one beside or inside --papers).",
 )
-@click.option(
-    "--sentences-before",
-    type=click.IntRange(min=0),
-    help="Sentences before the citing sentence (default 1, as published).",
-)
-@click.option(
-    "--sentences-after",
-    type=click.IntRange(min=0),
-    help="Sentences after the citing sentence (default 1, as published).",
-)
+@_sentences_option("before")
+@_sentences_option("after")
 @click.option("--words", type=click.IntRange(min=0), help="A window of N words on each side instead of sentences.")
 @click.option(
     "--preset",

@@ -1,5 +1,7 @@
 """What the dump-root sensors share: they run, on by default, only while the dump root is configured and exists."""
 
+import json
+
 import dagster as dg
 
 from citeworth_assets.lib.settings import SettingError
@@ -29,3 +31,28 @@ def dump_root_sensor(job, minimum_interval_seconds: int, description: str, name:
         return sensor
 
     return decorate
+
+
+def dump_partition_requests(context: dg.SensorEvaluationContext, partitions, dumps, nothing_new: str):
+    """A run (keyed by the file's signature) for every new or replaced settled dump of ``dumps``, a partition of
+    ``partitions`` for each new one; the cursor keeps every file's signature, so an unchanged file is not run again."""
+    seen: dict = json.loads(context.cursor) if context.cursor else {}
+    known = set(context.instance.get_dynamic_partitions(partitions.name))
+    new_keys, run_requests = [], []
+    for dump in dumps:
+        signature = dump.signature()
+        if seen.get(dump.key) == signature:
+            continue
+        seen[dump.key] = signature
+        if dump.key not in known:
+            new_keys.append(dump.key)
+        run_requests.append(
+            dg.RunRequest(partition_key=dump.key, run_key=f"{dump.key}:{':'.join(map(str, signature))}")
+        )
+    if not run_requests:
+        return dg.SkipReason(nothing_new)
+    return dg.SensorResult(
+        run_requests=run_requests,
+        dynamic_partitions_requests=[partitions.build_add_request(new_keys)] if new_keys else [],
+        cursor=json.dumps(seen, sort_keys=True),
+    )

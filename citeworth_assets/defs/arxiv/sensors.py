@@ -1,11 +1,9 @@
 """Sensors that watch the dump root, one per unarXive release: a partition and a run per new or replaced dump file."""
 
-import json
-
 import dagster as dg
 
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
-from citeworth_assets.defs.sensing import dump_root_sensor
+from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv.dump_files import (
     UNARXIVE_2020,
     UNARXIVE_2022,
@@ -40,26 +38,9 @@ def dump_file_sensor(release: str) -> dg.SensorDefinition:
         f"file under <dumps>/{release}/ (the cursor keeps each file's size and modification time).",
     )
     def sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
-        seen: dict = json.loads(context.cursor) if context.cursor else {}
-        known = set(context.instance.get_dynamic_partitions(arxiv_dump_files.name))
-        new_keys, run_requests = [], []
-        for dump in discover_dump_files(dumps, (release,), settle_seconds=citeworth.shard_settle_seconds):
-            signature = dump.signature()
-            if seen.get(dump.key) == signature:
-                continue
-            seen[dump.key] = signature
-            if dump.key not in known:
-                new_keys.append(dump.key)
-            run_requests.append(
-                dg.RunRequest(partition_key=dump.key, run_key=f"{dump.key}:{':'.join(map(str, signature))}")
-            )
-        if not run_requests:
-            return dg.SkipReason(f"no new or changed settled dump files under {dumps / release}")
-        return dg.SensorResult(
-            run_requests=run_requests,
-            dynamic_partitions_requests=[arxiv_dump_files.build_add_request(new_keys)] if new_keys else [],
-            cursor=json.dumps(seen, sort_keys=True),
-        )
+        dump_files = discover_dump_files(dumps, (release,), settle_seconds=citeworth.shard_settle_seconds)
+        nothing_new = f"no new or changed settled dump files under {dumps / release}"
+        return dump_partition_requests(context, arxiv_dump_files, dump_files, nothing_new)
 
     return sensor
 

@@ -1,11 +1,9 @@
 """The sensor that watches the dump root for arXiv bulk source dumps: a partition and a run per new or replaced tar."""
 
-import json
-
 import dagster as dg
 
 from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
-from citeworth_assets.defs.sensing import dump_root_sensor
+from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
 from citeworth_assets.resources import CiteworthSettings
 
@@ -23,23 +21,6 @@ arxiv_source_job = dg.define_asset_job(
     f"arXiv_src_YYMM_NNN.tar under <dumps>/{SOURCE_DIR}/ or the dump root (the cursor keeps size and mtime).",
 )
 def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
-    seen: dict = json.loads(context.cursor) if context.cursor else {}
-    known = set(context.instance.get_dynamic_partitions(arxiv_source_dumps.name))
-    new_keys, run_requests = [], []
-    for dump in discover_source_dumps(dumps, settle_seconds=citeworth.shard_settle_seconds):
-        signature = dump.signature()
-        if seen.get(dump.key) == signature:
-            continue
-        seen[dump.key] = signature
-        if dump.key not in known:
-            new_keys.append(dump.key)
-        run_requests.append(
-            dg.RunRequest(partition_key=dump.key, run_key=f"{dump.key}:{':'.join(map(str, signature))}")
-        )
-    if not run_requests:
-        return dg.SkipReason(f"no new or changed settled source dumps under {dumps}")
-    return dg.SensorResult(
-        run_requests=run_requests,
-        dynamic_partitions_requests=[arxiv_source_dumps.build_add_request(new_keys)] if new_keys else [],
-        cursor=json.dumps(seen, sort_keys=True),
-    )
+    source_dumps = discover_source_dumps(dumps, settle_seconds=citeworth.shard_settle_seconds)
+    nothing_new = f"no new or changed settled source dumps under {dumps}"
+    return dump_partition_requests(context, arxiv_source_dumps, source_dumps, nothing_new)

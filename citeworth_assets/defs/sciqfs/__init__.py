@@ -6,29 +6,34 @@ from citeworth_assets.defs.sciqfs.assets import dataset_assets
 from citeworth_assets.defs.sciqfs.baselines import baseline_assets
 from citeworth_assets.defs.sciqfs.checks import sciqfs_checks
 
+
+def _job(name: str, assets: tuple[str, ...], description: str) -> dg.UnresolvedAssetJobDefinition:
+    return dg.define_asset_job(name, selection=dg.AssetSelection.assets(*assets), description=description)
+
+
 # Per-partition jobs and the release, for `citeworth build` and the tests that drive partitions one by one (the
 # automation conditions request the same runs).
-shard_job = dg.define_asset_job(
+shard_job = _job(
     "sciqfs_shard_job",
-    selection=dg.AssetSelection.assets("sciqfs_s2orc_tables", "sciqfs_s2orc_examples"),
-    description="ROUGE-SciQFS tables and examples of one S2ORC shard.",
+    ("sciqfs_s2orc_tables", "sciqfs_s2orc_examples"),
+    "ROUGE-SciQFS tables and examples of one S2ORC shard.",
 )
-dump_file_job = dg.define_asset_job(
+dump_file_job = _job(
     "sciqfs_dump_file_job",
-    selection=dg.AssetSelection.assets("sciqfs_arxiv_tables", "sciqfs_arxiv_examples"),
-    description="ROUGE-SciQFS tables and examples of one unarXive dump file.",
+    ("sciqfs_arxiv_tables", "sciqfs_arxiv_examples"),
+    "ROUGE-SciQFS tables and examples of one unarXive dump file.",
 )
-release_job = dg.define_asset_job(
+release_job = _job(
     "sciqfs_release_job",
-    selection=dg.AssetSelection.assets("sciqfs_release", "sciqfs_ranking_baselines"),
-    description="Gather every partition's examples into the ROUGE-SciQFS release, then score the untrained baselines.",
+    ("sciqfs_release", "sciqfs_ranking_baselines"),
+    "Gather every partition's examples into the ROUGE-SciQFS release, then score the untrained baselines.",
 )
 # The trained baselines are expensive, so they are a job of their own, run by hand; everything else follows its
 # inputs through the automation conditions.
-baselines_job = dg.define_asset_job(
+baselines_job = _job(
     "sciqfs_baselines_job",
-    selection=dg.AssetSelection.assets("sciqfs_baselines"),
-    description="Train and score the ROUGE-SciQFS trained baselines (Table 3), one MLflow run each.",
+    ("sciqfs_baselines",),
+    "Train and score the ROUGE-SciQFS trained baselines (Table 3), one MLflow run each.",
 )
 
 defs = dg.Definitions(
