@@ -20,6 +20,17 @@ def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **ot
     return settings
 
 
+def input_option(flag: str, help: str, dest: str | None = None, multiple: bool = False, **path: bool):
+    """A required input path that must exist; ``path`` narrows it as :class:`click.Path` does (file_okay, dir_okay)."""
+    names = (flag, dest) if dest else (flag,)
+    return click.option(*names, required=True, multiple=multiple, type=click.Path(exists=True, **path), help=help)
+
+
+def out_folder_option(help: str):
+    """The required ``--out`` folder a command writes into."""
+    return click.option("--out", required=True, type=click.Path(file_okay=False), help=help)
+
+
 @click.group()
 def main() -> None:
     """citeworth: scholarly dumps into research datasets, as a Dagster asset graph over a DuckDB warehouse."""

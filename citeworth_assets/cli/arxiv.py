@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, main
+from citeworth_assets.cli.app import QUIET_RUN, input_option, main, out_folder_option
 
 SAMPLE_WORKS = 200
 
@@ -23,11 +23,8 @@ def _sentences_option(side: str):
 
 
 @main.command("contexts")
-@click.option(
-    "--papers",
-    required=True,
-    type=click.Path(exists=True),
-    help="unarXive 2020 folder (or tarball) of <arxiv id>.txt files, or an unarXive 2022 .jsonl[.gz] file.",
+@input_option(
+    "--papers", "unarXive 2020 folder (or tarball) of <arxiv id>.txt files, or an unarXive 2022 .jsonl[.gz] file."
 )
 @click.option(
     "--refs-db",
@@ -209,7 +206,7 @@ def write_sample_dumps(
 
 
 @main.command("generate-sample-arxiv")
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Dump root to write the sources into.")
+@out_folder_option("Dump root to write the sources into.")
 @click.option("--papers", default=30, show_default=True, type=click.IntRange(min=5), help="unarXive 2020 papers.")
 @click.option("--papers-2022", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option(

@@ -8,25 +8,19 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import main
+from citeworth_assets.cli.app import input_option, main, out_folder_option
 
 
 @main.command("arxiv-sources")
-@click.option(
+@input_option(
     "--sources",
-    "sources",
-    required=True,
-    multiple=True,
-    type=click.Path(exists=True),
-    help="A bulk source dump (arXiv_src_YYMM_NNN.tar), a folder of <id>.gz submissions, or a folder of unpacked "
+    "A bulk source dump (arXiv_src_YYMM_NNN.tar), a folder of <id>.gz submissions, or a folder of unpacked "
     "submission folders; repeat for several.",
+    multiple=True,
 )
-@click.option(
-    "--out",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder to write into: unarxive-2022/<name>.latex.jsonl.gz (a dump root for `citeworth build`) and "
-    "outcomes/<name>.csv.",
+@out_folder_option(
+    "Folder to write into: unarxive-2022/<name>.latex.jsonl.gz (a dump root for `citeworth build`) and "
+    "outcomes/<name>.csv."
 )
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option(

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, main
+from citeworth_assets.cli.app import QUIET_RUN, input_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 
 TRAIN_HINT = "citeworth citrec-train --data DIR"
@@ -62,13 +62,8 @@ def _summary_rows(results, runs=None) -> list[dict]:
 
 
 @main.command("citrec-eval")
-@click.option(
-    "--contexts",
-    "contexts",
-    required=True,
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="A context CSV in unarXive's format (repeat for several files).",
+@input_option(
+    "--contexts", "A context CSV in unarXive's format (repeat for several files).", multiple=True, dir_okay=False
 )
 @click.option(
     "--catalogue",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import main
+from citeworth_assets.cli.app import input_option, main, out_folder_option
 from citeworth_assets.cli.core import SPLITTER_OPTION
 from citeworth_assets.lib.settings import Settings
 
@@ -32,18 +32,11 @@ def _print_baselines(out: Path) -> None:
 
 
 @main.command("sciqfs")
-@click.option(
-    "--science-parse",
-    "folder",
-    required=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="Folder of Science-Parse JSON files (one paper per *.json).",
+@input_option(
+    "--science-parse", "Folder of Science-Parse JSON files (one paper per *.json).", "folder", file_okay=False
 )
-@click.option(
-    "--out",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder for the tables, the release (JSONL + Parquet per split) and the statistics; replaced as a whole.",
+@out_folder_option(
+    "Folder for the tables, the release (JSONL + Parquet per split) and the statistics; replaced as a whole."
 )
 @click.option(
     "--abstracts",
