@@ -26,6 +26,11 @@ def input_option(flag: str, help: str, dest: str | None = None, multiple: bool =
     return click.option(*names, required=True, multiple=multiple, type=click.Path(exists=True, **path), help=help)
 
 
+def default_option(flag: str, default, type, help: str | None = None):
+    """An option whose default ``--help`` shows."""
+    return click.option(flag, default=default, show_default=True, type=type, help=help)
+
+
 def out_folder_option(help: str):
     """The required ``--out`` folder a command writes into."""
     return click.option("--out", required=True, type=click.Path(file_okay=False), help=help)

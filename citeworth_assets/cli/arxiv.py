@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, input_option, main, out_folder_option
+from citeworth_assets.cli.app import QUIET_RUN, default_option, input_option, main, out_folder_option
 
 SAMPLE_WORKS = 200
 
@@ -207,14 +207,13 @@ def write_sample_dumps(
 
 @main.command("generate-sample-arxiv")
 @out_folder_option("Dump root to write the sources into.")
-@click.option("--papers", default=30, show_default=True, type=click.IntRange(min=5), help="unarXive 2020 papers.")
-@click.option("--papers-2022", default=20, show_default=True, type=click.IntRange(min=1))
-@click.option(
+@default_option("--papers", 30, click.IntRange(min=5), "unarXive 2020 papers.")
+@default_option("--papers-2022", 20, click.IntRange(min=1))
+@default_option(
     "--source-papers",
-    default=8,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="LaTeX submissions in the bulk source dump arxiv-src/arXiv_src_2101_001.tar (and a PDF-only, a corrupt one).",
+    8,
+    click.IntRange(min=0),
+    "LaTeX submissions in the bulk source dump arxiv-src/arXiv_src_2101_001.tar (and a PDF-only, a corrupt one).",
 )
 @click.option(
     "--works",
@@ -223,7 +222,7 @@ def write_sample_dumps(
     help="Works in the MAG and OpenAlex catalogue (default: the 219 special sample works only); the papers cite the "
     "same works for every size from 50,000 on, so catalogues of different sizes can be compared.",
 )
-@click.option("--seed", default=13, show_default=True, type=int)
+@default_option("--seed", 13, int)
 def generate_sample_arxiv(
     out: str, papers: int, papers_2022: int, source_papers: int, works: int | None, seed: int
 ) -> None:

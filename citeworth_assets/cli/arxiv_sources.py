@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import input_option, main, out_folder_option
+from citeworth_assets.cli.app import default_option, input_option, main, out_folder_option
 
 
 @main.command("arxiv-sources")
@@ -22,13 +22,9 @@ from citeworth_assets.cli.app import input_option, main, out_folder_option
     "Folder to write into: unarxive-2022/<name>.latex.jsonl.gz (a dump root for `citeworth build`) and "
     "outcomes/<name>.csv."
 )
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
-@click.option(
-    "--timeout",
-    default=120.0,
-    show_default=True,
-    type=click.FloatRange(min=1),
-    help="Seconds one submission may take before it is reported as a timeout.",
+@default_option("--workers", 1, click.IntRange(min=1), "Worker processes.")
+@default_option(
+    "--timeout", 120.0, click.FloatRange(min=1), "Seconds one submission may take before it is reported as a timeout."
 )
 @click.option(
     "--single-reading",
