@@ -167,14 +167,12 @@ def contexts_2020(
     refs_db: str | Path,
     settings: ContextSettings,
     log: IssueLog,
-    min_contexts: int = 1,
-    min_citing_docs: int = 1,
-    exact: bool = False,
-    published_labels: bool = True,
-    tokenizer: PunktSentenceTokenizer | None = None,
+    *options,
     root: str | Path | None = None,
+    **named,
 ) -> list[ContextRow]:
-    """All contexts of a folder of unarXive 2020 papers, in the published order and grouping.
+    """All contexts of a folder of unarXive 2020 papers, in the published order and grouping; ``options`` and
+    ``named`` are :func:`published_contexts`'s (min_contexts, min_citing_docs, exact, published_labels, tokenizer).
 
     ``published_labels`` (rule set unarxive_2020) reproduces a defect of the published loop: a candidate
     whose citing paper has no text file is skipped without updating the current cited MAG id, so the
@@ -200,8 +198,7 @@ def contexts_2020(
             lines = unarxive2020.decode_lines(path.read_bytes(), str(path), log, arxiv_id)
             yield arxiv_id, "\n".join(line for _, _, line in lines), _reporter(log, str(path), arxiv_id)
 
-    options = (min_contexts, min_citing_docs, exact, published_labels, tokenizer)
-    return list(published_contexts(refs_db, Present(), texts, settings, log, *options, missing_folder=papers))
+    return list(published_contexts(refs_db, Present(), texts, settings, log, *options, missing_folder=papers, **named))
 
 
 def published_contexts(
