@@ -7,7 +7,7 @@ from citeworth_assets.defs.sciqfs.baselines import baseline_assets
 from citeworth_assets.defs.sciqfs.checks import sciqfs_checks
 
 
-def _job(name: str, assets: tuple[str, ...], description: str) -> dg.UnresolvedAssetJobDefinition:
+def _job(name: str, assets: tuple[str, ...], description: str):
     return dg.define_asset_job(name, selection=dg.AssetSelection.assets(*assets), description=description)
 
 
