@@ -27,6 +27,8 @@ import dagster as dg
 
 from citeworth_assets.instance import LOCATION, workspace_file
 
+# The dequeuer's INFO lines ("2 runs are currently in progress") are a daemon's log, not the build's output.
+logging.getLogger("dagster.daemon.QueuedRunCoordinatorDaemon").setLevel(logging.WARNING)
 FINISHED = {dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE, dg.DagsterRunStatus.CANCELED}
 POLL_SECONDS = 0.5
 
@@ -70,8 +72,6 @@ class ShardQueue:
         self._dequeuer = (
             None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
         )
-        # its INFO lines ("2 runs are currently in progress") are a daemon's log, not the build's output
-        logging.getLogger(f"dagster.daemon.{QueuedRunCoordinatorDaemon.__name__}").setLevel(logging.WARNING)
 
     def submit(self, partition_key: str, run_config: Mapping, tags: Mapping[str, str]) -> str:
         from dagster._cli.job import _create_run

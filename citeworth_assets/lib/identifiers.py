@@ -102,6 +102,14 @@ def normalise_doi(value: str | None) -> str | None:
     return text.lower() or None
 
 
+def short_openalex_id(value) -> str | None:
+    """An OpenAlex work id as its short form: ``https://openalex.org/W123`` (or ``W123``) -> ``W123``; None for
+    anything that is not a non-empty string."""
+    if not isinstance(value, str) or not value:
+        return None
+    return value.rsplit("/", 1)[-1]
+
+
 def find_dois(text: str | None) -> list[str]:
     """Normalised DOIs in a reference string, in order, without repeats."""
     if not text:

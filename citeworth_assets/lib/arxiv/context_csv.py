@@ -29,7 +29,7 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.duplicates import dropped_occurrences, is_dropped
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.citrec.contexts import FIELD_SEP, LIST_SEP, parse_context_line
-from citeworth_assets.lib.identifiers import normalise_arxiv_id
+from citeworth_assets.lib.identifiers import normalise_arxiv_id, short_openalex_id
 
 CONTEXTS_FILE, CATALOGUE_FILE = "contexts.csv", "catalogue.jsonl"
 UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u241e\ud800-\udfff]")
@@ -82,9 +82,8 @@ def mag_or_openalex(mag_id, openalex_id):
     format that the citation-recommendation reader can use, with the OpenAlex id and DOI themselves in the lake."""
     if mag_id not in (None, ""):
         return mag_id
-    if openalex_id and str(openalex_id)[:1] in "Ww" and str(openalex_id)[1:].isdigit():
-        return str(openalex_id)[1:]
-    return None
+    short = short_openalex_id(openalex_id)
+    return short[1:] if short and short[:1] in "Ww" and short[1:].isdigit() else None
 
 
 def context_csv_line(row: dict, repairs: CsvRepairs | None = None) -> str:

@@ -34,6 +34,7 @@ from citeworth_assets.lib.arxiv.contexts import (
     punkt_tokenizer,
     replace_placeholders,
 )
+from citeworth_assets.lib.identifiers import short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
 if TYPE_CHECKING:
@@ -288,11 +289,6 @@ def _published_groups(candidates, present, by_rank, published_labels: bool) -> I
         if item is not None:
             bag = item.cited_mag_id
         yield group
-
-
-def short_openalex_id(value: str | None) -> str | None:
-    """``https://openalex.org/W123`` -> ``W123``."""
-    return value.rsplit("/", 1)[-1] if value else None
 
 
 def contexts_2022(

@@ -22,8 +22,9 @@ from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_R
 from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
 from citeworth_assets.lib.arxiv.contexts import ContextSettings
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, is_converted
-from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links, short_openalex_id
+from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
+from citeworth_assets.lib.identifiers import short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog
 
 

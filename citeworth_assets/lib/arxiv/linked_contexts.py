@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, short_openalex_id, text_contexts
+from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, text_contexts
 from citeworth_assets.lib.arxiv.contexts import ContextRules, ContextSettings
+from citeworth_assets.lib.identifiers import short_openalex_id
 
 Link = tuple[str | None, str | None, str | None, str | None]  # cited MAG, arXiv, OpenAlex id and DOI
 

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from citeworth_assets.lib.arxiv.generic_titles import is_generic_title
-from citeworth_assets.lib.identifiers import DOI, NEW_STYLE, OLD_STYLE, normalise_arxiv_id, normalise_doi
+from citeworth_assets.lib.identifiers import (
+    DOI,
+    NEW_STYLE,
+    OLD_STYLE,
+    normalise_arxiv_id,
+    normalise_doi,
+    short_openalex_id,
+)
 from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
 
 RESOLUTION_SCHEMA = pa.schema(
@@ -230,7 +237,7 @@ def agreement(resolutions: Iterable[dict], references: Iterable[dict]) -> dict:
         if ref.get("linked_mag_id"):
             shipped[ref["ref_id"]] = ("mag_id", str(ref["linked_mag_id"]))
         elif ref.get("linked_openalex_id"):
-            shipped[ref["ref_id"]] = ("openalex_id", str(ref["linked_openalex_id"]).rsplit("/", 1)[-1])
+            shipped[ref["ref_id"]] = ("openalex_id", short_openalex_id(str(ref["linked_openalex_id"])))
         else:
             shipped[ref["ref_id"]] = None
     counts = Counter()
@@ -243,7 +250,7 @@ def agreement(resolutions: Iterable[dict], references: Iterable[dict]) -> dict:
             counts["shipped_only"] += 1
         else:
             key, value = link
-            counts["same" if str(row.get(key) or "").rsplit("/", 1)[-1] == value else "different"] += 1
+            counts["same" if short_openalex_id(str(row.get(key) or "")) == value else "different"] += 1
     both = counts["same"] + counts["different"]
     return {
         **{k: counts[k] for k in ("same", "different", "shipped_only", "ours_only", "neither")},

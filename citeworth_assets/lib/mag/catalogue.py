@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from citeworth_assets.lib.identifiers import find_arxiv_ids, normalise_doi
+from citeworth_assets.lib.identifiers import find_arxiv_ids, normalise_doi, short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.titles import mag_normalise_title
-
-OPENALEX_PREFIX = "https://openalex.org/"
 
 
 def _find(folder: Path, name: str) -> Path | None:
@@ -104,12 +102,6 @@ def _arxiv_from_doi(doi: str | None) -> str | None:
     return None
 
 
-def _openalex_short(value) -> str | None:
-    if not isinstance(value, str) or not value:
-        return None
-    return value.removeprefix(OPENALEX_PREFIX)
-
-
 def _openalex_arxiv_id(record: dict) -> str | None:
     from_doi = _arxiv_from_doi(record.get("doi"))
     if from_doi:
@@ -125,7 +117,7 @@ def _openalex_arxiv_id(record: dict) -> str | None:
 
 def openalex_work(record: dict, path: Path, line: int, log: IssueLog) -> dict | None:
     """A WORK_SCHEMA row of one OpenAlex work record, or None when it has no id."""
-    work_id = _openalex_short(record.get("id"))
+    work_id = short_openalex_id(record.get("id"))
     if not work_id:
         log.add(ReadIssue(str(path), line, None, "missing_id", "OpenAlex work without id skipped"))
         return None
@@ -183,6 +175,6 @@ def openalex_works(snapshot: str | Path, log: IssueLog, edges: list | None = Non
                 continue
             if edges is not None:
                 for cited in entry.record.get("referenced_works") or []:
-                    if short := _openalex_short(cited):
+                    if short := short_openalex_id(cited):
                         edges.append({"citing_work_id": row["work_id"], "cited_work_id": short, "source": "openalex"})
             yield row

@@ -26,10 +26,10 @@ import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.identifiers import normalise_doi
+from citeworth_assets.lib.identifiers import normalise_doi, short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 from citeworth_assets.lib.mag import tsv
-from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, _openalex_short, openalex_work, snapshot_files
+from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, snapshot_files
 from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
 from citeworth_assets.lib.mag.titles import mag_normalise_title
 
@@ -119,7 +119,7 @@ def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.Part
                 if row is None:
                     continue
                 for cited in entry.record.get("referenced_works") or []:
-                    if short := _openalex_short(cited):
+                    if short := short_openalex_id(cited):
                         edges.write({"citing_work_id": row["work_id"], "cited_work_id": short, "source": "openalex"})
                 yield {**row, "version": f"{folder}/{path.name}/{entry.number:012d}"}
 
