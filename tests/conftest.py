@@ -1,12 +1,27 @@
 """Shared fixtures: the real samples in ../shared/data (skipped when absent) and generated dumps."""
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 # The tests train the encoder models on the tiny random encoder (seconds), even where the pretrained extra is installed.
 os.environ.setdefault("CITEWORTH_ENCODER", "tiny")
+
+
+def _keep_absl_off_the_capture_stream() -> None:
+    """absl (imported by rouge-score) binds its handler to the ``sys.stderr`` of its import, here pytest's capture
+    file, and closes that stream when it is not the current ``sys.stderr``. Every Dagster run calls
+    ``logging.config.dictConfig``, which closes all handlers; inside a ``CliRunner`` build, ``sys.stderr`` is click's,
+    so absl closed pytest's capture file and every later test of the process failed with "I/O operation on closed
+    file". Bound to the real stderr, which absl never closes, the handler is harmless (it is attached to no logger)."""
+    from absl import logging as absl_logging
+
+    absl_logging.get_absl_handler().python_handler.stream = sys.__stderr__
+
+
+_keep_absl_off_the_capture_stream()
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
