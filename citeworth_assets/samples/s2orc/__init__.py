@@ -21,8 +21,10 @@ Design rules, and why:
 
 Modules: ``graph`` (outcomes, paper ids, citation graph), ``vocabulary`` (field words, names),
 ``identity`` (fields, titles, authors, abstracts), ``text`` (sentence material, paragraph
-builder), ``paper`` (``_PaperWriter``), ``defects`` (paragraph-case writers), ``dump`` (files and
-``generate_sample_dump``).  This facade re-exports their names, so existing imports keep working.
+builder), ``paper`` (``_PaperWriter``: the pdf parse's paragraphs), ``metadata`` (the metadata record),
+``bibliography`` (bib and ref entries), ``citing`` (citation spans), ``defects`` (paragraph-case writers),
+``grobid`` (GROBID-style text), ``dump`` (files and ``generate_sample_dump``).  This facade re-exports
+their names, so existing imports keep working.
 """
 
 from __future__ import annotations

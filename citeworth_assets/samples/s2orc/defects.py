@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citeworth_assets.samples.s2orc import grobid
+from citeworth_assets.samples.s2orc import citing, grobid
 from citeworth_assets.samples.s2orc.graph import _between, _pick
 from citeworth_assets.samples.s2orc.text import _CLAIMS, _CONTINUATIONS, _Paragraph
 from citeworth_assets.samples.s2orc.vocabulary import _LAST_NAMES
@@ -46,7 +46,7 @@ def _write_mid_sentence_citation(w: _PaperWriter, para: _Paragraph) -> None:
         para.add(f", we use {_pick(rng, w.vocab.methods)} for all {_pick(rng, w.vocab.objects)}.")
         return
     para.add(_pick(rng, ("As in ", "Following ", "Unlike ")))
-    w._citation_marker(para)
+    citing.citation_marker(w, para)
     para.add(w._fill(", we use {method} to study the {object} in this work."))
 
 
@@ -66,7 +66,7 @@ def _write_hanging_citation(w: _PaperWriter, para: _Paragraph) -> None:
         para.cite(f"[{item.number}]", w._ref_id(item))
         w.first_citation_pending = False
     else:
-        w._citation_marker(para)
+        citing.citation_marker(w, para)
     para.add(".")
 
 
@@ -109,7 +109,7 @@ def _write_crossing_citation(w: _PaperWriter, para: _Paragraph) -> None:
     """A cite span that runs across a sentence boundary."""
     rng = w.rng
     if w.first_citation_pending and w.citable:  # keep the paper's first span well-formed
-        w._cited_sentence(para)
+        citing.cited_sentence(w, para)
         para.add(" ")
     para.add(w._fill(_pick(rng, _CLAIMS)) + " ")
     if w.style == "author_year" and len(w.citable) >= 2 and rng.random() < 0.5:

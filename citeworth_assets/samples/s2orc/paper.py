@@ -1,5 +1,7 @@
-"""One paper's writer: its metadata record, its pdf_parses record, and the text that exercises
-the dataset rules.
+"""One paper's writer: it holds the paper's random streams and what its parts share, writes the pdf_parses
+record (abstract and body paragraphs, own-work sentences) and hands the metadata record (:mod:`.metadata`),
+the bibliography (:mod:`.bibliography`), citation spans (:mod:`.citing`) and defective sentences
+(:mod:`.defects`) to their modules.
 """
 
 from __future__ import annotations
@@ -7,31 +9,12 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from citeworth_assets.samples.s2orc import grobid
+from citeworth_assets.samples.s2orc import citing, grobid
+from citeworth_assets.samples.s2orc.bibliography import build_bibliography, ref_entries
 from citeworth_assets.samples.s2orc.defects import _DEFECT_WRITERS, _write_abbreviation_sentence
-from citeworth_assets.samples.s2orc.graph import (
-    _METADATA_CRITERIA,
-    _OUTSIDE_ID_BASE,
-    _PARSED_FLAGS,
-    _VENUE_OR_ID_KEYS,
-    _between,
-    _mix,
-    _outcome,
-    _pick,
-    _rng,
-    in_dump_citers,
-    linked_targets,
-    paper_id_for,
-)
-from citeworth_assets.samples.s2orc.identity import (
-    _abstract_parts,
-    _author_record,
-    _author_year_label,
-    _capitalize,
-    _identity,
-    _random_author,
-    abstract_for,
-)
+from citeworth_assets.samples.s2orc.graph import _between, _outcome, _pick, _rng, linked_targets, paper_id_for
+from citeworth_assets.samples.s2orc.identity import _abstract_parts, _capitalize, _identity
+from citeworth_assets.samples.s2orc.metadata import metadata_record, pdf_flags
 from citeworth_assets.samples.s2orc.text import (
     _CITE_APPETITE,
     _CLAIMS,
@@ -59,117 +42,13 @@ class _PaperWriter:
         self.rng = _rng(seed, index, "paper")
         self.grobid = _rng(seed, index, "grobid")  # GROBID-style text (grobid.py); the main stream stays as it was
         self.targets = linked_targets(seed, index, papers)
-        self.flags = self._pdf_flags()
+        self.flags = pdf_flags(self)
         self.style = self.ident.style
         self.paragraph_kinds: Counter = Counter()
 
-    # -- metadata ----------------------------------------------------------------------------
-
-    def _pdf_flags(self) -> dict | None:
-        """The has_pdf_parsed_* flags, or None when the paper has no pdf parse.
-
-        The intended failure is false and the criteria before it pass; papers that already fail
-        a metadata criterion get random flags (and sometimes no parse), as in the real sample.
-        """
-        rng, reason = self.rng, self.reason
-        if reason == "has_pdf_parse" or (reason in _METADATA_CRITERIA and rng.random() < 0.3):
-            return None
-        flags = dict.fromkeys(_PARSED_FLAGS, True)
-        if reason in _PARSED_FLAGS:
-            flags[reason] = False
-        elif reason in _METADATA_CRITERIA:
-            for name in flags:
-                flags[name] = rng.random() < 0.85
-        return flags
-
     def metadata(self) -> dict:
-        seed, index, rng, ident = self.seed, self.index, self.rng, self.ident
-        pid = paper_id_for(seed, index)
-        ids = self._venue_and_ids()
-        citers = [paper_id_for(seed, i) for i in in_dump_citers(seed, index, self.papers)]
-        if self.reason != "has_inbound_citations":
-            outside = _between(rng, 0 if citers else 1, 3)
-            citers += [str(_OUTSIDE_ID_BASE + _mix(seed, index, k, 0x0B) % 600_000_000) for k in range(outside)]
-        outbound = [paper_id_for(seed, j) for j in self.targets]
-        if self.reason == "mag_field_of_study":
-            fos = None if self.variant == "null" else []
-            mag_id = None if fos is None else str(2_000_000_000 + _mix(seed, index, 0x3A) % 900_000_000)
-        else:
-            fos = list(ident.fields)
-            mag_id = str(2_000_000_000 + _mix(seed, index, 0x3A) % 900_000_000)
-            if rng.random() < 0.04:  # merged MAG entities, as in the real sample
-                mag_id += "," + str(2_000_000_000 + _mix(seed, index, 0x3B) % 900_000_000)
-        record = {
-            "paper_id": pid,
-            "title": ident.title,
-            "authors": [_author_record(a) for a in ident.authors],
-            "abstract": abstract_for(seed, index),
-            "year": ident.year,
-            **ids,
-        }
-        flags = self.flags
-        if flags is not None:
-            record["has_pdf_body_text"] = flags["has_pdf_parsed_body_text"]
-        record.update(
-            mag_id=mag_id,
-            mag_field_of_study=fos,
-            outbound_citations=outbound,
-            inbound_citations=citers,
-            has_outbound_citations=bool(outbound),
-            has_inbound_citations=bool(citers),
-            has_pdf_parse=flags is not None,
-        )
-        if flags is not None:
-            record.update(flags)
-        record["s2_url"] = f"https://api.semanticscholar.org/CorpusID:{pid}"
-        return record
-
-    def _venue_and_ids(self) -> dict:
-        """arxiv_id .. journal, in the release's key order.  Papers built to fail venue_or_id get
-        none of the six (null or empty string) but may keep a DOI, which does not count."""
-        rng, field = self.rng, self.ident.fields[0]
-        journal = _pick(
-            rng,
-            (
-                f"Journal of {field}",
-                f"{field} Letters",
-                f"Annals of {field} Research",
-                f"International Journal of {field}",
-            ),
-        )
-
-        def maybe(condition: bool, odds: float, make):
-            return make() if condition and rng.random() < odds else None
-
-        values = {
-            "arxiv_id": maybe(
-                field in ("Physics", "Mathematics", "Computer Science"),
-                0.3,
-                lambda: f"{_between(rng, 1001, 2006)}.{_between(rng, 1, 9999):05d}",
-            ),
-            "acl_id": maybe(
-                field == "Computer Science", 0.1, lambda: f"P{_between(rng, 10, 19)}-{_between(rng, 1000, 1999)}"
-            ),
-            "pmc_id": maybe(
-                field in ("Medicine", "Biology"), 0.15, lambda: f"PMC{_between(rng, 1_000_000, 7_000_000)}"
-            ),
-            "pubmed_id": maybe(
-                field in ("Medicine", "Biology", "Psychology"), 0.4, lambda: str(_between(rng, 1_000_000, 32_000_000))
-            ),
-            "doi": maybe(
-                True,
-                0.6,
-                lambda: f"10.{_between(rng, 1000, 9999)}/{_pick(rng, 'abcdefgh')}{_between(rng, 1000, 99999)}",
-            ),
-            "venue": maybe(True, 0.3, lambda: journal),
-            "journal": maybe(True, 0.75, lambda: journal),
-        }
-        if self.reason == "venue_or_id":
-            for key in _VENUE_OR_ID_KEYS:
-                values[key] = _pick(rng, (None, None, ""))
-        elif not any(values[k] for k in _VENUE_OR_ID_KEYS):
-            values["journal"] = journal
-        return values
+        """The metadata line; drawn before :meth:`pdf_parse`, from the same stream."""
+        return metadata_record(self)
 
     # -- pdf parse ---------------------------------------------------------------------------
 
@@ -179,7 +58,7 @@ class _PaperWriter:
         flags = self.flags
         if flags is None:
             return None
-        self._build_bibliography()
+        self.bib_entries, self.citable, self.linked = build_bibliography(self)
         self.n_figures, self.n_tables = _between(self.rng, 2, 6), _between(self.rng, 1, 3)
         self.first_citation_pending = True
         self.sparse = self.rng.random() < 0.06  # papers with too few citations for CiteWorth
@@ -191,67 +70,8 @@ class _PaperWriter:
             "abstract": abstract,
             "body_text": body,
             "bib_entries": self.bib_entries if flags["has_pdf_parsed_bib_entries"] else {},
-            "ref_entries": self._ref_entries() if flags["has_pdf_parsed_ref_entries"] else {},
+            "ref_entries": ref_entries(self) if flags["has_pdf_parsed_ref_entries"] else {},
         }
-
-    def _build_bibliography(self) -> None:
-        """Linked entries (the dump papers in ``targets``) mixed with unlinked ones and a little
-        reference-extraction junk; text cites them through ``self.citable``."""
-        rng, seed = self.rng, self.seed
-        slots: list[int | None] = list(self.targets) + [None] * _between(rng, 2, 10)
-        rng.shuffle(slots)
-        if rng.random() < 0.1:
-            slots.append(-1)  # junk entry such as "Available" with no authors
-        self.bib_entries: dict[str, dict] = {}
-        self.citable: list[_BibItem] = []
-        self.linked: list[_BibItem] = []
-        for n, target in enumerate(slots):
-            ref_id = f"BIBREF{n}"
-            if target == -1:
-                title = _pick(rng, ("Available", "This article cites 57 articles, 21 of which can be accessed free at"))
-                self.bib_entries[ref_id] = {"title": title, "authors": [], "year": "", "venue": "", "link": None}
-                continue
-            if target is None:
-                vocab = _FIELD_VOCAB[_pick(rng, self.ident.fields)]
-                authors = tuple(_random_author(rng) for _ in range(_pick(rng, (1, 2, 3, 4))))
-                year: int | None = int(rng.triangular(1960, 2020.99, 2012))
-                title = f"{_capitalize(_pick(rng, vocab.methods))} in {_pick(rng, vocab.topics)}"
-                link = None
-            else:
-                target_ident = _identity(seed, target)
-                authors, year, title = target_ident.authors, target_ident.year, target_ident.title
-                link = paper_id_for(seed, target)
-            suffix = "a" if rng.random() < 0.05 else ""
-            self.bib_entries[ref_id] = {
-                "title": title,
-                # reference strings give initials only
-                "authors": [{"first": a[0][:1], "middle": list(a[1]), "last": a[2], "suffix": a[3]} for a in authors],
-                "year": year if year is not None else "",
-                "venue": _pick(
-                    rng, ("", f"Journal of {self.ident.fields[0]}", "Proc. Natl. Acad. Sci", "Phys. Rev. Lett")
-                ),
-                "link": link,
-            }
-            names, year_text = _author_year_label(authors, year, suffix)
-            item = _BibItem(ref_id, n + 1, names, year_text, target)
-            self.citable.append(item)
-            if target is not None:
-                self.linked.append(item)
-
-    def _ref_entries(self) -> dict:
-        """Figure and table captions; "Fig. k" in the text points at FIGREF{k-1}."""
-        rng, vocab = self.rng, self.vocab
-        entries = {}
-        for k in range(self.n_figures):
-            caption = (
-                f"{_capitalize(_pick(rng, vocab.measures))} of the {_pick(rng, vocab.objects)} "
-                f"obtained with {_pick(rng, vocab.methods)}."
-            )
-            entries[f"FIGREF{k}"] = {"text": caption, "type": "figure"}
-        for k in range(self.n_tables):
-            caption = f"Summary of {_pick(rng, vocab.measures)} per group of {_pick(rng, vocab.objects)}."
-            entries[f"TABREF{k}"] = {"text": caption, "type": "table"}
-        return entries
 
     def _abstract_paragraphs(self) -> list[dict]:
         """The abstract as parsed from the PDF: the same text as the metadata (usually one
@@ -358,9 +178,9 @@ class _PaperWriter:
             elif kind == "abbreviations" and rng.random() < 0.5:
                 _write_abbreviation_sentence(self, para)
             elif role == "related" and self.linked and rng.random() < 0.3:
-                self._citesum_sentence(para)
+                citing.citesum_sentence(self, para)
             elif self.citable and rng.random() < appetite:
-                self._cited_sentence(para)
+                citing.cited_sentence(self, para)
             else:
                 self._own_sentence(para)
         if frame:
@@ -408,154 +228,3 @@ class _PaperWriter:
             para.add(self._fill(_pick(rng, _CLAIMS)) + ".")
             return
         para.add(self._fill(_pick(rng, _OWN_STATEMENTS)) + ".")
-
-    def _cited_sentence(self, para: _Paragraph) -> None:
-        """A cite-worthy claim with its citation at the very end, as CiteWorth keeps them (sometimes in parentheses
-        after an acronym)."""
-        claim = self._fill(_pick(self.rng, _CLAIMS))
-        acronym = grobid.acronym_parenthetical(self, claim)
-        para.add(claim + (f" ({acronym}," if acronym else ""))
-        self._end_citation(para, ")" if acronym else "")
-
-    def _end_citation(self, para: _Paragraph, close: str = "") -> None:
-        """Close a claim with its citation, ``close`` and the period (after it, for superscript papers)."""
-        rng = self.rng
-        if self.style == "superscript":
-            para.add(".")
-            self._superscript_marker(para)
-            return
-        para.add(" ")
-        self._citation_marker(para)
-        para.add(close + (" ." if rng.random() < 0.15 else "."))  # S2ORC often keeps a space before the period
-
-    def _superscript_marker(self, para: _Paragraph) -> None:
-        """Superscript numbers come out of PDFs as bare numbers after the period: "... cancer. 1" """
-        rng = self.rng
-        para.add(" ")
-        items = rng.sample(self.citable, min(len(self.citable), _pick(rng, (1, 1, 2))))
-        for k, item in enumerate(items):
-            if k:
-                para.add(" ")
-            last = k == len(items) - 1
-            para.cite(str(item.number) if last else f"{item.number},", self._ref_id(item))
-        self.first_citation_pending = False
-
-    def _citation_marker(self, para: _Paragraph) -> None:
-        """One citation in the paper's style; the first one of a paper is always the plain form,
-        because CiteWorth decides a paper's citation format from its first cited span."""
-        rng = self.rng
-        simple = self.first_citation_pending
-        self.first_citation_pending = False
-        items = self.citable
-        if self.style == "numeric":
-            form = (
-                "single"
-                if simple
-                else rng.choices(
-                    ("single", "list", "list_nospace", "range", "adjacent", "endash_pair"), (48, 12, 8, 10, 14, 8)
-                )[0]
-            )
-            if form == "single" or len(items) < 3:
-                item = _pick(rng, items)
-                if simple and grobid.first_citation_group(self):
-                    grobid.write_numeric_group(self, para, [item, grobid.partner(self, item)], self._ref_id(item))
-                else:
-                    para.cite(f"[{item.number}]", self._ref_id(item))
-            elif form in ("list", "list_nospace"):
-                chosen = sorted(rng.sample(items, _between(rng, 2, 3)), key=lambda i: i.number)
-                sep = ", " if form == "list" else ","
-                if form == "list" and grobid.split_group(self):
-                    grobid.write_numeric_group(self, para, chosen, self._ref_id(chosen[0]))
-                else:
-                    para.cite("[" + sep.join(str(i.number) for i in chosen) + "]", self._ref_id(chosen[0]))
-            elif form == "range":
-                start = int(rng.random() * (len(items) - 2))
-                end = _between(rng, start + 2, min(len(items) - 1, start + 5))
-                para.cite(f"[{items[start].number}-{items[end].number}]", self._ref_id(items[start]))
-            elif form == "adjacent":
-                chosen = sorted(rng.sample(items, 3), key=lambda i: i.number)
-                for k, item in enumerate(chosen):
-                    if k:
-                        para.add(" ")
-                    para.cite(f"[{item.number}]", self._ref_id(item))
-            else:  # "[1]–[4]": a range written as two bracketed markers
-                start = int(rng.random() * (len(items) - 2))
-                end = _between(rng, start + 2, min(len(items) - 1, start + 5))
-                para.cite(f"[{items[start].number}]", self._ref_id(items[start]))
-                para.add("–")
-                para.cite(f"[{items[end].number}]", self._ref_id(items[end]))
-            return
-        form = (
-            "paren" if simple else rng.choices(("paren", "paren_multi", "paren_nocomma", "split"), (45, 20, 15, 20))[0]
-        )
-        if form == "paren" or len(items) < 2:
-            item = _pick(rng, items)
-            if simple and grobid.first_citation_group(self):
-                grobid.write_author_year_group(self, para, [item, grobid.partner(self, item)], self._ref_id(item))
-            else:
-                para.cite(f"({item.names}, {item.year})", self._ref_id(item))
-        elif form == "paren_nocomma":
-            item = _pick(rng, items)
-            para.cite(f"({item.names} {item.year})", self._ref_id(item))
-        elif form == "paren_multi":
-            chosen = rng.sample(items, _between(rng, 2, min(3, len(items))))
-            if grobid.split_group(self):
-                grobid.write_author_year_group(self, para, chosen, self._ref_id(chosen[0]))
-            else:
-                para.cite("(" + "; ".join(f"{i.names}, {i.year}" for i in chosen) + ")", self._ref_id(chosen[0]))
-        else:  # S2ORC splits "(A and B 2004; C et al. 2005a )" into one span per work
-            chosen = rng.sample(items, _between(rng, 2, min(3, len(items))))
-            for k, item in enumerate(chosen):
-                last = k == len(chosen) - 1
-                if k:
-                    para.add(" ")
-                text = f"{item.names} {item.year}"
-                if k == 0:
-                    text = "(" + text
-                if not last:
-                    para.cite(text + ";", self._ref_id(item))
-                elif rng.random() < 0.5:
-                    para.cite(text, self._ref_id(item))
-                    para.add(" )")
-                else:
-                    para.cite(text + ")", self._ref_id(item))
-
-    def _citesum_sentence(self, para: _Paragraph) -> None:
-        """A Related Work sentence citing exactly one linked paper and reusing the wording of
-        that paper's abstract, so that CiteSum's ROUGE-recall filter keeps it."""
-        rng = self.rng
-        item = _pick(rng, self.linked)
-        clause, form = _pick(rng, _abstract_parts(self.seed, item.target).claims)
-        self.first_citation_pending = False
-        if form == "proposal":
-            statement = f"{_capitalize(clause)} has been proposed"
-        elif form == "passive":
-            statement = f"In an earlier study, {clause}"
-        else:
-            opening = _pick(rng, ("It was reported that", "Previous work showed that", "It has been shown that"))
-            statement = f"{opening} {clause}"
-        if self.style == "superscript":
-            para.add(statement + ". ")
-            para.cite(str(item.number), self._ref_id(item))
-            return
-        if rng.random() < 0.5:  # end-of-sentence form: also a valid CiteWorth sentence
-            para.add(statement + " ")
-            para.cite(
-                f"[{item.number}]" if self.style == "numeric" else f"({item.names}, {item.year})", self._ref_id(item)
-            )
-            para.add(".")
-            return
-        # inline form, as Related Work sections usually read: "Smith et al. (2019) proposed ..."
-        if form == "passive":
-            para.add("In ")
-        if self.style == "numeric":
-            para.add(f"{item.names} ")
-            para.cite(f"[{item.number}]", self._ref_id(item))
-        else:
-            para.cite(f"{item.names} ({item.year})", self._ref_id(item))
-        if form == "proposal":
-            para.add(f" {_pick(rng, ('proposed', 'introduced', 'described'))} {clause}.")
-        elif form == "passive":
-            para.add(f", {clause}.")
-        else:
-            para.add(f" {_pick(rng, ('showed that', 'reported that', 'found that'))} {clause}.")
