@@ -46,7 +46,8 @@ EXAMPLES = 12
 
 def rule_set_names() -> list[str]:
     """The faithful set, it with each registered improvement alone, and every versioned improved set."""
-    from citeworth_assets.lib.citeworth.rules import RULE_SETS, Improvement
+    from citeworth_assets.lib.citeworth.improvements import Improvement
+    from citeworth_assets.lib.citeworth.rules import RULE_SETS
 
     return [
         "citeworth_2021",

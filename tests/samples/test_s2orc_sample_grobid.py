@@ -8,13 +8,9 @@ import pytest
 from s2orc_dump import Dump, first_failed_criterion
 
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
+from citeworth_assets.lib.citeworth.improvements import DANGLING_REFERENCE
 from citeworth_assets.lib.citeworth.quotes import orient_quotes
-from citeworth_assets.lib.citeworth.rules import (
-    CITEWORTH_2021,
-    CITEWORTH_IMPROVED,
-    DANGLING_REFERENCE,
-    adjust_sentences,
-)
+from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021, CITEWORTH_IMPROVED, adjust_sentences
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PaperInput,

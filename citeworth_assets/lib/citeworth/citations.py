@@ -2,7 +2,7 @@
 
 Mechanics, not decisions: merging adjacent S2ORC spans, assigning merged spans to sentences, cutting
 them out of a sentence and deleting the punctuation left hanging, and finding bracketed numeric
-citations. The rule units of :mod:`~citeworth_assets.lib.citeworth.rules` judge what these produce.
+citations. The rule units of :mod:`~citeworth_assets.lib.citeworth.rule_units` judge what these produce.
 
 The published numeric-citation expression ``\\[([0-9]+\\s*[,-;]*\\s*)*[0-9]+\\s*\\]`` backtracks
 exponentially on long runs of digits and spaces with no closing bracket. :func:`contains_numeric_citation`

@@ -1,7 +1,7 @@
 """Running a CiteWorth rule set over papers: one pipeline from a paper's paragraphs to lake rows.
 
 Per batch of papers, in the published order (CiteWorth §3.1-3.2), each stage applying the rule set's
-units (:mod:`~citeworth_assets.lib.citeworth.rules`) and recording the first failing one as a
+units (:mod:`~citeworth_assets.lib.citeworth.rule_units`) and recording the first failing one as a
 :class:`Decision`:
 
 1. select: paragraph selection rules on each paragraph, paper rules on the selected ones;
@@ -47,18 +47,14 @@ from citeworth_assets.lib.citeworth.fate import (
     most_sentences,
     text_follows_citation,
 )
-from citeworth_assets.lib.citeworth.rules import (
-    CHECK_WORTHY,
-    CONTEXT_ONLY,
-    NON_CHECK_WORTHY,
+from citeworth_assets.lib.citeworth.rule_units import (
     TEXT_AFTER_CITATION,
     CitedParagraph,
-    RuleSet,
-    adjust_sentences,
     citations_bracketed_at_end,
     enough_sentences,
     first_failure,
 )
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CONTEXT_ONLY, NON_CHECK_WORTHY, RuleSet, adjust_sentences
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.s2orc.records import PROVENANCE
 from citeworth_assets.lib.sentences import SentenceSplitter

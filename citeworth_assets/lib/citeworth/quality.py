@@ -20,16 +20,9 @@ from collections.abc import Iterable
 import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
-from citeworth_assets.lib.citeworth.rules import (
-    CHECK_WORTHY,
-    CITEWORTH_2021,
-    IMPROVED_VERSIONS,
-    Improvement,
-    RuleSet,
-    capitalized,
-    ends_with_final_mark,
-    long_enough,
-)
+from citeworth_assets.lib.citeworth.improvements import Improvement
+from citeworth_assets.lib.citeworth.rule_units import capitalized, ends_with_final_mark, long_enough
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, IMPROVED_VERSIONS, RuleSet
 from citeworth_assets.lib.papers import PaperInput
 
 CITATION_MARKERS = {

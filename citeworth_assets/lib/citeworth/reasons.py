@@ -3,7 +3,7 @@
 Rejection rows carry only the reason's name; this registry says what it means, so that an analyst
 reading ``citeworth.rejections`` can look a reason up (the integrator publishes it as the warehouse view
 ``citeworth.drop_reasons``). A rule cannot be declared with a reason missing here
-(:func:`~citeworth_assets.lib.citeworth.rules.rule`), so the list cannot fall behind the rules.
+(:func:`~citeworth_assets.lib.citeworth.rule_units.rule`), so the list cannot fall behind the rules.
 Names are stable: lake partitions of earlier runs hold them.
 """
 

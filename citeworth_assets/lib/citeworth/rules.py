@@ -1,10 +1,9 @@
 """CiteWorth rule sets: which papers, paragraphs and sentences become cite-worthiness data (CiteWorth §3).
 
-Each rule is a small named unit (:class:`Rule`) that judges one thing and gives None or a registered
-reason (:mod:`~citeworth_assets.lib.citeworth.reasons`); a rule set holds ordered tuples of units and
-its thresholds, and the cleaning pipeline evaluates each tuple in order, the first failing unit giving
-the reason. Keeping the published order matters: the recorded reason of an item failing several
-rules is the first one.
+Each rule is a small named unit (:mod:`~citeworth_assets.lib.citeworth.rule_units`) that judges one thing
+and gives None or a registered reason; a rule set holds ordered tuples of units and its thresholds, and the
+cleaning pipeline evaluates each tuple in order, the first failing unit giving the reason. Keeping the
+published order matters: the recorded reason of an item failing several rules is the first one.
 
 ``citeworth_2021`` reproduces the decisions of the published construction code (which differ in
 places from the paper's prose): the Appendix A section titles compared with ``section.lower()``,
@@ -12,37 +11,57 @@ the Appendix B regular expressions exactly as written (``[,-;]`` is a character 
 has no word boundary), citation spans merged by token distance, sentences walked against the merged
 spans, citation text removed and hanging punctuation deleted before the format checks.
 
-``citeworth_improved_v2`` is the same procedure with every named :class:`Improvement` switched on
-(``citeworth_improved_v1``: the first five, kept so that its outputs stay reproducible);
-``citeworth_improved`` names the latest version. Rule-set names key lake partitions and export
-folders, so a changed improved set gets a new version and never overwrites an older one's outputs.
+``citeworth_improved_v2`` is the same procedure with every named improvement
+(:mod:`~citeworth_assets.lib.citeworth.improvements`) switched on (``citeworth_improved_v1``: the first five,
+kept so that its outputs stay reproducible); ``citeworth_improved`` names the latest version. Rule-set names
+key lake partitions and export folders, so a changed improved set gets a new version and never overwrites an
+older one's outputs.
 Each improvement can also be switched on alone (``citeworth_2021+et_al_word_boundary``) to measure it.
 """
 
 from __future__ import annotations
 
 import re
-import string
-import warnings
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any
 
 from citeworth_assets.lib.citeworth.citations import (
     IMPROVED_SEPARATORS,
     RANGE_SEPARATORS,
-    CitationSpan,
     Sentence,
-    brackets_only,
     contains_numeric_citation,
     delete_hanging_punctuation,
-    first_citation_group,
     remove_citations,
-    visibly_not_bracketed,
+)
+from citeworth_assets.lib.citeworth.improvements import (
+    SPLIT_ABBREVIATIONS,
+    V1_IMPROVEMENTS,
+    YEAR_OR_ET_AL_WORD,
+    Improvement,
 )
 from citeworth_assets.lib.citeworth.quotes import orient_quotes
-from citeworth_assets.lib.citeworth.reasons import LEVELS, REASONS
+from citeworth_assets.lib.citeworth.rule_units import (
+    YEAR_CITATION,
+    YEAR_OR_ET_AL,
+    Rule,
+    capitalized,
+    citations_bracketed_at_end,
+    citations_within_sentence,
+    ends_with_final_mark,
+    enough_citation_spans,
+    enough_sentences,
+    first_citation_numeric_or_year,
+    has_citation_spans,
+    has_cited_permissible_paragraph,
+    in_permissible_section,
+    long_enough,
+    no_dangling_reference_phrase,
+    no_hanging_citation,
+    no_leftover_citation_marker,
+    no_missed_citation,
+    no_visible_unbracketed_citation,
+    span_texts_in_sentence,
+    valid_citation_offsets,
+)
 from citeworth_assets.lib.sections import normalize_section_title
 from citeworth_assets.lib.settings import SettingError
 
@@ -87,261 +106,12 @@ PERMISSIBLE_SECTION_TITLES = frozenset(
     }
 )  # (Appendix A)
 
+
 CHECK_WORTHY = "check-worthy"
 NON_CHECK_WORTHY = "non-check-worthy"
 CONTEXT_ONLY = "context-only"
 
-# Appendix B and the published code, verbatim.
-YEAR_CITATION = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)")
-YEAR_OR_ET_AL = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)|et( )?al(\.?)")
-HANGING_CITATION = re.compile(
-    r"\s+\(?(\(\s*\)|like|reference|including|include|with|for instance|for example|see also|at|following|of|from|to"
-    r"|in|by|see|as|e\.?g\.?(,)?|viz(\.)?(,)?)\s*(,)*(-)*[\)\]]?\s*[.?!]\s*$"
-)
-with warnings.catch_warnings():  # string.punctuation holds '[' inside a set; re warns, the meaning is unchanged
-    warnings.simplefilter("ignore", FutureWarning)
-    TEXT_AFTER_CITATION = re.compile("[^" + string.punctuation + "]\\s+")
 
-# Improvements.
-YEAR_OR_ET_AL_WORD = re.compile(r"\(?[12][0-9]{3}[a-z]?\s*\)|\bet( )?al\b(\.?)")
-SPLIT_ABBREVIATIONS = re.compile(
-    r"(?:^|[\s(\[])(?:refs?|figs?|eqs?|cf|e\.g|i\.e|vs|approx|secs?|tabs?|chaps?|nos?|vols?|pp|resp|al)\.$",
-    re.IGNORECASE,
-)
-# A pointer phrase whose citation was removed from the end of the sentence: the pointing word, up to three
-# hedging modifiers (not content words: "shown in the literature." is a sentence), then the final mark.
-REFERENCE_MODIFIER = (
-    r"in particular|particularly|especially|notably|also|e\.?g\.?|i\.?e\.?|for example|for instance|among others"
-    r"|for (?:more |further )?details?|for (?:a |recent )*reviews?|and references therein|(?:the )?references therein"
-    r"|therein"
-)
-DANGLING_REFERENCE = re.compile(
-    r"(?:^|[\s(])(?:see|cf\.?|e\.?g\.?|in|by|following|given in|refer to)"
-    rf"(?:[\s,]+(?:{REFERENCE_MODIFIER})){{0,3}}[\s,;:]*[)\]]?\s*[.?!]\s*$"
-)
-
-
-class Improvement(StrEnum):
-    """A named departure from the published rules; an unknown name fails at once (:meth:`named`)."""
-
-    LITERAL_NUMERIC_SEPARATORS = "literal_numeric_separators"
-    ET_AL_WORD_BOUNDARY = "et_al_word_boundary"
-    NORMALIZED_SECTION_TITLES = "normalized_section_titles"
-    TRIMMED_SENTENCES = "trimmed_sentences"
-    ABBREVIATION_AWARE_SPLITTING = "abbreviation_aware_splitting"
-    GROUPED_FIRST_CITATION = "grouped_first_citation"
-    QUOTE_AWARE_SPLITTING = "quote_aware_splitting"
-    EMPTIED_PARENTHETICAL = "emptied_parenthetical"
-    DANGLING_REFERENCE_PHRASE = "dangling_reference_phrase"
-
-    @property
-    def description(self) -> str:
-        return IMPROVEMENT_DESCRIPTIONS[self]
-
-    @classmethod
-    def named(cls, name: str) -> Improvement:
-        try:
-            return cls(name)
-        except ValueError:
-            raise ValueError(f"unknown improvement {name!r}: use one of {[member.value for member in cls]}") from None
-
-
-IMPROVEMENT_DESCRIPTIONS = {
-    Improvement.LITERAL_NUMERIC_SEPARATORS: "numeric citations separate numbers only by , ; - and en dash, so [1.5] "
-    "and [2/3] are not citations and [3–6] is one",
-    Improvement.ET_AL_WORD_BOUNDARY: "'et al' is matched as words, so 'metal' and 'fetal' are not leftover citations",
-    Improvement.NORMALIZED_SECTION_TITLES: "section titles are compared without numbering, case and trailing "
-    "punctuation ('2 Related Work', 'II. INTRODUCTION', 'Methods:')",
-    Improvement.TRIMMED_SENTENCES: "whitespace around a sentence is not part of it, so it cannot fail the "
-    "end-character check",
-    Improvement.ABBREVIATION_AWARE_SPLITTING: "no sentence break after Ref., Fig., Eq., cf., e.g., i.e. and similar",
-    Improvement.GROUPED_FIRST_CITATION: "the first-citation format check reads the paper's first citation group, the "
-    "spans separated only by spaces, ',' or ';' joined (GROBID splits [22, 23] into '[22,' and '23]')",
-    Improvement.QUOTE_AWARE_SPLITTING: "curly double quotes standing the wrong way round (”Are you sure“) are turned "
-    "before splitting, so the text between two quotations is not taken for one quotation and glued into one sentence",
-    Improvement.EMPTIED_PARENTHETICAL: "removing a citation also removes the separator and the brackets it leaves "
-    "empty: 'Telescope (DKIST, [49, 56]).' gives 'Telescope (DKIST).', not 'Telescope (DKIST,).'; a parenthetical it "
-    "leaves holding only pointer words goes whole: 'training, (e.g. [4]).' gives 'training.', "
-    "not 'training, (e.g.).'",
-    Improvement.DANGLING_REFERENCE_PHRASE: "a sentence ending in a pointer phrase with modifiers "
-    "('see in particular.', 'cf. e.g.') drops its paragraph, as one ending in the pointing word does",
-}
-V1_IMPROVEMENTS = frozenset(
-    {
-        Improvement.LITERAL_NUMERIC_SEPARATORS,
-        Improvement.ET_AL_WORD_BOUNDARY,
-        Improvement.NORMALIZED_SECTION_TITLES,
-        Improvement.TRIMMED_SENTENCES,
-        Improvement.ABBREVIATION_AWARE_SPLITTING,
-    }
-)  # (citeworth_improved_v1)
-
-
-# --- Rule units ---------------------------------------------------------------------------------------------
-class UnregisteredReason(ValueError):
-    """A rule declares or gives a reason that is not in the registry."""
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A named rule: ``rule(subject, rules)`` gives None when the subject passes, else the reason.
-
-    With one reason, ``check`` is a predicate saying what must hold; with several, it gives one of them
-    or None. Reasons must be registered, so every drop in the lake has a documented meaning.
-    """
-
-    name: str
-    level: str
-    reasons: tuple[str, ...]
-    check: Callable[[Any, RuleSet], Any] = field(repr=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "_single", self.reasons[0] if len(self.reasons) == 1 else None)
-        if self.level not in LEVELS:
-            raise ValueError(f"rule {self.name}: level {self.level!r} is not one of {LEVELS}")
-        unregistered = [reason for reason in self.reasons if reason not in REASONS]
-        if not self.reasons or unregistered:
-            raise UnregisteredReason(
-                f"rule {self.name}: reasons {unregistered or '(none)'} are not registered in REASONS"
-            )
-
-    def __call__(self, subject, rules: RuleSet) -> str | None:
-        verdict = self.check(subject, rules)
-        if self._single:
-            return None if verdict else self._single
-        if verdict is not None and verdict not in self.reasons:
-            raise UnregisteredReason(f"rule {self.name} gave {verdict!r}, not one of its reasons {self.reasons}")
-        return verdict
-
-
-def rule(level: str, *reasons: str) -> Callable[[Callable], Rule]:
-    """Declare a function as a rule unit named after it."""
-    return lambda check: Rule(check.__name__, level, reasons, check)
-
-
-def first_failure(units: tuple[Rule, ...], subject, rules: RuleSet) -> str | None:
-    """The reason of the first unit the subject fails, in the rule set's order."""
-    for unit in units:
-        reason = unit(subject, rules)
-        if reason:
-            return reason
-    return None
-
-
-@dataclass
-class CitedParagraph:
-    """A selected paragraph (an ``s2orc_paragraphs`` row) with its merged citation spans."""
-
-    row: dict
-    spans: list[CitationSpan]
-
-
-# Paragraph selection: which paragraphs of a paper count (CiteWorth §3.1).
-@rule("paragraph", "section_not_permissible")
-def in_permissible_section(paragraph: dict, rules: RuleSet) -> bool:
-    return rules.permissible_section(paragraph["section"])
-
-
-@rule("paragraph", "no_citation_spans")
-def has_citation_spans(paragraph: dict, rules: RuleSet) -> bool:
-    return bool(paragraph["cite_spans"])
-
-
-# Paper rules: on the first selected paragraph (where the published scan stops), then on all of them.
-@rule("paper", "first_citation_not_numeric_or_year")
-def first_citation_numeric_or_year(paragraph: dict, rules: RuleSet) -> bool:
-    if rules._groups_first_citation:
-        return rules.citation_format(first_citation_group(paragraph["text"], paragraph["cite_spans"]))
-    return rules.citation_format(paragraph["cite_spans"][0]["text"])
-
-
-@rule("paper", "no_cited_permissible_paragraph")
-def has_cited_permissible_paragraph(selected: list[dict], rules: RuleSet) -> bool:
-    return bool(selected)
-
-
-@rule("paper", "five_or_fewer_citation_spans")
-def enough_citation_spans(selected: list[dict], rules: RuleSet) -> bool:
-    return sum(len(paragraph["cite_spans"]) for paragraph in selected) > rules.few_citation_spans
-
-
-# Paragraph rules decided before splitting (splitting is the expensive step).
-@rule("paragraph", "invalid_citation_offsets")
-def valid_citation_offsets(paragraph: CitedParagraph, rules: RuleSet) -> bool:
-    return not paragraph.row.get("invalid_span_count")
-
-
-@rule("paragraph", "citation_not_bracketed")
-def no_visible_unbracketed_citation(paragraph: CitedParagraph, rules: RuleSet) -> bool:
-    """Such a citation makes its sentence context-only whatever the boundaries, so the paragraph is dropped."""
-    return not any(visibly_not_bracketed(span, paragraph.row["text"]) for span in paragraph.spans)
-
-
-@rule("paragraph", "fewer_than_3_sentences")
-def enough_sentences(sentences: list[tuple[int, int]], rules: RuleSet) -> bool:
-    return len(sentences) >= rules.min_sentences
-
-
-# Sentence rules on the sentence and its citation spans.
-@rule("sentence", "citation_crosses_sentence_boundary")
-def citations_within_sentence(sentence: Sentence, rules: RuleSet) -> bool:
-    return not sentence.crosses_citation
-
-
-@rule("sentence", "span_text_mismatch")
-def span_texts_in_sentence(sentence: Sentence, rules: RuleSet) -> bool:
-    return all(span.text in sentence.text for span in sentence.citations)
-
-
-@rule("sentence", "citation_not_bracketed", "citation_not_at_sentence_end")
-def citations_bracketed_at_end(sentence: Sentence, rules: RuleSet) -> str | None:
-    """The first citation that is not only brackets or is followed by text makes the sentence context-only."""
-    for span in sentence.citations:
-        if not brackets_only(span.text.strip()):
-            return "citation_not_bracketed"
-        if TEXT_AFTER_CITATION.search(sentence.text[span.end - sentence.start :]) is not None:
-            return "citation_not_at_sentence_end"
-    return None
-
-
-# Sentence rules on the text: a cited sentence's with its citations removed, a plain sentence's as it is.
-@rule("sentence", "sentence_too_short")
-def long_enough(text: str, rules: RuleSet) -> bool:
-    return len(text) > rules.short_sentence_chars
-
-
-@rule("sentence", "sentence_not_capitalized")
-def capitalized(text: str, rules: RuleSet) -> bool:
-    return "A" <= text[0] <= "Z"
-
-
-@rule("sentence", "sentence_bad_ending")
-def ends_with_final_mark(text: str, rules: RuleSet) -> bool:
-    return text[-1] in ".?!"
-
-
-@rule("sentence", "leftover_citation_marker")
-def no_leftover_citation_marker(text: str, rules: RuleSet) -> bool:
-    return not rules.leftover_citation(text)
-
-
-@rule("sentence", "missed_citation")
-def no_missed_citation(text: str, rules: RuleSet) -> bool:
-    return not rules.leftover_citation(text)
-
-
-@rule("sentence", "hanging_citation")
-def no_hanging_citation(text: str, rules: RuleSet) -> bool:
-    return HANGING_CITATION.search(text.lower()) is None
-
-
-@rule("sentence", "dangling_reference_phrase")
-def no_dangling_reference_phrase(text: str, rules: RuleSet) -> bool:
-    """Run after the hanging rule, in the sets with the ``dangling_reference_phrase`` improvement only."""
-    return DANGLING_REFERENCE.search(text.lower()) is None
-
-
-# --- Rule sets ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RuleSet:
     """Thresholds (published values as defaults), switched-on improvements and the ordered rule units.

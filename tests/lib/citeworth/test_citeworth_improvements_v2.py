@@ -11,12 +11,12 @@ from citeworth_assets.lib.citeworth.citations import first_citation_group, tidy_
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.paper_files import read_paper_files
 from citeworth_assets.lib.citeworth.quotes import orient_quotes
+from citeworth_assets.lib.citeworth.rule_units import no_dangling_reference_phrase
 from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_2021,
     CITEWORTH_IMPROVED,
     CITEWORTH_IMPROVED_V1,
     adjust_sentences,
-    no_dangling_reference_phrase,
     rule_set,
 )
 from citeworth_assets.lib.papers import PaperInput

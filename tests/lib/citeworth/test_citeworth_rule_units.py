@@ -6,9 +6,10 @@ import pyarrow as pa
 import pytest
 from builders import s2orc_paragraph as paragraph
 
-from citeworth_assets.lib.citeworth import rules as rules_module
+from citeworth_assets.lib.citeworth import rule_units
 from citeworth_assets.lib.citeworth.citations import CitationSpan, Sentence
 from citeworth_assets.lib.citeworth.cleaning import clean_papers, rules_key
+from citeworth_assets.lib.citeworth.improvements import Improvement
 from citeworth_assets.lib.citeworth.reasons import (
     LEVELS,
     PIPELINE_REASONS,
@@ -17,17 +18,18 @@ from citeworth_assets.lib.citeworth.reasons import (
     reason_rows,
     reason_table,
 )
-from citeworth_assets.lib.citeworth.rules import (
-    CITEWORTH_2021,
-    CITEWORTH_IMPROVED,
-    CITEWORTH_IMPROVED_V1,
-    CITEWORTH_IMPROVED_V2,
-    Improvement,
+from citeworth_assets.lib.citeworth.rule_units import (
     Rule,
     UnregisteredReason,
     citations_bracketed_at_end,
     long_enough,
     rule,
+)
+from citeworth_assets.lib.citeworth.rules import (
+    CITEWORTH_2021,
+    CITEWORTH_IMPROVED,
+    CITEWORTH_IMPROVED_V1,
+    CITEWORTH_IMPROVED_V2,
     rule_set,
 )
 from citeworth_assets.lib.papers import PaperInput
@@ -42,7 +44,7 @@ def test_every_reason_a_unit_can_give_is_registered_and_every_registered_reason_
     declared = {reason for unit in UNITS.values() for reason in unit.reasons}
     assert declared <= REASONS.keys()
     assert declared == REASONS.keys() - PIPELINE_REASONS  # no registered reason that no rule or the pipeline gives
-    module_units = {name for name, value in vars(rules_module).items() if isinstance(value, Rule)}
+    module_units = {name for name, value in vars(rule_units).items() if isinstance(value, Rule)}
     assert module_units == set(UNITS)  # every unit of the module is in a rule set
 
 
@@ -83,7 +85,7 @@ def test_unit_names_and_published_order_are_stable():
         "no_hanging_citation",
         "no_dangling_reference_phrase",
     ]
-    assert set(CITEWORTH_IMPROVED.units()) - set(CITEWORTH_2021.units()) == {rules_module.no_dangling_reference_phrase}
+    assert set(CITEWORTH_IMPROVED.units()) - set(CITEWORTH_2021.units()) == {rule_units.no_dangling_reference_phrase}
 
 
 def test_units_judge_single_items():
