@@ -34,6 +34,7 @@ from citeworth_assets.lib.arxiv.contexts import (
     punkt_tokenizer,
     replace_placeholders,
 )
+from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
@@ -190,7 +191,7 @@ def contexts_2020(
         def __contains__(self, arxiv_id: str) -> bool:
             if arxiv_id not in found:
                 path = papers / f"{arxiv_id}.txt"
-                found[arxiv_id] = path.is_file() and not unarxive2020.followed_out(path, papers, root, log)
+                found[arxiv_id] = path.is_file() and not followed_out(path, papers, root, log)
             return found[arxiv_id]
 
     def texts(wanted: list[str]) -> Iterator[tuple[str, str, Callable | None]]:

@@ -24,6 +24,7 @@ from citeworth_assets.lib.arxiv.contexts import ContextSettings
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, is_converted
 from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
+from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog
 
@@ -53,7 +54,7 @@ def context_rows(
     if dump.release == UNARXIVE_2020:
         with paper_folder(dump, root) as folder:
             refs = folder / "refs.db"
-            if not refs.is_file() or unarxive2020.followed_out(refs, folder, root, log):
+            if not refs.is_file() or followed_out(refs, folder, root, log):
                 return
             contexts = contexts_2020(folder, refs, settings, log, published_labels=published_labels, root=root)
             for row in contexts:

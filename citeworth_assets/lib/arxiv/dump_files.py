@@ -152,12 +152,6 @@ def dump_issues(dump: DumpFile) -> list[ReadIssue]:
     return issues
 
 
-def outside_root(path: Path, *roots: Path) -> bool:
-    """Whether ``path`` (a symlink, or under one) leads out of every one of ``roots``: such input is never read."""
-    resolved = path.resolve()
-    return not any(resolved.is_relative_to(root.resolve()) for root in roots)
-
-
 def is_converted(dump: DumpFile) -> bool:
     """Whether a dump file was converted here from LaTeX sources (it ships no MAG/OpenAlex links)."""
     return dump.path.name.endswith(CONVERTED_SUFFIX)

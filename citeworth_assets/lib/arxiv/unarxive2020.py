@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeworth_assets.lib.arxiv.dump_files import outside_root
+from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import NEW_STYLE, OLD_STYLE, find_arxiv_ids, find_dois, normalise_arxiv_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
@@ -61,17 +61,6 @@ class Paper:
 
 def _is_txt(name: str) -> bool:
     return name.endswith(".txt") and not Path(name).name.startswith(".")
-
-
-def followed_out(path: Path, folder: Path, root: str | Path | None, log: IssueLog) -> bool:
-    """Whether a file of a dump folder is a symlink that leads out of both the folder (where its link, if the
-    folder is one, leads) and the dump root ``root``: reported, and never read (``ln -s /etc/passwd x.txt``)."""
-    roots = (Path(folder), Path(root)) if root is not None else (Path(folder),)
-    if not outside_root(path, *roots):
-        return False
-    message = f"a link to {path.resolve()}, outside the dump root: not read"
-    log.add(ReadIssue(str(path), None, None, "outside_dump_root", message))
-    return True
 
 
 def iter_paper_files(source: str | Path, log: IssueLog, root: str | Path | None = None) -> Iterator[PaperFile]:
