@@ -8,7 +8,7 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.issues import issue_metadata
 from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.dump_files import ARXIV_METADATA_DIR, MAG_DIR, METADATA_FILE, OPENALEX_DIR
+from citeworth_assets.lib.arxiv.dump_files import MAG_DIR, OPENALEX_DIR, arxiv_metadata_files
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
@@ -37,11 +37,9 @@ def _field_rows(dumps: Path, counts: dict) -> list[dict]:
 
 
 def _arxiv_titles(dumps: Path, log: IssueLog):
-    folder = dumps / ARXIV_METADATA_DIR
-    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
-        if METADATA_FILE.search(path.name):
-            for arxiv_id, title in read_arxiv_metadata_titles(path, log):
-                yield {"arxiv_id": arxiv_id, "title": title}
+    for path in arxiv_metadata_files(dumps, log):
+        for arxiv_id, title in read_arxiv_metadata_titles(path, log):
+            yield {"arxiv_id": arxiv_id, "title": title}
 
 
 @dg.multi_asset(

@@ -32,8 +32,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeworth_assets.lib.dump_root import find_by_key
-from citeworth_assets.lib.jsonl import ReadIssue
+from citeworth_assets.lib.dump_root import find_by_key, followed_out
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.mag import tsv
 
 UNARXIVE_2020, UNARXIVE_2022 = "unarxive-2020", "unarxive-2022"
@@ -194,6 +194,16 @@ def catalogue_files(dumps: Path) -> list[Path]:
     metadata = dumps / ARXIV_METADATA_DIR
     files += sorted(p for p in metadata.iterdir() if METADATA_FILE.search(p.name)) if metadata.is_dir() else []
     return files
+
+
+def arxiv_metadata_files(dumps: Path, log: IssueLog) -> list[Path]:
+    """The files of arXiv's metadata snapshot (``<dumps>/arxiv-metadata/*.json[l][.gz]``), by name; one that is a
+    symlink leading out of the folder and the dump root is reported and left out."""
+    folder = dumps / ARXIV_METADATA_DIR
+    if not folder.is_dir():
+        return []
+    files = sorted(p for p in folder.iterdir() if METADATA_FILE.search(p.name))
+    return [path for path in files if not followed_out(path, folder, dumps, log)]
 
 
 def catalogue_signature(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list | None:

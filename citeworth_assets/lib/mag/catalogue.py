@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import find_arxiv_ids, normalise_doi, short_openalex_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 from citeworth_assets.lib.mag import tsv
@@ -159,16 +160,17 @@ def openalex_work(record: dict, path: Path, line: int, log: IssueLog) -> dict | 
     }
 
 
-def snapshot_files(snapshot: str | Path) -> list[Path]:
-    """``works/updated_date=*/part_*.gz`` of an OpenAlex snapshot (or of its ``works`` folder), sorted."""
+def snapshot_files(snapshot: str | Path, log: IssueLog) -> list[Path]:
+    """``works/updated_date=*/part_*.gz`` of an OpenAlex snapshot (or of its ``works`` folder), sorted; a part that
+    is a symlink leading out of its folder and the snapshot is reported and left out (:func:`followed_out`)."""
     root = Path(snapshot)
     works = root / "works" if (root / "works").is_dir() else root
-    return sorted(works.glob("updated_date=*/part_*.gz"))
+    return [p for p in sorted(works.glob("updated_date=*/part_*.gz")) if not followed_out(p, p.parent, root, log)]
 
 
 def openalex_works(snapshot: str | Path, log: IssueLog, edges: list | None = None) -> Iterator[dict]:
     """WORK_SCHEMA rows of a snapshot, streaming; ``edges``, if given, receives WORK_REFERENCE_SCHEMA rows."""
-    for path in snapshot_files(snapshot):
+    for path in snapshot_files(snapshot, log):
         for entry in iter_json_lines(path, log):
             row = openalex_work(entry.record, path, entry.number, log)
             if row is None:

@@ -111,7 +111,7 @@ def _paper_rows(path: Path, log: IssueLog) -> Iterator[dict]:
 
 def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.PartitionWriter) -> None:
     def rows() -> Iterator[dict]:
-        for path in snapshot_files(snapshot):
+        for path in snapshot_files(snapshot, log):
             found = _UPDATED.search(str(path))
             folder = found.group(1) if found else ""
             for entry in iter_json_lines(path, log):

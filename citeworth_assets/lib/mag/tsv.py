@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_raw_lines
 
 
@@ -107,8 +108,11 @@ MAG_FILES = (PAPERS, AUTHORS, PAPER_AUTHOR_AFFILIATIONS, FIELDS_OF_STUDY, PAPER_
 
 
 def read_mag_file(path: str | Path, spec: MagFile, log: IssueLog) -> Iterator[dict]:
-    """Rows of one MAG file as ``{column: value}`` (with ``_line``), streaming; bad lines are logged and skipped."""
+    """Rows of one MAG file as ``{column: value}`` (with ``_line``), streaming; bad lines are logged and skipped.
+    A file that is a symlink leading out of its folder is reported and not read (:func:`followed_out`)."""
     path = Path(path)
+    if followed_out(path, path.parent, None, log):
+        return
     width = len(spec.columns)
     for number, offset, raw, complete in iter_raw_lines(path, log):
         if raw.endswith(b"\r"):

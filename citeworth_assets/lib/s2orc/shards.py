@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from citeworth_assets.lib.dump_root import find_by_key
+from citeworth_assets.lib.dump_root import find_by_key, outside_root
 
 SHARD_FILE = re.compile(r"^(metadata|pdf_parses)_(\d+)\.jsonl(\.gz)?$")
 PARTITION_KEY = re.compile(r"^[a-z0-9_]+$")
@@ -51,7 +51,9 @@ class Shard:
         return [a.st_size, int(a.st_mtime), b.st_size, int(b.st_mtime)]
 
 
-def _shard_files(folder: Path, kind: str) -> dict[int, os.DirEntry]:
+def _shard_files(folder: Path, kind: str, dumps: Path, refused: dict[int, dict[str, str]]) -> dict[int, os.DirEntry]:
+    """Shard files of one kind by index; a symlink leading out of the folder and the dump root goes to ``refused``
+    (never read, its shard reported by :func:`incomplete_shards`)."""
     files = {}
     if not folder.is_dir():
         return files
@@ -60,9 +62,16 @@ def _shard_files(folder: Path, kind: str) -> dict[int, os.DirEntry]:
             match = SHARD_FILE.match(entry.name)
             if match and match.group(1) == kind and entry.is_file():
                 index = int(match.group(2))
+                if entry.is_symlink() and outside_root(Path(entry.path), folder, dumps):
+                    target = Path(entry.path).resolve()
+                    refused.setdefault(index, {})[kind] = f"{entry.name} is a link to {target}, outside the dump root"
+                    continue
                 # Prefer the gzipped file when both forms of a shard are present.
                 if index not in files or entry.name.endswith(".gz"):
                     files[index] = entry
+    for index, kinds in refused.items():  # a refused link is never replaced by the other form of its file
+        if kind in kinds:
+            files.pop(index, None)
     return files
 
 
@@ -71,22 +80,24 @@ def _settled(entry: os.DirEntry, now: float, settle_seconds: float) -> bool:
     return stat.st_size > 0 and now - stat.st_mtime >= settle_seconds
 
 
-def _release_files(dumps: Path) -> Iterator[tuple[str, dict[str, dict[int, os.DirEntry]]]]:
-    """Each release folder of ``dumps`` (sorted) with its metadata and pdf_parses files by shard index."""
+def _release_files(dumps: Path) -> Iterator[tuple[str, dict[str, dict[int, os.DirEntry]], dict[int, dict]]]:
+    """Each release folder of ``dumps`` (sorted) with its metadata and pdf_parses files by shard index, and the
+    shard files refused as links out of the dump root (index -> kind -> problem)."""
     if not dumps.is_dir():
         return
     with os.scandir(dumps) as releases:
         release_dirs = sorted(entry.name for entry in releases if entry.is_dir() and not entry.name.startswith("."))
     for release in release_dirs:
-        full = dumps / release / "full"
-        yield release, {kind: _shard_files(full / kind, kind) for kind in ("metadata", "pdf_parses")}
+        full, refused = dumps / release / "full", {}
+        files = {kind: _shard_files(full / kind, kind, dumps, refused) for kind in ("metadata", "pdf_parses")}
+        yield release, files, refused
 
 
 def discover_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[Shard]:
     """Ready shards under every release folder of ``dumps``, ordered by release and index."""
     now = time.time() if now is None else now
     shards = []
-    for release, files in _release_files(dumps):
+    for release, files, _refused in _release_files(dumps):
         metadata, parses = files["metadata"], files["pdf_parses"]
         for index in sorted(metadata.keys() & parses.keys()):
             if _settled(metadata[index], now, settle_seconds) and _settled(parses[index], now, settle_seconds):
@@ -128,22 +139,23 @@ def _empty(entry: os.DirEntry) -> bool:
 
 
 def incomplete_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[IncompleteShard]:
-    """Half shards under ``dumps``: a settled file whose partner is missing, or a settled file that is empty.
+    """Half shards under ``dumps``: a settled file whose partner is missing, or a settled file that is empty; and
+    shards with a file that is a symlink leading out of its folder and the dump root (never read).
 
     :func:`discover_shards` leaves these out; they are listed here so that no shard is skipped in silence.
     A file still being written (younger than ``settle_seconds``) is not a problem yet.
     """
     now = time.time() if now is None else now
     problems = []
-    for release, files in _release_files(dumps):
-        for index in sorted(files["metadata"].keys() | files["pdf_parses"].keys()):
+    for release, files, refused in _release_files(dumps):
+        for index in sorted(files["metadata"].keys() | files["pdf_parses"].keys() | refused.keys()):
             found = {kind: files[kind].get(index) for kind in files}
             if any(entry is not None and now - entry.stat().st_mtime < settle_seconds for entry in found.values()):
                 continue
             reasons = []
             for kind, entry in found.items():
                 if entry is None:
-                    reasons.append(f"{kind}_{index}.jsonl.gz is missing")
+                    reasons.append(refused.get(index, {}).get(kind) or f"{kind}_{index}.jsonl.gz is missing")
                 elif _empty(entry):
                     reasons.append(f"{entry.name} is empty")
             if reasons:

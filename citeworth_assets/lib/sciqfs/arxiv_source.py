@@ -29,10 +29,7 @@ import duckdb
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2022
-from citeworth_assets.lib.arxiv.dump_files import (
-    ARXIV_METADATA_DIR,
-    METADATA_FILE,
-)
+from citeworth_assets.lib.arxiv.dump_files import arxiv_metadata_files
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
@@ -244,10 +241,9 @@ def cited_works_for(lake_root: Path, dumps: Path, key: str, log: IssueLog) -> Ci
             )
             if row["title"] or row["abstract"]
         }
-    folder = dumps / ARXIV_METADATA_DIR
     metadata = {
         arxiv_id: (title, abstract)
-        for path in (sorted(p for p in folder.iterdir() if METADATA_FILE.search(p.name)) if folder.is_dir() else [])
+        for path in arxiv_metadata_files(dumps, log)
         for arxiv_id, title, abstract in read_metadata_abstracts(path, log)
         if arxiv_id in wanted
     }
