@@ -111,6 +111,28 @@ def platform_version() -> str:
         return "unknown"
 
 
+def _card_header(spec: CardSpec, counts: Mapping[str, int], sizes: Mapping[str, int], features: list[dict]) -> dict:
+    """The card's YAML header, as the Hugging Face hub reads it: licence, tasks, one config with a file per split."""
+    splits = list(counts)
+    return {
+        "pretty_name": spec.pretty_name,
+        "language": ["en"],
+        "license": spec.licence_id,
+        **({"license_name": spec.licence_name} if spec.licence_id == "other" else {}),
+        "task_categories": list(spec.task_categories),
+        "configs": [
+            {"config_name": "default", "data_files": [{"split": split, "path": f"{split}.jsonl"} for split in splits]}
+        ],
+        "dataset_info": {
+            "config_name": "default",
+            "features": features,
+            "splits": [
+                {"name": split, "num_bytes": sizes.get(split, 0), "num_examples": counts[split]} for split in splits
+            ],
+        },
+    }
+
+
 def dataset_card(
     spec: CardSpec,
     name: str,
@@ -132,23 +154,7 @@ def dataset_card(
         else features_of([record for records in samples.values() for record in records])
     )
     splits = list(counts)
-    header = {
-        "pretty_name": spec.pretty_name,
-        "language": ["en"],
-        "license": spec.licence_id,
-        **({"license_name": spec.licence_name} if spec.licence_id == "other" else {}),
-        "task_categories": list(spec.task_categories),
-        "configs": [
-            {"config_name": "default", "data_files": [{"split": split, "path": f"{split}.jsonl"} for split in splits]}
-        ],
-        "dataset_info": {
-            "config_name": "default",
-            "features": features,
-            "splits": [
-                {"name": split, "num_bytes": sizes.get(split, 0), "num_examples": counts[split]} for split in splits
-            ],
-        },
-    }
+    header = _card_header(spec, counts, sizes, features)
     statistics = (
         spec.statistics(table) if spec.statistics else [{"split": split, "records": counts[split]} for split in splits]
     )
