@@ -253,6 +253,59 @@ def _hash(value: str) -> str:
     return hashlib.sha1(value.encode()).hexdigest()
 
 
+def _body_2022(paragraphs: list[str]) -> list[dict]:
+    """``body_text`` entries of a unarXive 2022 paper: each paragraph with a cite span per ``{{cite:...}}`` marker."""
+    body = []
+    for number, paragraph in enumerate(paragraphs):
+        spans, start = [], paragraph.find("{{cite:")
+        while start >= 0:
+            end = paragraph.index("}}", start) + 2
+            spans.append(
+                {"start": start, "end": end, "text": paragraph[start:end], "ref_id": paragraph[start + 7 : end - 2]}
+            )
+            start = paragraph.find("{{cite:", end)
+        body.append(
+            {
+                "section": "Introduction" if number < 2 else "",
+                "sec_number": "1",
+                "sec_type": "section",
+                "content_type": "paragraph",
+                "text": paragraph,
+                "cite_spans": spans,
+                "ref_spans": [],
+            }
+        )
+    return body
+
+
+def _bib_entries_2022(references: list[SampleReference], hashes: dict[str, str]) -> dict:
+    """``bib_entries`` of a unarXive 2022 paper: the raw string, contained arXiv ids and the shipped ``ids`` links."""
+    bib = {}
+    for r in references:
+        aid = r.work.arxiv_id if r.work and r.style.startswith("arxiv") else None
+        contained = (
+            [{"id": aid, "text": aid, "start": r.raw.find(aid), "end": r.raw.find(aid) + len(aid)}]
+            if aid and aid in r.raw
+            else []
+        )
+        linked = r.shipped_mag_id
+        bib[hashes[r.uuid]] = {
+            "bib_entry_raw": r.raw,
+            "contained_arXiv_ids": contained,
+            "contained_links": [],
+            "discipline": "Physics",
+            "ids": {
+                "open_alex_id": f"https://openalex.org/W{linked}" if linked else "",
+                "sem_open_alex_id": "",
+                "pubmed_id": "",
+                "pmc_id": "",
+                "doi": (r.work.doi or "") if linked and r.work else "",
+                "arxiv_id": (r.work.arxiv_id or "") if linked and r.work else "",
+            },
+        }
+    return bib
+
+
 def write_unarxive_2022(
     path: str | Path, works: list[Work], papers: int = 20, seed: int = 13, gzipped: bool = True
 ) -> tuple[Path, list[SampleReference]]:
@@ -268,33 +321,7 @@ def write_unarxive_2022(
             references = _references(works, rng, rng.randint(5, 12))
             every.extend(references)
             hashes = {r.uuid: _hash(r.uuid) for r in references}
-            body = []
-            for number, paragraph in enumerate(
-                paper_body(["{{cite:" + hashes[r.uuid] + "}}" for r in references], rng)
-            ):
-                spans, start = [], paragraph.find("{{cite:")
-                while start >= 0:
-                    end = paragraph.index("}}", start) + 2
-                    spans.append(
-                        {
-                            "start": start,
-                            "end": end,
-                            "text": paragraph[start:end],
-                            "ref_id": paragraph[start + 7 : end - 2],
-                        }
-                    )
-                    start = paragraph.find("{{cite:", end)
-                body.append(
-                    {
-                        "section": "Introduction" if number < 2 else "",
-                        "sec_number": "1",
-                        "sec_type": "section",
-                        "content_type": "paragraph",
-                        "text": paragraph,
-                        "cite_spans": spans,
-                        "ref_spans": [],
-                    }
-                )
+            body = _body_2022(paper_body(["{{cite:" + hashes[r.uuid] + "}}" for r in references], rng))
             formula = str(uuid_module.UUID(_hash(paper_id)[:32]))  # as real unarXive 2022 papers: a formula placeholder
             marker = "{{formula:" + formula + "}}"
             body[0]["ref_spans"].append(
@@ -302,29 +329,6 @@ def write_unarxive_2022(
             )
             body[0]["ref_spans"][-1]["text"] = marker
             body[0]["text"] += f" with {marker} ."
-            bib = {}
-            for r in references:
-                aid = r.work.arxiv_id if r.work and r.style.startswith("arxiv") else None
-                contained = (
-                    [{"id": aid, "text": aid, "start": r.raw.find(aid), "end": r.raw.find(aid) + len(aid)}]
-                    if aid and aid in r.raw
-                    else []
-                )
-                linked = r.shipped_mag_id
-                bib[hashes[r.uuid]] = {
-                    "bib_entry_raw": r.raw,
-                    "contained_arXiv_ids": contained,
-                    "contained_links": [],
-                    "discipline": "Physics",
-                    "ids": {
-                        "open_alex_id": f"https://openalex.org/W{linked}" if linked else "",
-                        "sem_open_alex_id": "",
-                        "pubmed_id": "",
-                        "pmc_id": "",
-                        "doi": (r.work.doi or "") if linked and r.work else "",
-                        "arxiv_id": (r.work.arxiv_id or "") if linked and r.work else "",
-                    },
-                }
             record = {
                 "paper_id": paper_id,
                 "_pdf_hash": None,
@@ -340,7 +344,7 @@ def write_unarxive_2022(
                 "discipline": "Physics",
                 "abstract": {"section": "Abstract", "text": _sentence(rng)},
                 "body_text": body,
-                "bib_entries": bib,
+                "bib_entries": _bib_entries_2022(references, hashes),
                 "ref_entries": {formula: {"latex": "x_i^2 + y", "type": "formula"}},
             }
             out.write(json.dumps(record) + "\n")
