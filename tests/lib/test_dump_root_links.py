@@ -4,9 +4,8 @@ root is not read, and is reported as ``outside_dump_root`` naming it, while the 
 
 import gzip
 import json
-import time
 
-from citeworth_assets.lib.arxiv.dump_files import arxiv_metadata_files
+from citeworth_assets.lib.arxiv.dump_files import arxiv_metadata_files, discover_dump_files
 from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
@@ -15,8 +14,6 @@ from citeworth_assets.lib.mag.catalogue import mag_work_references, mag_works, o
 from citeworth_assets.lib.mag.lake_catalogue import build_works
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
 from citeworth_assets.samples.mag import openalex_record, sample_works, write_mag_dump, write_openalex_snapshot
-
-OLD = time.time() - 3600  # settled files
 
 
 def outside_issues(log: IssueLog) -> list[str]:
@@ -117,3 +114,14 @@ def test_a_latex_source_dump_linked_out_of_the_dump_root_is_left_out_and_reporte
     found = discover_source_dumps(dumps, log=log)
     assert [source.key for source in found] == ["arxiv_src_2101_001"]
     assert outside_issues(log) == [str(folder / "arXiv_src_2101_002.tar")]
+
+
+def test_a_unarxive_2022_dump_file_that_is_itself_a_link_is_read(tmp_path):
+    """A 2022 file is a dump of its own, like a 2020 folder: a link to it (a dump root assembled from links, as the
+    real-sample graph tests build) is read; there is no file inside it that could lead elsewhere."""
+    dumps = tmp_path / "dumps"
+    (dumps / "unarxive-2022").mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text(json.dumps({"paper_id": "2201.00001"}) + "\n")
+    (dumps / "unarxive-2022" / "linked.jsonl").symlink_to(elsewhere)
+    assert [dump.key for dump in discover_dump_files(dumps)] == ["unarxive_2022_linked"]
