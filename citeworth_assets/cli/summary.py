@@ -42,10 +42,12 @@ def warehouse_rows(warehouse: Path) -> list[tuple[str, int | None]]:
     """(schema.name, rows) of every warehouse relation outside ``lake`` (None where counting fails)."""
     import duckdb
 
+    from citeworth_assets.lib.duckdb_limits import bounded
+
     if not warehouse.exists():
         return []
     rows = []
-    with duckdb.connect(str(warehouse), read_only=True) as connection:
+    with bounded(warehouse, read_only=True) as connection:
         names = connection.execute(
             "SELECT table_schema, table_name FROM information_schema.tables "
             "WHERE table_schema NOT IN ('lake', 'information_schema', 'pg_catalog') ORDER BY 1, 2"
@@ -70,10 +72,12 @@ def read_issue_counts(warehouse: Path) -> dict[str, int]:
     """Read issues by source and kind (``s2orc.read_issues``, ``arxiv.read_issues``, ``mag.read_issues``)."""
     import duckdb
 
+    from citeworth_assets.lib.duckdb_limits import bounded
+
     if not warehouse.exists():
         return {}
     counts: dict[str, int] = {}
-    with duckdb.connect(str(warehouse), read_only=True) as connection:
+    with bounded(warehouse, read_only=True) as connection:
         for view in READ_ISSUE_VIEWS:
             try:
                 rows = connection.execute(f"SELECT kind, count(*) FROM {view} GROUP BY kind ORDER BY 2 DESC").fetchall()

@@ -1,11 +1,14 @@
 """What a DuckDB connection of the platform may use, so that joins over the catalogue stay within a memory budget.
 
 DuckDB spills sorts, aggregates and hash joins to ``temp_directory`` beyond ``memory_limit``; with both set,
-a process's memory is bounded by the setting, never by the size of the tables it joins.
+a process's memory is bounded by the setting, never by the size of the tables it joins. Without a limit DuckDB
+takes up to 80% of the machine's memory, so every connection the platform opens goes through :func:`bounded`
+(or :meth:`DuckDbLimits.connect` where the threads matter too), under ``CITEWORTH_DUCKDB_MEMORY``.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,18 +16,28 @@ from pathlib import Path
 import duckdb
 
 MEMORY = re.compile(r"^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
+MEMORY_ENV, DEFAULT_MEMORY = "CITEWORTH_DUCKDB_MEMORY", "512MB"  # as lib.settings names them
 
 
 @dataclass(frozen=True)
 class DuckDbLimits:
     """``memory_limit`` (a DuckDB size such as ``1GB``) and ``threads`` of every connection that joins big tables."""
 
-    memory_limit: str = "512MB"
+    memory_limit: str = DEFAULT_MEMORY
     threads: int = 2
 
     def __post_init__(self):
         if not MEMORY.match(self.memory_limit.strip()):
             raise ValueError(f"DuckDB memory limit {self.memory_limit!r}: expected a size such as 512MB or 2GB")
+
+    @classmethod
+    def from_environment(cls) -> DuckDbLimits:
+        """The limits ``CITEWORTH_DUCKDB_MEMORY`` sets (the default where it is unset); names it when it is wrong."""
+        value = os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY
+        try:
+            return cls(value)
+        except ValueError as error:
+            raise ValueError(f"{MEMORY_ENV}: {error}") from None
 
     def connect(self, temp: Path | None = None) -> duckdb.DuckDBPyConnection:
         """An in-memory connection under these limits, spilling to ``temp`` (DuckDB's default folder when None)."""
@@ -36,3 +49,14 @@ class DuckDbLimits:
             connection.execute(f"SET temp_directory = '{str(temp).replace(chr(39), chr(39) * 2)}'")
         connection.execute("SET preserve_insertion_order = false")
         return connection
+
+
+def bounded(database: str | Path = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A connection (in memory, or to a database file) whose memory is bounded by ``CITEWORTH_DUCKDB_MEMORY``.
+
+    Only the memory is set: threads and insertion order stay DuckDB's, so results come in the same order as from
+    a plain connection."""
+    limits = DuckDbLimits.from_environment()
+    connection = duckdb.connect(str(database), read_only=read_only)
+    connection.execute(f"SET memory_limit = '{limits.memory_limit.strip()}'")
+    return connection

@@ -8,9 +8,8 @@ import base64
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import duckdb
-
 from citeworth_assets.lib import lake, plots
+from citeworth_assets.lib.duckdb_limits import bounded
 
 # Bars of the drop funnel, in the order a paper meets them, with the level name of the rejections they count.
 FUNNEL_LEVELS = (
@@ -47,7 +46,7 @@ def markdown_rows(rows: Sequence[Mapping], columns: Sequence[str]) -> str:
 
 
 def _query(sql: str, parameters: list | None = None) -> list[tuple]:
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         return connection.execute(sql, parameters or []).fetchall()
 
 

@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from citeworth_assets.lib.duckdb_limits import bounded
 
 STAGING = "_staging"
 SHARD_DIMENSION = "shard"  # the partition dimension of the per-shard tables, and the default
@@ -260,7 +261,7 @@ def write_partition_from_query(
     staging = lake / STAGING / f"{table}.{key or UNPARTITIONED}.{uuid.uuid4().hex}"
     staging.mkdir(parents=True)
     try:
-        with duckdb.connect() as connection:
+        with bounded() as connection:
             path = str(staging / "part-0.parquet").replace("'", "''")
             connection.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION zstd)", params)
         rows = pq.ParquetFile(staging / "part-0.parquet").metadata.num_rows
@@ -317,7 +318,7 @@ def sorted_rows(lake: Path, ignored: tuple[str, ...] = ("run_id",)) -> dict[str,
     rankers of every build) names its run, so two builds differ there by design."""
     tables = {}
     columns = "COLUMNS(lambda c: NOT list_contains(?, c))"
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         for folder in sorted(p for p in lake.iterdir() if p.is_dir() and not p.name.startswith("_")):
             glob = str(folder / "*" / "*.parquet").replace("'", "''")
             sql = f"SELECT {columns} FROM read_parquet('{glob}') ORDER BY ALL"

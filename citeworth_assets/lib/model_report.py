@@ -17,9 +17,11 @@ def positive_share_of_test(warehouse: Path, rules: str) -> float | None:
     """The share of cite-worthy sentences in the test split: the precision of a model that predicts all of them."""
     import duckdb
 
+    from citeworth_assets.lib.duckdb_limits import bounded
+
     if not warehouse.exists():
         return None
-    with duckdb.connect(str(warehouse), read_only=True) as connection:
+    with bounded(warehouse, read_only=True) as connection:
         try:
             share = connection.execute(
                 "SELECT avg(cite_worthy::INT) FROM citeworth.sentences WHERE split = 'test' AND rule_set = ?", [rules]

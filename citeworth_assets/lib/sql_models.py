@@ -15,6 +15,8 @@ from pathlib import Path
 
 import duckdb
 
+from citeworth_assets.lib.duckdb_limits import bounded
+
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 MATERIALIZED = re.compile(r"^--\s*materialized:\s*(view|table)\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -54,7 +56,7 @@ def upstream_relations(sql: str, parser: duckdb.DuckDBPyConnection | None = None
 
     ``parser``: an in-memory connection to reuse; opening one costs about 20 ms, which every process that loads
     the definitions would pay once per model."""
-    connection = parser or duckdb.connect()
+    connection = parser or bounded()
     try:
         tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
     finally:
@@ -99,5 +101,5 @@ def load_model(path: Path, parser: duckdb.DuckDBPyConnection | None = None) -> S
 
 def load_models(folder: Path) -> list[SqlModel]:
     """Every model under ``folder`` (``<schema>/<name>.sql``), sorted by relation name."""
-    with duckdb.connect() as parser:
+    with bounded() as parser:
         return [load_model(path, parser) for path in sorted(folder.glob("*/*.sql"))]

@@ -23,6 +23,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.lake import has_data, table_glob
 
 _BUILDS: dict[Path, Path] = {}  # warehouse -> the build draft its writers publish into (see published_whole)
@@ -76,7 +77,7 @@ def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         if target.exists():
             shutil.copyfile(target, draft)
         try:
-            connection = duckdb.connect(str(draft))
+            connection = bounded(draft)
             try:
                 yield connection
                 connection.execute("CHECKPOINT")
@@ -109,10 +110,10 @@ def reading(warehouse: Path) -> duckdb.DuckDBPyConnection:
     so that the build's own checks see what it wrote)."""
     build = _BUILDS.get(warehouse.resolve())
     if build is not None and build.exists():
-        return duckdb.connect(str(build), read_only=True)
+        return bounded(build, read_only=True)
     if not warehouse.exists():
         raise FileNotFoundError(f"warehouse {warehouse} does not exist yet; materialize the graph first")
-    return duckdb.connect(str(warehouse), read_only=True)
+    return bounded(warehouse, read_only=True)
 
 
 def first_row(connection: duckdb.DuckDBPyConnection, sql: str, params=None) -> tuple:

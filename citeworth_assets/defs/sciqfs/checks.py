@@ -1,8 +1,8 @@
 """Checks on the ROUGE-SciQFS release: what §3.4-3.5 and the split promise of every released example."""
 
 import dagster as dg
-import duckdb
 
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
 from citeworth_assets.resources import CiteworthSettings
 
@@ -14,7 +14,7 @@ def _release_files(citeworth: CiteworthSettings) -> list[str]:
 
 def _first_row(sql: str, files: list[str]):
     """The first row of ``sql`` over the release's split files (named ``release`` in it)."""
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         listed = ", ".join("'" + path.replace("'", "''") + "'" for path in files)
         return connection.execute(sql.replace("release", f"read_parquet([{listed}])")).fetchone()
 

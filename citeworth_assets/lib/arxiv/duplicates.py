@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
 
 DUPLICATE_SCHEMA = pa.schema(
@@ -53,7 +53,7 @@ def dropped_occurrences(lake_root: Path) -> set[tuple[str, str]]:
     if not lake.has_data(lake_root, "arxiv_duplicate_papers"):
         return set()
     glob = lake.table_glob(lake_root, "arxiv_duplicate_papers").replace("'", "''")
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         rows = connection.execute(
             f"""SELECT dump_file, paper_id FROM read_parquet('{glob}') GROUP BY ALL HAVING NOT bool_or(kept)"""
         ).fetchall()

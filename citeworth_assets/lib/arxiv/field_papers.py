@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.disciplines import discipline_values_sql
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.fields import FIELD_BY_KEY
 
 NO_WORKS = "SELECT NULL::VARCHAR AS arxiv_id, NULL::VARCHAR AS mag_id, []::VARCHAR[] AS fields WHERE false"
@@ -58,7 +57,7 @@ def fields_with_papers(lake_root: Path) -> list[str]:
     that is no partition key is left out (mag_fields_of_study's check reports it)."""
     if not lake.has_data(lake_root, "arxiv_papers"):
         return []
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         rows = connection.execute(
             f"SELECT DISTINCT field_key FROM ({field_papers_sql(lake_root)}) ORDER BY 1"
         ).fetchall()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.card import CARD
 from citeworth_assets.lib.citesum.construction import SPLITS, release_record
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.releases import write_release
 
 CANDIDATE_SCHEMA = pa.schema(
@@ -122,7 +122,7 @@ def kept_candidates(lake_root: Path) -> list[dict]:
         f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
         "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
     )
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         return connection.sql(query).to_arrow_table().to_pylist()
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -29,6 +28,7 @@ from citeworth_assets.lib.citeworth.cleaning import (
     rules_key,
 )
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.fields import FIELD_DIMENSION, field_key
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.releases import write_release
@@ -186,7 +186,7 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     paragraphs_query = (
         f"SELECT coalesce(field, 'all'), count(*) FROM read_parquet('{files}') GROUP BY GROUPING SETS ((), (field))"
     )
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         metrics = {row["field"]: row for row in connection.sql(query).to_arrow_table().to_pylist()}
         paragraphs = dict(connection.execute(paragraphs_query).fetchall())
     tokens = dict.fromkeys(metrics, 0)

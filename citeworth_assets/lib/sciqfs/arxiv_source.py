@@ -25,13 +25,12 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 
-import duckdb
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2022
 from citeworth_assets.lib.arxiv.dump_files import arxiv_metadata_files
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 from citeworth_assets.lib.sciqfs.s2orc_source import (
@@ -225,7 +224,7 @@ def cited_works_for(lake_root: Path, dumps: Path, key: str, log: IssueLog) -> Ci
     (DuckDB filters on the lake): the resolved works' titles, titles and abstracts of the cited arXiv ids that are
     papers of any partition's arxiv_papers (unarXive 2022 ships abstracts), and the metadata snapshot's."""
     work_ids = {r["work_id"] for r in _partition_rows(lake_root, "arxiv_resolutions", key, ["work_id"]) if r["work_id"]}
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         works = {
             r["work_id"]: r
             for r in _rows_with(connection, lake_root, "works", ["work_id", "title", "arxiv_id"], "work_id", work_ids)
@@ -263,7 +262,7 @@ def _earlier_papers(lake_root: Path, key: str) -> set[str]:
         return set()
     ours = sorted({r["paper_id"] for r in _partition_rows(lake_root, "arxiv_paragraphs", key, ["paper_id"])})
     found: set[str] = set()
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         for other in earlier:
             if not ours:
                 break

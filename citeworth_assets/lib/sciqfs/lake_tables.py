@@ -15,12 +15,12 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
@@ -169,7 +169,7 @@ def citing_paper_ids(lake_root: Path) -> list[str]:
     if not lake.has_data(lake_root, "sciqfs_papers"):
         return []
     path = lake.table_glob(lake_root, "sciqfs_papers").replace("'", "''")
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         return [
             row[0] for row in connection.execute(f"SELECT DISTINCT paper_id FROM read_parquet('{path}')").fetchall()
         ]

@@ -17,9 +17,8 @@ from collections.abc import Iterator
 from itertools import groupby
 from pathlib import Path
 
-import duckdb
-
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.sciqfs.s2orc_source import SentenceBounds, paper_from_paragraphs
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper
@@ -122,7 +121,7 @@ def shard_papers(lake_root: Path, shard: str, split: SentenceBounds, log: IssueL
     """The citing papers of one shard, one at a time (nothing before the shard's paragraphs exist)."""
     if not lake.partition_dir(lake_root, "s2orc_paragraphs", shard).is_dir():
         return
-    with duckdb.connect() as connection:
+    with bounded() as connection:
         cited = _linked_papers(connection, lake_root, shard)
         excluded, metadata = _duplicates_and_metadata(connection, lake_root, shard)
         abstracts = {paper_id: row["abstract"] for paper_id, row in cited.items() if row["abstract"]}
