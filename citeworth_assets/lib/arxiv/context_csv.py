@@ -25,10 +25,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
+
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.duplicates import dropped_occurrences, is_dropped
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.citrec.contexts import FIELD_SEP, LIST_SEP, parse_context_line
+from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id, short_openalex_id
 
 CONTEXTS_FILE, CATALOGUE_FILE = "contexts.csv", "catalogue.jsonl"
@@ -163,8 +166,7 @@ def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
     """What the works catalogue and the arXiv papers say about each id (MAG id or OpenAlex number, ``arXiv:<id>``)."""
     arxiv = {normalise_arxiv_id(i.removeprefix("arXiv:")): i for i in ids if i.startswith("arXiv:")}
     info: dict[str, dict] = {}
-    columns = ["mag_id", "openalex_id", "arxiv_id", "year", "title", "fields"]
-    for work in lake.iter_table_rows(lake_root, "works", columns):
+    for work in _works_naming(lake_root, ids, set(arxiv)):
         openalex_number = mag_or_openalex(None, work["openalex_id"])
         if work["mag_id"] in ids:
             found = work["mag_id"]
@@ -183,6 +185,28 @@ def catalogue_rows(lake_root: Path, ids: set[str]) -> list[dict]:
             )
     empty = {"year": None, "title": None, "fields_of_study": []}
     return [{"id": i, **info.get(i, empty)} for i in sorted(ids)]
+
+
+def _works_naming(lake_root: Path, ids: set[str], arxiv_ids: set[str]) -> list[dict]:
+    """The works whose MAG id, OpenAlex number or arXiv id may be one of ``ids``, in lake order (partition, file,
+    row): DuckDB joins the ids with the catalogue, so the process holds the works named, not the catalogue. A
+    superset (an OpenAlex id's trailing digits); :func:`catalogue_rows` decides exactly as over every work."""
+    if not ids or not lake.has_data(lake_root, "works"):
+        return []
+    glob = lake.table_glob(lake_root, "works").replace("'", "''")
+    with bounded() as connection:
+        connection.register("named", pa.table({"id": sorted(ids)}))
+        connection.register("named_arxiv", pa.table({"id": sorted(arxiv_ids)}, schema=pa.schema([("id", pa.string())])))
+        result = connection.sql(
+            f"""SELECT mag_id, openalex_id, arxiv_id, year, title, fields, filename, file_row_number
+            FROM read_parquet('{glob}', filename = true, file_row_number = true)
+            WHERE mag_id IN (SELECT id FROM named)
+               OR regexp_extract(openalex_id, '(\\d+)$', 1) IN (SELECT id FROM named)
+               OR arxiv_id IN (SELECT id FROM named_arxiv)"""
+        ).to_arrow_table()
+    rows = result.to_pylist()
+    rows.sort(key=lambda r: (Path(r.pop("filename")), r.pop("file_row_number")))
+    return rows
 
 
 def export_contexts_and_catalogue(lake_root: Path, folder: Path, repairs: CsvRepairs) -> dict:
