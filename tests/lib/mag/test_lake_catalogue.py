@@ -14,6 +14,7 @@ from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
 from citeworth_assets.lib.mag.lake_catalogue import build_works, build_works_apart
+from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA
 from citeworth_assets.samples.arxiv import write_unarxive_2020
 from citeworth_assets.samples.mag import openalex_record, sample_works, write_mag_dump, write_openalex_snapshot
 
@@ -81,3 +82,44 @@ def test_the_catalogue_built_in_a_process_of_its_own_is_the_same_and_reports_its
         == pq.read_table(tmp_path / "apart" / "works").to_pylist()
     )
     assert apart.counts == here.counts and apart.counts and len(apart.issues) == len(here.issues)
+
+
+def test_one_join_per_partition_decides_as_the_whole_catalogue_through_arxiv_titles(tmp_path):
+    """arXiv ids whose work the catalogue lacks get their title from arXiv's metadata (the later row of an id wins),
+    DOIs and titles through works; a partition of many batches decides as the in-memory catalogue, and leaves no
+    staging behind."""
+    works = sample_works(11, 60)
+    write_mag_dump(tmp_path / "mag", works, damaged=False)
+    build_works(tmp_path / "lake", tmp_path / "mag", None, IssueLog(), LIMITS)
+    expected = list(mag_works(tmp_path / "mag", IssueLog()))
+    cited = [w for w in works if w.arxiv_id][:6]
+    titles = [("1001.00001", "Never catalogued"), *((w.arxiv_id, w.title) for w in cited)]
+    titles += [(cited[0].arxiv_id, "A title arXiv corrected later")]
+    lake.write_partition(
+        tmp_path / "lake", "arxiv_titles", ARXIV_TITLE_SCHEMA, [dict(zip(("arxiv_id", "title"), t)) for t in titles]
+    )
+    folder, _ = write_unarxive_2020(tmp_path / "papers", works, papers=15, seed=3)
+    refs = RefsDb(folder / "refs.db")
+    references = list(iter_references(refs, IssueLog()))
+    refs.close()
+    references += [
+        {
+            "ref_id": f"x{i}",
+            "citing_paper_id": "p",
+            "raw_string": f"{w.authors[0]}: arXiv:{w.arxiv_id}",
+            "arxiv_ids": [w.arxiv_id],
+            "dois": [],
+        }
+        for i, w in enumerate(cited)
+    ]
+    catalogue = Catalogue.from_works(expected)
+    catalogue.add_arxiv_titles(titles)
+    in_memory = list(resolve_all(references, catalogue))
+    lookup = LakeCatalogue(tmp_path / "lake", LIMITS)
+    try:
+        assert list(resolve_in_lake(references, lookup, batch_size=4)) == in_memory
+    finally:
+        lookup.close()
+    routes = {r["resolved_by"] for r in in_memory}
+    assert {"arxiv_id", "title"} <= routes
+    assert not [p for p in (tmp_path / "lake" / lake.STAGING).glob("resolution.*")]
