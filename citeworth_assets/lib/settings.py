@@ -71,7 +71,7 @@ class Settings:
     encoder: str | None = (
         None  # a local checkpoint folder or "tiny"; default: the pretrained extra, else the tiny encoder
     )
-    duckdb_memory: str = SETTINGS["duckdb_memory"][2]  # DuckDB's memory_limit where the catalogue is joined
+    duckdb_memory: str = SETTINGS["duckdb_memory"][2]  # DuckDB's memory_limit of every connection (duckdb_limits)
 
     @classmethod
     def resolve(cls, **explicit) -> Settings:
