@@ -33,6 +33,8 @@ DOMAINS = (
     warehouse,
     automation,
 )
+# The dump sources each domain declares (``sources`` beside its sensors), in the order a build lists them.
+SOURCES = tuple(source for domain in DOMAINS for source in getattr(domain, "sources", ()))
 
 
 def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:

@@ -1,4 +1,4 @@
-"""Shard runs through the instance's run queue, for ``citeworth build --workers N``.
+"""Runs through the instance's run queue, for ``citeworth build --workers N`` (every run of the build plan).
 
 Why this way: the shards must go through Dagster's own machinery, so that the limits that bound a UI backfill
 (the queued run coordinator's ``max_concurrent_runs``, pools) bound the CLI too, and every run is an ordinary run
@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 import dagster as dg
@@ -59,12 +59,12 @@ def daemon_dequeues(instance: dg.DagsterInstance) -> bool:
     return bool(get_daemon_statuses(instance, [kind], ignore_errors=True)[kind].healthy)
 
 
-class ShardQueue:
-    """Submits runs of one job, one per partition, and reports each run as it finishes."""
+class RunQueue:
+    """Submits runs (of a job, or of some assets, for one partition) and reports each run as it finishes."""
 
-    def __init__(self, instance: dg.DagsterInstance, process_context, job_name: str):
-        self.instance, self.process_context, self.job_name = instance, process_context, job_name
-        self.runs: dict[str, str] = {}  # run id -> partition key
+    def __init__(self, instance: dg.DagsterInstance, process_context):
+        self.instance, self.process_context = instance, process_context
+        self.runs: dict[str, object] = {}  # run id -> what the caller submitted it for
         from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import (
             QueuedRunCoordinatorDaemon,
         )
@@ -73,29 +73,63 @@ class ShardQueue:
             None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
         )
 
-    def submit(self, partition_key: str, run_config: Mapping, tags: Mapping[str, str]) -> str:
-        from dagster._cli.job import _create_run
+    def submit(
+        self,
+        job_name: str,
+        partition_key: str | None,
+        run_config: Mapping,
+        tags: Mapping[str, str],
+        assets: Iterable[dg.AssetKey] | None = None,
+        label: object = None,
+    ) -> str:
+        """Queue a run of ``job_name`` (only ``assets`` of it, when given) for ``partition_key``."""
+        from dagster._core.definitions.selector import JobSubsetSelector
 
         workspace = self.process_context.create_request_context()
         location = workspace.get_code_location(LOCATION)
         (repository,) = location.get_repositories().values()
-        run = _create_run(
-            instance=self.instance,
-            code_location=location,
-            remote_repo=repository,
-            remote_job=repository.get_full_job(self.job_name),
-            run_config=dict(run_config),
-            tags={**tags, "dagster/partition": partition_key},
-            op_selection=None,
+        selection = frozenset(assets) if assets else None
+        remote_job = location.get_job(
+            JobSubsetSelector(
+                location_name=location.name,
+                repository_name=repository.name,
+                job_name=job_name,
+                op_selection=None,
+                asset_selection=selection,
+            )
+        )
+        plan = location.get_execution_plan(
+            remote_job, dict(run_config), step_keys_to_execute=None, known_state=None, instance=self.instance
+        )
+        partition = {"dagster/partition": partition_key} if partition_key is not None else {}
+        run = self.instance.create_run(
+            job_name=job_name,
             run_id=None,
+            run_config=dict(run_config),
+            resolved_op_selection=remote_job.resolved_op_selection,
+            step_keys_to_execute=plan.execution_plan_snapshot.step_keys_to_execute,
+            op_selection=None,
+            status=None,
+            root_run_id=None,
+            parent_run_id=None,
+            tags={**remote_job.tags, **tags, **partition},
+            job_snapshot=remote_job.job_snapshot,
+            execution_plan_snapshot=plan.execution_plan_snapshot,
+            parent_job_snapshot=remote_job.parent_job_snapshot,
+            remote_job_origin=remote_job.get_remote_origin(),
+            job_code_origin=remote_job.get_python_origin(),
+            asset_selection=selection,
+            asset_check_selection=None,
+            asset_graph=repository.asset_graph,
         )
         self.instance.submit_run(run.run_id, workspace)
-        self.runs[run.run_id] = partition_key
+        self.runs[run.run_id] = label if label is not None else partition_key
         return run.run_id
 
-    def finished(self) -> Iterator[dg.DagsterRun]:
-        """Each submitted run once it has finished, in the order they finish, dequeuing while none has."""
-        waiting = set(self.runs)
+    def finished(self, run_ids: Iterable[str] | None = None) -> Iterator[dg.DagsterRun]:
+        """Each submitted run (of ``run_ids``, default all) once it has finished, in the order they finish,
+        dequeuing while none has."""
+        waiting = set(self.runs if run_ids is None else run_ids)
         while waiting:
             if self._dequeuer is not None:
                 for _ in self._dequeuer.run_iteration(self.process_context):
@@ -114,8 +148,8 @@ class ShardQueue:
 
 
 @contextmanager
-def shard_queue(instance: dg.DagsterInstance, job_name: str, env: Mapping[str, str]) -> Iterator[ShardQueue]:
-    """A queue of runs of ``job_name`` in the code location of ``citeworth ui``, loaded with ``env`` set."""
+def run_queue(instance: dg.DagsterInstance, env: Mapping[str, str]) -> Iterator[RunQueue]:
+    """A queue of runs in the code location of ``citeworth ui``, loaded with ``env`` set."""
     from dagster._core.workspace.context import WorkspaceProcessContext
     from dagster._core.workspace.load_target import WorkspaceFileTarget
 
@@ -128,7 +162,7 @@ def shard_queue(instance: dg.DagsterInstance, job_name: str, env: Mapping[str, s
         error = context.create_request_context().get_code_location_error(LOCATION)
         if error:
             raise RuntimeError(f"the code location {LOCATION!r} did not load: {error.message}")
-        queue = ShardQueue(instance, context, job_name)
+        queue = RunQueue(instance, context)
         try:
             yield queue
         finally:

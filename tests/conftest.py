@@ -31,3 +31,26 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"real sample data not found at {SHARED_DATA} (CI has ../shared/data beside the repository)")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def build_graph():
+    """Build a dump root as `citeworth build` does (the one build plan: the sources, then whatever the graph's
+    automation conditions request, through the run queue) on the data root's own Dagster instance:
+    ``build_graph(dumps, data, **settings)`` gives the settings, the build result (``failed``, ``materialized``),
+    the instance and the definitions."""
+    return _build_graph
+
+
+def _build_graph(dumps: Path, data: Path, workers: int = 2, **settings_values):
+    from citeworth_assets.build_plan import build_data_root
+    from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.lib.settings import Settings
+    from citeworth_assets.resources import CiteworthSettings
+
+    settings = Settings.resolve(dumps=str(dumps), data=str(data), **settings_values)
+    settings.require_data()
+    with pytest.MonkeyPatch.context() as patch:  # the build points DAGSTER_HOME at the data root's instance
+        patch.setenv("DAGSTER_HOME", str(settings.dagster_home))
+        result, instance = build_data_root(settings, workers=workers, echo=lambda line: None)
+    return settings, result, instance, build_definitions(CiteworthSettings(**settings.values()))

@@ -1,6 +1,5 @@
 """The arXiv/MAG commands: citation contexts of a plain folder without the graph, the arXiv/MAG/OpenAlex sample
-dumps, and :func:`build_arxiv_sources`, which ``citeworth build`` calls to build every arXiv and catalogue source
-found under the dump root."""
+dumps; ``citeworth build`` builds these sources like every other (:mod:`citeworth_assets.build_plan`)."""
 
 import itertools
 import time
@@ -8,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, default_option, input_option, main, out_folder_option
+from citeworth_assets.cli.app import default_option, input_option, main, out_folder_option
 
 SAMPLE_WORKS = 200
 
@@ -238,21 +237,6 @@ def generate_sample_arxiv(
     click.echo(f"summary: {summary}")
 
 
-def _metadata(result, key: str, field: str):
-    for event in result.get_asset_materialization_events():
-        materialization = event.step_materialization_data.materialization
-        if materialization.asset_key.to_user_string() == key and field in materialization.metadata:
-            return materialization.metadata[field].value
-    return None
-
-
-def _execute(defs, job: str, instance, partition_key: str | None = None):
-    """Run a job in this process against the instance, quietly; failures come back in the result."""
-    return defs.resolve_job_def(job).execute_in_process(
-        partition_key=partition_key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
-    )
-
-
 def has_arxiv_sources(dumps) -> bool:
     """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue."""
     from citeworth_assets.lib.arxiv.dump_files import (
@@ -262,61 +246,3 @@ def has_arxiv_sources(dumps) -> bool:
     from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
 
     return bool(catalogue_files(dumps) or discover_dump_files(dumps) or discover_source_dumps(dumps))
-
-
-def build_arxiv_sources(defs, instance, settings) -> list[str]:
-    """Materialize every arXiv and catalogue source under the dump root in-process: the works catalogue first, then
-    each unarXive dump file (partitions added), the field partitions that have papers and the context export.
-    Returns what failed (empty: all built)."""
-    from citeworth_assets.cli.arxiv_sources import build_source_dumps
-    from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
-    from citeworth_assets.lib.arxiv.dump_files import (
-        catalogue_files,
-        converted_root,
-        discover_dump_files,
-    )
-    from citeworth_assets.lib.arxiv.field_papers import fields_with_papers
-
-    failed: list[str] = []
-    dumps = settings.require_dumps()
-    if catalogue_files(dumps):
-        result = _execute(defs, "catalogue_job", instance)
-        if not result.success:
-            failed.append("works")
-        works, edges = _metadata(result, "works", "works"), _metadata(result, "work_references", "edges")
-        issues = _metadata(result, "works", "read_issues")
-        click.echo(
-            f"catalogue: {'FAILED' if not result.success else ''}{works} works, {edges} edges, {issues} read issues"
-        )
-    failed += build_source_dumps(defs, instance, settings)  # LaTeX sources first: they become dump files
-    files = discover_dump_files(dumps, converted=converted_root(settings.data))
-    if not files:
-        return failed
-    known = set(instance.get_dynamic_partitions(arxiv_dump_files.name))
-    instance.add_dynamic_partitions(arxiv_dump_files.name, [f.key for f in files if f.key not in known])
-    for number, dump in enumerate(files, 1):
-        started = time.perf_counter()
-        result = _execute(defs, "arxiv_file_job", instance, dump.key)
-        if not result.success:
-            failed.append(dump.key)
-            click.echo(f"[{number}/{len(files)}] {dump.key}: FAILED (run {result.run_id})", err=True)
-            continue
-        click.echo(
-            f"[{number}/{len(files)}] {dump.key}: {_metadata(result, 'arxiv_papers', 'papers')} papers, "
-            f"{_metadata(result, 'arxiv_paragraphs', 'paragraphs')} paragraphs, "
-            f"{_metadata(result, 'arxiv_references', 'references')} references "
-            f"({_metadata(result, 'arxiv_resolutions', 'resolved_share')} resolved), "
-            f"{_metadata(result, 'arxiv_contexts', 'contexts')} contexts, "
-            f"{_metadata(result, 'arxiv_papers', 'read_issues')} read issues ({time.perf_counter() - started:.1f} s)"
-        )
-    for field in fields_with_papers(settings.lake):
-        if not _execute(defs, "arxiv_field_job", instance, field).success:
-            failed.append(f"arxiv_field_papers[{field}]")
-    export = _execute(defs, "arxiv_export_job", instance)
-    if not export.success:
-        failed.append("arxiv_context_export")
-    click.echo(
-        f"arXiv contexts export: {_metadata(export, 'arxiv_context_export', 'contexts')} contexts "
-        f"-> {_metadata(export, 'arxiv_context_export', 'contexts_csv')}"
-    )
-    return failed

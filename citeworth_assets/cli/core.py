@@ -39,42 +39,6 @@ def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool
     click.echo(json.dumps(summary, indent=2) if verbose else f"  full summary: {path.resolve()} (or --verbose)")
 
 
-def _materialized(result, key: str, field: str):
-    """A metadata value of a run's materialization of ``key``; ``result`` is an in-process result or a list of
-    materialization events (of a run from the queue)."""
-    events = (
-        result.get_asset_materialization_events() if hasattr(result, "get_asset_materialization_events") else result
-    )
-    for event in events:
-        materialization = event.step_materialization_data.materialization
-        if materialization.asset_key.to_user_string() == key and field in materialization.metadata:
-            return materialization.metadata[field].value
-    return None
-
-
-def _citesum_candidates(defs, instance, keys: list[str]) -> list[str]:
-    """Build the cited-abstract catalogue from every shard, then score each shard's CiteSum candidates against it."""
-    catalogue = defs.resolve_job_def("citesum_catalogue_job").execute_in_process(
-        instance=instance, run_config=QUIET_RUN, raise_on_error=False
-    )
-    if not catalogue.success:
-        click.echo("citesum catalogue: FAILED", err=True)
-        return ["citesum_cited_abstracts"]
-    failed = []
-    job = defs.resolve_job_def("citesum_candidates_job")
-    for key in keys:
-        result = job.execute_in_process(
-            partition_key=key, instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
-        if not result.success:
-            failed.append(f"citesum_candidates[{key}]")
-    click.echo(
-        f"citesum: {_materialized(catalogue, 'citesum_cited_abstracts', 'cited_papers')} cited papers catalogued, "
-        f"candidates scored for {len(keys) - len(failed)} shards against the catalogue of every shard"
-    )
-    return failed
-
-
 def _model_params(text: str) -> dict:
     """``--model-params``, checked before any work: a JSON object whose keys some neural model takes, each value of
     the type of that model's default."""
@@ -195,160 +159,86 @@ def build(
     workers: int | None,
     force: bool,
 ) -> None:
-    """Discover the shards under the dump root, build those not built yet, then everything downstream.
+    """Discover the sources under the dump root (S2ORC shards, unarXive files, the MAG/OpenAlex catalogue), build
+    those not built yet, then everything the graph's automation conditions request after them.
 
     A shard is skipped when the Dagster instance (the one `citeworth ui` shows) records it as built from the same
-    files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Shards
-    run as queued runs of the instance, `--workers` at a time; the steps after them run in this process. The
-    arXiv/MAG sources under the same root (unarXive files, the MAG/OpenAlex catalogue) are built after them."""
-    from citeworth_assets.cli.arxiv import build_arxiv_sources, has_arxiv_sources
-    from citeworth_assets.definitions import build_definitions
-    from citeworth_assets.instance import dagster_instance, default_workers
+    files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Every run
+    goes through the instance's run queue, `--workers` at a time, in the order the asset graph gives."""
+    from citeworth_assets.build_plan import build_data_root
+    from citeworth_assets.cli.arxiv import has_arxiv_sources
+    from citeworth_assets.lib.lake import clean_stale_staging
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
-    from citeworth_assets.resources import CiteworthSettings
     from citeworth_models.registry import MODELS, NEURAL_MODELS
 
     _model_params(model_params)
     rules, splitter = _rules_and_splitter(rules, splitter)
     settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
-    from citeworth_assets.lib.lake import clean_stale_staging
-
     for cleaned in clean_stale_staging(settings.lake):
         click.echo(f"staging: {cleaned} (left by an interrupted run)", err=True)
     incomplete = incomplete_shards(settings.dumps)
     for half in incomplete:
         click.echo(f"incomplete shard {half} ({'skipped' if skip_incomplete else 'not built'})", err=True)
-    half_keys = {half.key for half in incomplete}
-    shards = [shard for shard in discover_shards(settings.dumps) if shard.key not in half_keys]
-    if not shards and not has_arxiv_sources(settings.dumps):
+    if not discover_shards(settings.dumps) and not has_arxiv_sources(settings.dumps):
         raise click.ClickException(
             f"no S2ORC shards and no arXiv/MAG sources under {settings.dumps} (expected <release>/full/metadata/"
             "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, "
             "openalex/; "
             "check --dumps / CITEWORTH_DUMPS)"
         )
-    instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
-    defs = build_definitions(CiteworthSettings(**settings.values()))
-    failed = _build_s2orc(defs, instance, settings, shards, force) if shards else []
-    failed += build_arxiv_sources(defs, instance, settings)  # catalogue, dump files, fields, context export
-    from citeworth_assets.cli.sciqfs_build import build_sciqfs
-
-    failed += build_sciqfs(defs, instance, settings.environment(), click.echo)  # per shard and dump file, then release
-    from citeworth_assets.lib.warehouse import published_whole
-
-    # Every warehouse asset of this build publishes into one draft, which replaces the warehouse when the warehouse
-    # job ends: the build says "refreshed" only then, so an analyst can open it from that line on (the models, after
-    # it, publish their own tables one at a time).
-    with published_whole(settings.warehouse) as whole:
-        result = defs.resolve_job_def("warehouse_job").execute_in_process(
-            instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
-        whole.complete = result.success  # a failed warehouse asset keeps the previous warehouse whole
-    click.echo(
-        f"dataset: {_materialized(result, 'citeworth_dataset', 'paragraphs')} paragraphs; "
-        f"release: {_materialized(result, 'citeworth_release', 'folder')}"
+    neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
+    started = time.perf_counter()
+    result, instance = build_data_root(
+        settings,
+        workers=workers,
+        force=force,
+        train_job="models_job" if models else None,
+        train_config={"ops": neural},
+        echo=click.echo,
+        log_config=QUIET_RUN,
     )
-    state = "refreshed" if result.success else "FAILED (previous warehouse kept)"
-    click.echo(f"warehouse: {state} ({settings.warehouse})")
-    if not result.success:
-        failed.append("warehouse")
-    if models:
-        started = time.perf_counter()
-        neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
-        trained = defs.resolve_job_def("models_job").execute_in_process(
-            instance=instance, run_config={**QUIET_RUN, "ops": neural}, raise_on_error=False
-        )
-        scores = {
-            key.removeprefix("model_"): _materialized(trained, key, "test_f1")
-            for key in (f"model_{name}" for name in MODELS)
-        }
-        took = time.perf_counter() - started
-        click.echo(f"models: {'trained' if trained.success else 'FAILED'} in {took:.0f} s, test F1 {scores}")
-        if not trained.success:
-            failed.append("models")
-    print_build_summary(settings, instance, models=models)
+    _report(settings, instance, result, models, time.perf_counter() - started, MODELS)
+    failed = list(result.failed)
     if incomplete and not skip_incomplete:
+        half_keys = sorted(half.key for half in incomplete)
         failed.append(
-            f"{len(incomplete)} incomplete shards ({', '.join(sorted(half_keys))}; "
-            "--skip-incomplete builds without them)"
+            f"{len(incomplete)} incomplete shards ({', '.join(half_keys)}; --skip-incomplete builds without them)"
         )
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
 
 
-def _build_s2orc(defs, instance, settings: Settings, shards: list, force: bool) -> list[str]:
-    """The S2ORC shards not built yet as queued runs, then the cross-shard steps (duplicates, CiteSum candidates,
-    field partitions). Returns what failed."""
+def _latest(instance, key: str, field: str):
+    """A metadata value of the latest materialization of ``key`` (unpartitioned)."""
     import dagster as dg
 
-    from citeworth_assets.defs.s2orc.built import built_shards
-    from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-    from citeworth_assets.run_queue import shard_queue
+    records = instance.fetch_materializations(dg.AssetKey(key), limit=1).records
+    if not records:
+        return None
+    value = records[0].asset_materialization.metadata.get(field)
+    return None if value is None else value.value
 
-    known = set(instance.get_dynamic_partitions(s2orc_shards.name))
-    instance.add_dynamic_partitions(s2orc_shards.name, [s.key for s in shards if s.key not in known])
 
-    failed = []
-    rules, splitter = settings.rules, settings.splitter
-    built = set() if force else built_shards(instance, shards, rules, splitter)
-    click.echo(
-        f"building {len(shards) - len(built)} of {len(shards)} shards from {settings.dumps} into {settings.data} "
-        f"with rule set {rules}"
-    )
-    position = {shard.key: f"[{number}/{len(shards)}] {shard.key}" for number, shard in enumerate(shards, 1)}
-    for key in sorted(built, key=list(position).index):
-        click.echo(f"{position[key]}: built from these files already (--force rebuilds)")
-    shard_run_config = dict(QUIET_RUN)
-    if defs.resolve_job_def("s2orc_shard_job").executor_def.name == "multi_or_in_process_executor":
-        shard_run_config["execution"] = {"config": {"in_process": {}}}  # one process per shard run, not per step
-    if len(built) < len(shards):
-        queued = time.perf_counter()
-        with shard_queue(instance, "s2orc_shard_job", settings.environment()) as queue:
-            for shard in shards:
-                if shard.key not in built:
-                    queue.submit(shard.key, shard_run_config, {"citeworth/submitted_by": "citeworth build"})
-            for run in queue.finished():
-                key, record = queue.runs[run.run_id], instance.get_run_record_by_id(run.run_id)
-                seconds = (record.end_time or 0) - (record.start_time or record.create_timestamp.timestamp())
-                if run.status != dg.DagsterRunStatus.SUCCESS:
-                    failed.append(key)
-                    click.echo(f"{position[key]}: FAILED (run {run.run_id}: see it in `citeworth ui`)", err=True)
-                    continue
-                result = queue.materializations(run.run_id)
-                issues = sum(
-                    _materialized(result, key, "read_issues") or 0 for key in ("s2orc_papers", "s2orc_paragraphs")
-                )
-                click.echo(
-                    f"{position[key]}: {_materialized(result, 's2orc_papers', 'papers')} papers, "
-                    f"{_materialized(result, 's2orc_candidate_papers', 'candidates')} candidates, "
-                    f"{_materialized(result, 's2orc_paragraphs', 'paragraphs')} paragraphs, "
-                    f"{_materialized(result, 'citeworth_paragraphs', 'paragraphs')} CiteWorth paragraphs, "
-                    f"{issues} read issues ({seconds:.1f} s)"
-                )
-        limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
-        click.echo(f"shards: {len(queue.runs)} runs in {time.perf_counter() - queued:.1f} s, at most {limit} at a time")
-    checked = defs.resolve_job_def("s2orc_dump_job").execute_in_process(
-        instance=instance, run_config=QUIET_RUN, raise_on_error=False
-    )
-    duplicates = _materialized(checked, "s2orc_duplicate_papers", "duplicate_rows")
-    if not checked.success:
-        failed.append("s2orc_duplicate_papers")
-    elif duplicates:
+def _report(settings: Settings, instance, result, models: bool, seconds: float, model_names) -> None:
+    """The lines after the runs: what the build made of the datasets, the warehouse, the models; then the summary."""
+    import dagster as dg
+
+    built = result.materialized
+    if dg.AssetKey("citeworth_dataset") in built:
         click.echo(
-            f"duplicates: {duplicates} rows of papers found in several shards (first by release/shard/line kept; "
-            "see s2orc_duplicate_papers)",
-            err=True,
+            f"dataset: {_latest(instance, 'citeworth_dataset', 'paragraphs')} paragraphs; "
+            f"release: {_latest(instance, 'citeworth_release', 'folder')}"
         )
-    failed += _citesum_candidates(defs, instance, [shard.key for shard in shards if shard.key not in failed])
-    field_job = defs.resolve_job_def("citeworth_field_job")
-    for field in field_job.partitions_def.get_partition_keys():
-        result = field_job.execute_in_process(
-            partition_key=field, instance=instance, run_config=QUIET_RUN, raise_on_error=False
-        )
-        if not result.success:
-            failed.append(field)
-    click.echo(f"fields: {len(field_job.partitions_def.get_partition_keys())} gathered")
-    return failed
+    if dg.AssetKey("sciqfs_examples") in built:
+        click.echo(f"sciqfs: {_latest(instance, 'sciqfs_examples', 'examples')} examples")
+    state = "refreshed" if result.warehouse_built else "up to date (nothing new to build)"
+    state = state if result.warehouse_refreshed else "FAILED (previous warehouse kept)"
+    click.echo(f"warehouse: {state} ({settings.warehouse})")
+    if models:
+        scores = {name: _latest(instance, f"model_{name}", "test_f1") for name in model_names}
+        trained = not any(key.to_user_string().startswith("model_") for key in result.failed_assets)
+        click.echo(f"models: {'trained' if trained else 'FAILED'} in {seconds:.0f} s, test F1 {scores}")
+    print_build_summary(settings, instance, models=models)
 
 
 @main.command("clean-paper")

@@ -1,22 +1,27 @@
-"""Declarative automation: what follows new or replaced shards without a click, and the sensor that evaluates it.
+"""Declarative automation: the build order, written once, in the graph.
 
-The dump sensor runs the shard job (ingestion and CiteWorth cleaning per shard). Everything computed from
-shards (the duplicate list, the CiteSum catalogue and candidates, per-field paragraphs, datasets, statistics,
-releases, the rule comparison, warehouse views) carries :func:`follows_shards`, Dagster's ``eager`` condition:
-run once any dependency was updated, but not while a dependency is missing or has a run queued or in progress.
+Sources (S2ORC shards, unarXive dump files, the works catalogue) are run by their dump sensors, or by ``citeworth
+build``, for inputs the instance has not built yet: each domain declares them as :class:`DumpSource` beside its
+sensor. Everything computed from them carries an automation condition, and the automation sensor (or ``citeworth
+build``, through :mod:`citeworth_assets.build_plan`) asks Dagster which asset partitions those conditions request.
 
-Batching comes from that last clause: an asset that reads every shard waits while *any* shard run is queued or
-running, so a burst of shards submitted together (by the sensor, a backfill or ``citeworth build``) gives one
-rebuild of each dataset after the last shard, not one per shard; assets further down wait for the ones above
-them in the same way. Shards that trickle in minutes apart each give a rebuild once the one before is done,
-which is the freshest the datasets can be. A cron condition (``on_cron``) would batch by the clock instead, at
-the price of stale datasets for up to its period. What one tick requests across partitionings (the CiteSum
-catalogue and each shard's candidates, the duplicate list and the field partitions) becomes one asset backfill
-(the sensor's ``emit_backfills``), which runs it in dependency order.
+:func:`follows_shards` is Dagster's ``eager`` condition: run once any dependency was updated, but not while a
+dependency is missing or has a run queued or in progress. Batching comes from that last clause: an asset that reads
+every shard waits while *any* shard run is queued or running, so a burst of shards submitted together gives one
+rebuild of each dataset after the last shard, not one per shard; assets further down wait for the ones above them
+in the same way. A cron condition (``on_cron``) would batch by the clock instead, at the price of stale datasets.
+
+:func:`follows_some_sources` is ``eager`` for an asset that reads sources which may be absent from a dump root (a
+ROUGE-SciQFS build without arXiv files or catalogue): those missing do not hold it back. :func:`refreshed_view` is
+for warehouse views: created when missing (a view over a lake table not built yet is empty, not absent), and
+refreshed after its inputs update.
 
 Model training (group ``models``) has no condition: it is expensive, so it stays manual (``citeworth build
 --models``, or materializing it in the UI).
 """
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import dagster as dg
 
@@ -26,14 +31,44 @@ def follows_shards() -> dg.AutomationCondition:
     return dg.AutomationCondition.eager()
 
 
+def follows_some_sources(optional: dg.AssetSelection) -> dg.AutomationCondition:
+    """``eager``, except that the dependencies in ``optional`` may be missing."""
+    return dg.AutomationCondition.eager().replace(
+        "any_deps_missing", dg.AutomationCondition.any_deps_missing().ignore(optional)
+    )
+
+
+def refreshed_view() -> dg.AutomationCondition:
+    """A warehouse view: created while missing, refreshed after any input updated; never while an input is in
+    progress. (A view that fails while missing is requested again at the next evaluation.)"""
+    return (
+        (dg.AutomationCondition.missing() | dg.AutomationCondition.any_deps_updated().since_last_handled())
+        & ~dg.AutomationCondition.any_deps_in_progress()
+        & ~dg.AutomationCondition.in_progress()
+    ).with_label("refreshed_view")
+
+
+@dataclass(frozen=True)
+class DumpSource:
+    """Runs that read a dump root directly, as the domain's sensor requests them: ``pending`` gives the partition
+    keys to run (``None`` for an unpartitioned job) and those to add to ``partitions`` first; ``progress`` turns one
+    run's materializations (a metadata lookup ``value(asset, field)``) into its progress line."""
+
+    name: str
+    job_name: str
+    pending: Callable  # (instance, settings, force) -> (keys to run, keys to add to the partitions definition)
+    progress: Callable  # (value: Callable[[str, str], object]) -> str
+    partitions: dg.DynamicPartitionsDefinition | None = None
+
+
 automation_sensor = dg.AutomationConditionSensorDefinition(
     "citeworth_automation_sensor",
     target=dg.AssetSelection.all() - dg.AssetSelection.groups("models"),
     default_status=dg.DefaultSensorStatus.RUNNING,
     minimum_interval_seconds=30,
-    description="Brings everything computed from shards up to date after shard runs (per-field partitions, "
-    "datasets, statistics, releases, warehouse views): one rebuild after a burst of shards. Models are not "
-    "targeted: training is manual.",
+    description="Brings everything computed from the dump sources up to date after their runs (per-field "
+    "partitions, datasets, statistics, releases, warehouse views): one rebuild after a burst of shards. Models are "
+    "not targeted: training is manual.",
 )
 
 defs = dg.Definitions(sensors=[automation_sensor])

@@ -27,6 +27,8 @@ from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.lake import has_data, table_glob
 
 _BUILDS: dict[Path, Path] = {}  # warehouse -> the build draft its writers publish into (see published_whole)
+# The same for the run processes a build starts: the build draft of the warehouse named in it, passed down.
+BUILD_DRAFT_ENV = "CITEWORTH_WAREHOUSE_BUILD_DRAFT"
 
 
 class WarehouseBuild:
@@ -68,7 +70,7 @@ def published_whole(warehouse: Path) -> Iterator[WarehouseBuild]:
 def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-write connection to a private copy of the warehouse, published when the block succeeds."""
     warehouse.parent.mkdir(parents=True, exist_ok=True)
-    build = _BUILDS.get(warehouse.resolve())
+    build = _BUILDS.get(warehouse.resolve()) or _inherited_build(warehouse)
     with open(warehouse.with_name(warehouse.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         remove_stale_drafts(warehouse, keep=build)  # every other draft belongs to a crashed writer
@@ -87,6 +89,16 @@ def writing(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         finally:
             for leftover in (draft, draft.with_name(draft.name + ".wal")):
                 leftover.unlink(missing_ok=True)
+
+
+def _inherited_build(warehouse: Path) -> Path | None:
+    """The build draft the build that started this run process named for this warehouse (its run processes live
+    only while it does)."""
+    named = os.environ.get(BUILD_DRAFT_ENV)
+    if not named:
+        return None
+    draft = Path(named)
+    return draft if draft.parent.resolve() == warehouse.parent.resolve() else None
 
 
 def remove_stale_drafts(warehouse: Path, keep: Path | None = None) -> list[Path]:
@@ -108,7 +120,7 @@ def remove_stale_drafts(warehouse: Path, keep: Path | None = None) -> list[Path]
 def reading(warehouse: Path) -> duckdb.DuckDBPyConnection:
     """A read-only connection, as an analyst would open it (inside :func:`published_whole`: to the build's draft,
     so that the build's own checks see what it wrote)."""
-    build = _BUILDS.get(warehouse.resolve())
+    build = _BUILDS.get(warehouse.resolve()) or _inherited_build(warehouse)
     if build is not None and build.exists():
         return bounded(build, read_only=True)
     if not warehouse.exists():

@@ -6,7 +6,7 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.assets import file_assets
 from citeworth_assets.defs.arxiv.export import arxiv_context_export, arxiv_duplicate_papers
 from citeworth_assets.defs.arxiv.fields import arxiv_field_papers
-from citeworth_assets.defs.arxiv.sensors import arxiv_export_job, arxiv_file_job, arxiv_sensors
+from citeworth_assets.defs.arxiv.sensors import arxiv_export_job, arxiv_file_job, arxiv_sensors, dump_file_source
 
 arxiv_warehouse_job = dg.define_asset_job(
     "arxiv_warehouse_job",
@@ -25,3 +25,5 @@ defs = dg.Definitions(
     jobs=[arxiv_file_job, arxiv_export_job, arxiv_field_job, arxiv_warehouse_job],
     sensors=arxiv_sensors,
 )
+
+sources = [dump_file_source]  # what `citeworth build` runs from the dump root before asking the graph

@@ -11,6 +11,7 @@ staging folder and published together, so a reader never sees one without the ot
 
 import dagster as dg
 
+from citeworth_assets.defs.automation import follows_some_sources
 from citeworth_assets.defs.outputs import duplicates_result
 from citeworth_assets.lib.arxiv.context_csv import (
     CATALOGUE_FILE,
@@ -45,7 +46,7 @@ def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: Citewor
     ],
     group_name="arxiv",
     kinds={"csv"},
-    automation_condition=dg.AutomationCondition.eager(),  # follows new and replaced dump files
+    automation_condition=follows_some_sources(dg.AssetSelection.assets("works")),  # follows new and replaced dump files
     description=(
         "Every dump file's citation contexts in unarXive's context CSV format (exports/arxiv/contexts.csv) and the "
         "catalogue of the works they name (exports/arxiv/catalogue.jsonl: id, year, title, fields_of_study), "

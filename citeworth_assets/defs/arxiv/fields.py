@@ -3,6 +3,7 @@
 
 import dagster as dg
 
+from citeworth_assets.defs.automation import follows_some_sources
 from citeworth_assets.defs.citeworth.partitions import mag_fields
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.field_papers import one_field_sql
@@ -15,6 +16,7 @@ from citeworth_assets.resources import CiteworthSettings
     deps=[dg.AssetDep("arxiv_papers", partition_mapping=dg.AllPartitionMapping()), "works"],
     group_name="arxiv",
     kinds={"parquet"},
+    automation_condition=follows_some_sources(dg.AssetSelection.assets("works")),  # fields fall back on disciplines
     description="The arXiv papers of one MAG level-0 field (static field partitions): fields of the paper's catalogue "
     "work, else unarXive 2022's discipline as a MAG field (field_source says which); a paper with several fields is "
     "in each.",

@@ -3,10 +3,12 @@
 import dagster as dg
 
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv.dump_files import (
     UNARXIVE_2020,
     UNARXIVE_2022,
+    converted_root,
     discover_dump_files,
 )
 from citeworth_assets.resources import CiteworthSettings
@@ -46,3 +48,23 @@ def dump_file_sensor(release: str) -> dg.SensorDefinition:
 
 
 arxiv_sensors = [dump_file_sensor(UNARXIVE_2020), dump_file_sensor(UNARXIVE_2022)]
+
+
+def _pending_files(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list[str], list[str], list[str]]:
+    """Every dump file under the dump root, each run again (its resolution depends on the catalogue of this build)."""
+    # LaTeX sources converted by an earlier build; this build's conversions are ingested by the assets' condition
+    converted = converted_root(settings.data)
+    keys = [dump.key for dump in discover_dump_files(settings.require_dumps(), converted=converted)]
+    return keys, keys, []
+
+
+def _file_progress(value) -> str:
+    return (
+        f"{value('arxiv_papers', 'papers')} papers, {value('arxiv_paragraphs', 'paragraphs')} paragraphs, "
+        f"{value('arxiv_references', 'references')} references "
+        f"({value('arxiv_resolutions', 'resolved_share')} resolved), {value('arxiv_contexts', 'contexts')} contexts, "
+        f"{value('arxiv_papers', 'read_issues')} read issues"
+    )
+
+
+dump_file_source = DumpSource("dump files", arxiv_file_job.name, _pending_files, _file_progress, arxiv_dump_files)

@@ -3,6 +3,7 @@
 import dagster as dg
 
 from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
+from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
 from citeworth_assets.resources import CiteworthSettings
@@ -24,3 +25,23 @@ def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: Citewort
     source_dumps = discover_source_dumps(dumps, settle_seconds=citeworth.shard_settle_seconds)
     nothing_new = f"no new or changed settled source dumps under {dumps}"
     return dump_partition_requests(context, arxiv_source_dumps, source_dumps, nothing_new)
+
+
+def _pending_source_dumps(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list[str], list[str], list]:
+    """Every bulk source dump under the dump root, each converted again (as ``citeworth build`` always did); the
+    conversion adds its dump-file partition, which the arXiv ingestion's condition then follows."""
+    keys = [dump.key for dump in discover_source_dumps(settings.require_dumps())]
+    return keys, keys, []
+
+
+def _source_progress(value) -> str:
+    return (
+        f"{value('arxiv_source_papers', 'converted')} of {value('arxiv_source_papers', 'submissions')} submissions "
+        f"converted ({value('arxiv_source_papers', 'seconds_per_submission')} s each) -> "
+        f"{value('arxiv_source_papers', 'arxiv_dump_file')}"
+    )
+
+
+source_dump_source = DumpSource(
+    "LaTeX source dumps", arxiv_source_job.name, _pending_source_dumps, _source_progress, arxiv_source_dumps
+)

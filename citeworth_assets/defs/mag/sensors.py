@@ -4,8 +4,9 @@ import json
 
 import dagster as dg
 
+from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_root_sensor
-from citeworth_assets.lib.arxiv.dump_files import catalogue_signature
+from citeworth_assets.lib.arxiv.dump_files import catalogue_files, catalogue_signature
 from citeworth_assets.resources import CiteworthSettings
 
 catalogue_job = dg.define_asset_job(
@@ -32,3 +33,19 @@ def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSe
         return dg.SkipReason("catalogue files unchanged")
     run_key = f"catalogue:{len(signature)}:{sum(size for _, size, _ in signature)}:{max(m for _, _, m in signature)}"
     return dg.SensorResult(run_requests=[dg.RunRequest(run_key=run_key)], cursor=cursor)
+
+
+def _pending_catalogue(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list, list, list]:
+    """One catalogue run whenever the dump root holds MAG, OpenAlex or arXiv metadata files."""
+    runs = [None] if catalogue_files(settings.require_dumps()) else []
+    return runs, runs, []
+
+
+def _catalogue_progress(value) -> str:
+    return (
+        f"{value('works', 'works')} works, {value('work_references', 'edges')} edges, "
+        f"{value('works', 'read_issues')} read issues"
+    )
+
+
+catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress)

@@ -3,7 +3,7 @@
 import dagster as dg
 
 from citeworth_assets.defs.s2orc.assets import dump_assets, shard_assets
-from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor, s2orc_shard_job
+from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor, s2orc_shard_job, shard_source
 
 s2orc_dump_job = dg.define_asset_job(
     "s2orc_dump_job",
@@ -14,3 +14,5 @@ s2orc_dump_job = dg.define_asset_job(
 defs = dg.Definitions(
     assets=shard_assets + dump_assets, jobs=[s2orc_shard_job, s2orc_dump_job], sensors=[s2orc_dump_sensor]
 )
+
+sources = [shard_source]  # what `citeworth build` runs from the dump root before asking the graph

@@ -4,6 +4,7 @@ import json
 
 import dagster as dg
 
+from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.s2orc.built import (
     built_shards,
     input_version,
@@ -86,3 +87,38 @@ def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthS
         dynamic_partitions_requests=[s2orc_shards.build_add_request(new_keys)] if new_keys else [],
         cursor=json.dumps(seen, sort_keys=True),
     )
+
+
+def _pending_shards(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list[str], list[str], list[str]]:
+    """The complete shards under the dump root (half shards are the CLI's to report), those not built from these
+    files, rule set and splitter (all with ``force``), and a line per shard left as built."""
+    dumps = settings.require_dumps()
+    half_keys = {half.key for half in incomplete_shards(dumps)}
+    shards = [shard for shard in discover_shards(dumps) if shard.key not in half_keys]
+    built = set() if force else built_shards(instance, shards, settings.rules, settings.splitter)
+    notes = (
+        [
+            f"building {len(shards) - len(built)} of {len(shards)} shards from {dumps} into {settings.data} with "
+            f"rule set {settings.rules}"
+        ]
+        if shards
+        else []
+    )
+    notes += [
+        f"[{number}/{len(shards)}] {shard.key}: built from these files already (--force rebuilds)"
+        for number, shard in enumerate(shards, 1)
+        if shard.key in built
+    ]
+    return [shard.key for shard in shards], [shard.key for shard in shards if shard.key not in built], notes
+
+
+def _shard_progress(value) -> str:
+    issues = (value("s2orc_papers", "read_issues") or 0) + (value("s2orc_paragraphs", "read_issues") or 0)
+    return (
+        f"{value('s2orc_papers', 'papers')} papers, {value('s2orc_candidate_papers', 'candidates')} candidates, "
+        f"{value('s2orc_paragraphs', 'paragraphs')} paragraphs, "
+        f"{value('citeworth_paragraphs', 'paragraphs')} CiteWorth paragraphs, {issues} read issues"
+    )
+
+
+shard_source = DumpSource("shards", s2orc_shard_job.name, _pending_shards, _shard_progress, s2orc_shards)

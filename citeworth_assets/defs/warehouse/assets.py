@@ -13,7 +13,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from citeworth_assets.defs.automation import follows_shards
+from citeworth_assets.defs.automation import refreshed_view
 from citeworth_assets.lib import domains, warehouse
 from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.sql_models import SqlModel, load_models
@@ -75,7 +75,7 @@ def build_sql_model_asset(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -
         group_name="warehouse",
         kinds={"duckdb", "sql"},
         pool=WAREHOUSE_POOL,
-        automation_condition=follows_shards(),
+        automation_condition=refreshed_view(),
         description=description,
         metadata={"sql": dg.MetadataValue.md(f"```sql\n{model.sql}\n```"), "file": str(model.path)},
     )

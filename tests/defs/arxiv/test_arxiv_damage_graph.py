@@ -9,9 +9,8 @@ symlink out of the dump root and a refs.db that is not SQLite."""
 import gzip
 import json
 
-import dagster as dg
 import pytest
-from arxiv_graph_helpers import build, latest_metadata, query
+from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.lib import lake
 from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
@@ -52,7 +51,7 @@ def write_issue_24_damage(root, dumps, works):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, build_graph):
     root = tmp_path_factory.mktemp("arxiv_damage")
     dumps, works = root / "dumps", sample_works(5, 30)
     write_unarxive_2020(dumps / "unarxive-2020" / "damaged", works, papers=8, seed=5)
@@ -68,9 +67,8 @@ def built(tmp_path_factory):
     write_openalex_snapshot(dumps / "openalex", works, per_part=20)
     part = sorted((dumps / "openalex").rglob("part_*.gz"))[-1]
     part.write_bytes(part.read_bytes()[:-30])
-    with dg.instance_for_test() as instance:
-        settings, failed, _ = build(dumps, root / "data", instance)
-        yield settings, failed, instance, dumps
+    settings, result, instance, _ = build_graph(dumps, root / "data")
+    yield settings, result.failed, instance, dumps
 
 
 def test_every_run_succeeds(built):

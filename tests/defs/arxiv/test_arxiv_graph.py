@@ -5,7 +5,7 @@ import hashlib
 
 import dagster as dg
 import pytest
-from arxiv_graph_helpers import build, latest_metadata, query
+from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.cli.arxiv import write_sample_dumps
 from citeworth_assets.lib.citrec.contexts import read_catalogue, read_contexts
@@ -15,12 +15,11 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, build_graph):
     root = tmp_path_factory.mktemp("arxiv_graph")
     summary = write_sample_dumps(root / "dumps", papers_2020=30, papers_2022=20)
-    with dg.instance_for_test() as instance:
-        settings, failed, defs = build(root / "dumps", root / "data", instance)
-        yield settings, failed, defs, instance, summary
+    settings, result, instance, defs = build_graph(root / "dumps", root / "data")
+    yield settings, result.failed, defs, instance, summary
 
 
 def test_every_source_is_built_and_counted(built):

@@ -3,9 +3,8 @@ unarXive's published extraction, and the resolver compared with the links the sa
 
 import hashlib
 
-import dagster as dg
 import pytest
-from arxiv_graph_helpers import build, latest_metadata, query
+from arxiv_graph_helpers import latest_metadata, query
 
 pytestmark = pytest.mark.slow
 
@@ -16,15 +15,14 @@ SAMPLE_2022 = "arXiv_src_2212_086.first20.jsonl"
 
 
 @pytest.fixture(scope="module")
-def built(shared_data, tmp_path_factory):
+def built(shared_data, tmp_path_factory, build_graph):
     root = tmp_path_factory.mktemp("arxiv_real")
     (root / "dumps" / "unarxive-2020").mkdir(parents=True)
     (root / "dumps" / "unarxive-2022").mkdir(parents=True)
     (root / "dumps" / "unarxive-2020" / "papers").symlink_to(shared_data / "unarxive-2020" / "papers")
     (root / "dumps" / "unarxive-2022" / SAMPLE_2022).symlink_to(shared_data / "unarxive-2022" / SAMPLE_2022)
-    with dg.instance_for_test() as instance:
-        settings, failed, _ = build(root / "dumps", root / "data", instance)
-        yield settings, failed, instance, shared_data
+    settings, result, instance, _ = build_graph(root / "dumps", root / "data")
+    yield settings, result.failed, instance, shared_data
 
 
 def test_every_real_paper_is_ingested(built):
