@@ -335,43 +335,46 @@ def build_data_root(
     echo: Callable[[str], None] = print,
     log_config: dict | None = None,
 ) -> tuple[BuildResult, dg.DagsterInstance]:
-    """Build everything under the settings' dump root into its data root. The warehouse assets of the build publish
-    into one draft that replaces the warehouse at the end, unless one failed (or a running daemon launches the runs:
-    then each publishes on its own)."""
+    """Build everything under the settings' dump root into its data root, holding the data root (a second build is
+    refused: :class:`~citeworth_assets.build_guard.DataRootBusy`). The warehouse assets of the build publish into one
+    draft that replaces the warehouse at the end, unless one failed (or a running daemon launches the runs: then each
+    publishes on its own)."""
     from contextlib import nullcontext
 
+    from citeworth_assets.build_guard import data_root_lock
     from citeworth_assets.definitions import SOURCES, build_definitions
     from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.warehouse import BUILD_DRAFT_ENV, published_whole
     from citeworth_assets.resources import CiteworthSettings
     from citeworth_assets.run_queue import daemon_dequeues, run_queue
 
-    instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
-    defs = build_definitions(CiteworthSettings(**settings.values()))
-    train = None
-    if train_job is not None:
-        assets = frozenset(defs.resolve_job_def(train_job).asset_layer.selected_asset_keys)
-        config = {**(log_config or QUIET), "execution": {"config": {"in_process": {}}}, **(train_config or {})}
-        train = Request(train_job, None, assets, train_job, config)
-    with nullcontext(None) if daemon_dequeues(instance) else published_whole(settings.warehouse) as whole:
-        env = settings.environment()
-        if whole is not None:
-            env[BUILD_DRAFT_ENV] = str(whole.draft)
-        with run_queue(instance, env) as queue:
-            result = build_graph(
-                defs,
-                instance,
-                settings,
-                queue,
-                sources=SOURCES,
-                force=force,
-                train=train,
-                echo=echo,
-                log_config=log_config,
-            )
-        warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
-        result.warehouse_refreshed = not (result.failed_assets & warehouse_assets)
-        result.warehouse_built = bool(result.materialized & warehouse_assets)
-        if whole is not None:
-            whole.complete = result.warehouse_refreshed
-    return result, instance
+    with data_root_lock(settings.data):
+        instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
+        defs = build_definitions(CiteworthSettings(**settings.values()))
+        train = None
+        if train_job is not None:
+            assets = frozenset(defs.resolve_job_def(train_job).asset_layer.selected_asset_keys)
+            config = {**(log_config or QUIET), "execution": {"config": {"in_process": {}}}, **(train_config or {})}
+            train = Request(train_job, None, assets, train_job, config)
+        with nullcontext(None) if daemon_dequeues(instance) else published_whole(settings.warehouse) as whole:
+            env = settings.environment()
+            if whole is not None:
+                env[BUILD_DRAFT_ENV] = str(whole.draft)
+            with run_queue(instance, env) as queue:
+                result = build_graph(
+                    defs,
+                    instance,
+                    settings,
+                    queue,
+                    sources=SOURCES,
+                    force=force,
+                    train=train,
+                    echo=echo,
+                    log_config=log_config,
+                )
+            warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
+            result.warehouse_refreshed = not (result.failed_assets & warehouse_assets)
+            result.warehouse_built = bool(result.materialized & warehouse_assets)
+            if whole is not None:
+                whole.complete = result.warehouse_refreshed
+        return result, instance

@@ -164,7 +164,9 @@ def build(
 
     A shard is skipped when the Dagster instance (the one `citeworth ui` shows) records it as built from the same
     files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Every run
-    goes through the instance's run queue, `--workers` at a time, in the order the asset graph gives."""
+    goes through the instance's run queue, `--workers` at a time, in the order the asset graph gives. One build
+    holds a data root at a time: a second one is refused."""
+    from citeworth_assets.build_guard import DataRootBusy
     from citeworth_assets.build_plan import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
@@ -188,15 +190,18 @@ def build(
         )
     neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
     started = time.perf_counter()
-    result, instance = build_data_root(
-        settings,
-        workers=workers,
-        force=force,
-        train_job="models_job" if models else None,
-        train_config={"ops": neural},
-        echo=click.echo,
-        log_config=QUIET_RUN,
-    )
+    try:
+        result, instance = build_data_root(
+            settings,
+            workers=workers,
+            force=force,
+            train_job="models_job" if models else None,
+            train_config={"ops": neural},
+            echo=click.echo,
+            log_config=QUIET_RUN,
+        )
+    except DataRootBusy as error:
+        raise click.ClickException(str(error)) from None
     _report(settings, instance, result, models, time.perf_counter() - started, MODELS)
     failed = list(result.failed)
     if incomplete and not skip_incomplete:
