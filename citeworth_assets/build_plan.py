@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import dagster as dg
 
+from citeworth_assets.build_guard import IN_BUILD_TAG
+
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 ASSET_JOB = "__ASSET_JOB"
 AUTOMATED = dg.AssetSelection.all() - dg.AssetSelection.groups("models")
@@ -157,7 +159,7 @@ class Plan:
                     partition_key=request.partition,
                     asset_selection=sorted(request.assets),
                     run_config=request.run_config or self.log_config,
-                    tags=self.tags,
+                    tags={**self.tags, IN_BUILD_TAG: "true"},
                     raise_on_error=False,
                 )
                 events = result.get_asset_materialization_events()
@@ -336,12 +338,13 @@ def build_data_root(
     log_config: dict | None = None,
 ) -> tuple[BuildResult, dg.DagsterInstance]:
     """Build everything under the settings' dump root into its data root, holding the data root (a second build is
-    refused: :class:`~citeworth_assets.build_guard.DataRootBusy`). The warehouse assets of the build publish into one
-    draft that replaces the warehouse at the end, unless one failed (or a running daemon launches the runs: then each
-    publishes on its own)."""
+    refused: :class:`~citeworth_assets.build_guard.DataRootBusy`) after cleaning up what a killed build left. The
+    warehouse assets of the build publish into one draft that replaces the warehouse at the end, unless one failed
+    (or a running daemon launches the runs: then each publishes on its own)."""
+    import os
     from contextlib import nullcontext
 
-    from citeworth_assets.build_guard import data_root_lock
+    from citeworth_assets.build_guard import BUILD_PID_ENV, BUILD_PID_TAG, data_root_lock, recover_dead_build
     from citeworth_assets.definitions import SOURCES, build_definitions
     from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.warehouse import BUILD_DRAFT_ENV, published_whole
@@ -350,14 +353,17 @@ def build_data_root(
 
     with data_root_lock(settings.data):
         instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
+        for line in recover_dead_build(instance, settings.data, settings.warehouse):
+            echo(line)
         defs = build_definitions(CiteworthSettings(**settings.values()))
         train = None
         if train_job is not None:
             assets = frozenset(defs.resolve_job_def(train_job).asset_layer.selected_asset_keys)
             config = {**(log_config or QUIET), "execution": {"config": {"in_process": {}}}, **(train_config or {})}
             train = Request(train_job, None, assets, train_job, config)
+        pid = str(os.getpid())
         with nullcontext(None) if daemon_dequeues(instance) else published_whole(settings.warehouse) as whole:
-            env = settings.environment()
+            env = {**settings.environment(), BUILD_PID_ENV: pid}
             if whole is not None:
                 env[BUILD_DRAFT_ENV] = str(whole.draft)
             with run_queue(instance, env) as queue:
@@ -370,6 +376,7 @@ def build_data_root(
                     force=force,
                     train=train,
                     echo=echo,
+                    tags={BUILD_PID_TAG: pid},
                     log_config=log_config,
                 )
             warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))

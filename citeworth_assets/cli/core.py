@@ -166,16 +166,28 @@ def build(
     files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Every run
     goes through the instance's run queue, `--workers` at a time, in the order the asset graph gives. One build
     holds a data root at a time: a second one is refused."""
-    from citeworth_assets.build_guard import DataRootBusy
+    from citeworth_assets.build_guard import DataRootBusy, data_root_lock
+
+    _model_params(model_params)
+    rules, splitter = _rules_and_splitter(rules, splitter)
+    settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
+    try:  # held before anything under the data root is touched (staging cleaned, runs recovered)
+        with data_root_lock(settings.data):
+            _build_held(settings, models, model_params, skip_incomplete, workers, force)
+    except DataRootBusy as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _build_held(
+    settings: Settings, models: bool, model_params: str, skip_incomplete: bool, workers: int | None, force: bool
+) -> None:
+    """`citeworth build` once the data root is held."""
     from citeworth_assets.build_plan import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
     from citeworth_models.registry import MODELS, NEURAL_MODELS
 
-    _model_params(model_params)
-    rules, splitter = _rules_and_splitter(rules, splitter)
-    settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
     for cleaned in clean_stale_staging(settings.lake):
         click.echo(f"staging: {cleaned} (left by an interrupted run)", err=True)
     incomplete = incomplete_shards(settings.dumps)
@@ -190,18 +202,15 @@ def build(
         )
     neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
     started = time.perf_counter()
-    try:
-        result, instance = build_data_root(
-            settings,
-            workers=workers,
-            force=force,
-            train_job="models_job" if models else None,
-            train_config={"ops": neural},
-            echo=click.echo,
-            log_config=QUIET_RUN,
-        )
-    except DataRootBusy as error:
-        raise click.ClickException(str(error)) from None
+    result, instance = build_data_root(
+        settings,
+        workers=workers,
+        force=force,
+        train_job="models_job" if models else None,
+        train_config={"ops": neural},
+        echo=click.echo,
+        log_config=QUIET_RUN,
+    )
     _report(settings, instance, result, models, time.perf_counter() - started, MODELS)
     failed = list(result.failed)
     if incomplete and not skip_incomplete:
@@ -234,6 +243,9 @@ def _report(settings: Settings, instance, result, models: bool, seconds: float, 
             f"dataset: {_latest(instance, 'citeworth_dataset', 'paragraphs')} paragraphs; "
             f"release: {_latest(instance, 'citeworth_release', 'folder')}"
         )
+    if dg.AssetKey("arxiv_context_export") in built:
+        contexts, csv = (_latest(instance, "arxiv_context_export", name) for name in ("contexts", "contexts_csv"))
+        click.echo(f"arXiv contexts export: {contexts} contexts -> {csv}")
     if dg.AssetKey("sciqfs_examples") in built:
         click.echo(f"sciqfs: {_latest(instance, 'sciqfs_examples', 'examples')} examples")
     state = "refreshed" if result.warehouse_built else "up to date (nothing new to build)"

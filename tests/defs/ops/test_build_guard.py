@@ -10,14 +10,22 @@ import pytest
 
 from citeworth_assets.build_guard import LOCK_NAME, DataRootBusy, data_root_lock
 
+REFUSED = (
+    "import sys; from pathlib import Path; from citeworth_assets.build_guard import DataRootBusy, data_root_lock\n"
+    "try:\n    with data_root_lock(Path(sys.argv[1])):\n        print('held')\n"
+    "except DataRootBusy as error:\n    print('refused:', error)"
+)
+
 
 def test_a_second_build_is_refused_naming_the_first(tmp_path):
-    with data_root_lock(tmp_path):
-        with pytest.raises(DataRootBusy, match=rf"another build \(pid {os.getpid()}, started .*\) holds the data root"):
-            with data_root_lock(tmp_path):
-                pass
-    with data_root_lock(tmp_path):  # released at the end: the next build takes it
-        pass
+    with data_root_lock(tmp_path), data_root_lock(tmp_path):  # re-entrant within the build's own process
+        refused = subprocess.run(
+            [sys.executable, "-c", REFUSED, str(tmp_path)], capture_output=True, text=True, timeout=120
+        )
+        assert refused.stdout.startswith(f"refused: another build (pid {os.getpid()}, started "), refused.stderr
+        assert f"holds the data root {tmp_path}" in refused.stdout
+    taken = subprocess.run([sys.executable, "-c", REFUSED, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert taken.stdout == "held\n", taken.stderr  # released at the end: the next build takes it
 
 
 def test_a_killed_build_leaves_no_stale_lock(tmp_path):
