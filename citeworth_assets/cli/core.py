@@ -168,11 +168,11 @@ def build(
     holds a data root at a time: a second one is refused."""
     from citeworth_assets.build_guard import DataRootBusy, data_root_lock
 
-    _model_params(model_params)
     rules, splitter = _rules_and_splitter(rules, splitter)
     settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
     try:  # held before anything under the data root is touched (staging cleaned, runs recovered)
         with data_root_lock(settings.data):
+            _model_params(model_params)  # (after the lock: checking it imports the models, seconds)
             _build_held(settings, models, model_params, skip_incomplete, workers, force)
     except DataRootBusy as error:
         raise click.ClickException(str(error)) from None
@@ -197,8 +197,7 @@ def _build_held(
         raise click.ClickException(
             f"no S2ORC shards and no arXiv/MAG sources under {settings.dumps} (expected <release>/full/metadata/"
             "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, "
-            "openalex/; "
-            "check --dumps / CITEWORTH_DUMPS)"
+            "openalex/; check --dumps / CITEWORTH_DUMPS)"
         )
     neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
     started = time.perf_counter()
