@@ -189,7 +189,9 @@ class Plan:
             return False
         if seconds is not None or request.partition is None:
             detail = request.progress(lambda key, name: _metadata(events, key, name)) if request.progress else "done"
-            self.echo(f"{request.label}: {detail}" + (f" ({seconds:.1f} s)" if seconds is not None else ""))
+            first, *more = detail.split("\n")  # the time on the first line; a progress may add lines below
+            timed = f" ({seconds:.1f} s)" if seconds is not None else ""
+            self.echo("\n".join([f"{request.label}: {first}{timed}", *more]))
         return True
 
 

@@ -35,11 +35,14 @@ def _pending_source_dumps(instance: dg.DagsterInstance, settings, force: bool) -
 
 
 def _source_progress(value) -> str:
-    return (
+    """The conversion's line, then each submission not converted, by id with the reason."""
+    line = (
         f"{value('arxiv_source_papers', 'converted')} of {value('arxiv_source_papers', 'submissions')} submissions "
         f"converted ({value('arxiv_source_papers', 'seconds_per_submission')} s each) -> "
         f"{value('arxiv_source_papers', 'arxiv_dump_file')}"
     )
+    missed = (value("arxiv_source_outcomes", "not_converted") or "none").splitlines()
+    return "\n".join([line, *(f"  {m.removeprefix('- ').replace('`', '').strip()}" for m in missed if m != "none")])
 
 
 source_dump_source = DumpSource(

@@ -11,7 +11,7 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
-from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, find_dump_file
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, converted_root, find_dump_file
 from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition, cleaning_writers
 from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
 from citeworth_assets.lib.sentences import splitter
@@ -38,7 +38,7 @@ from citeworth_assets.resources import CiteworthSettings
 )
 def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
     settings, key, rules = citeworth.settings, context.partition_key, citeworth.rule_set
-    dump = find_dump_file(settings.require_dumps(), key)
+    dump = find_dump_file(settings.require_dumps(), key, converted_root(settings.data))  # LaTeX sources too
     started = time.perf_counter()
     tables = ("citeworth_arxiv_paragraphs", "citeworth_arxiv_rejections")
     with cleaning_writers(settings.lake, tables, rules.name, key, ARXIV_FILE_DIMENSION) as (accepted, dropped):
