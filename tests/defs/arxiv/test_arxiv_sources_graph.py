@@ -7,7 +7,7 @@ import hashlib
 
 import dagster as dg
 import pytest
-from arxiv_graph_helpers import QUIET, build, latest_metadata, query
+from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.lib.arxiv.dump_files import MAG_DIR
@@ -18,6 +18,7 @@ from citeworth_assets.samples.mag import sample_works, write_mag_dump
 
 pytestmark = pytest.mark.slow
 SOURCE_KEY, DUMP_KEY = "arxiv_src_2101_001", "unarxive_2022_arxiv_src_2101_001_latex"
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
 def requested(defs, result) -> dict[str, set]:
@@ -25,7 +26,7 @@ def requested(defs, result) -> dict[str, set]:
     return {k.to_user_string(): set(result.get_requested_partitions(k)) for k in keys if result.get_num_requested(k)}
 
 
-def test_a_source_dump_flows_through_the_graph_to_contexts(tmp_path):
+def test_a_source_dump_flows_through_the_graph_to_contexts(tmp_path, build_graph):
     works = sample_works(13, 200)
     write_mag_dump(tmp_path / "dumps" / MAG_DIR, works, [])
     written = write_source_dump(tmp_path / "dumps" / SOURCE_DIR, works, papers=4, seed=5)
@@ -47,17 +48,18 @@ def test_a_source_dump_flows_through_the_graph_to_contexts(tmp_path):
         ingestion = {"arxiv_papers", "arxiv_paragraphs", "arxiv_references"}
         assert requested(defs, after) == {key: {DUMP_KEY} for key in ingestion}
 
-        settings, failed, _ = build(tmp_path / "dumps", tmp_path / "data", instance)
-        assert failed == []
-        outcomes = dict(query(settings, "SELECT arxiv_id, outcome FROM arxiv.source_outcomes"))
-        assert outcomes == {**{i: "converted" for i in written["papers"]}, **written["damaged"]}
-        assert latest_metadata(instance, "arxiv_source_papers", SOURCE_KEY)["arxiv_dump_file"] == DUMP_KEY
-        assert query(settings, "SELECT count(*), sum(n_markers) FROM arxiv.papers") == [(4, 28)]
-        assert query(settings, "SELECT count(resolved_mag_id), count(*) FROM arxiv.references") == [(28, 28)]
-        contexts = query(settings, "SELECT count(*), count(DISTINCT citing_paper_id) FROM arxiv.contexts")[0]
-        assert contexts == (28, 4)
-        converted = tmp_path / "data" / "converted" / "unarxive-2022" / "arXiv_src_2101_001.latex.jsonl.gz"
-        first = hashlib.sha256(converted.read_bytes()).hexdigest()
-        settings, failed, _ = build(tmp_path / "dumps", tmp_path / "data", instance)
-        assert failed == [] and hashlib.sha256(converted.read_bytes()).hexdigest() == first
-        assert query(settings, "SELECT count(*) FROM arxiv.contexts") == [(28,)]
+    # `citeworth build` (its build plan, on the data root's own instance) converts, ingests, resolves, extracts
+    settings, result, instance, _ = build_graph(tmp_path / "dumps", tmp_path / "data")
+    assert result.failed == []
+    outcomes = dict(query(settings, "SELECT arxiv_id, outcome FROM arxiv.source_outcomes"))
+    assert outcomes == {**{i: "converted" for i in written["papers"]}, **written["damaged"]}
+    assert latest_metadata(instance, "arxiv_source_papers", SOURCE_KEY)["arxiv_dump_file"] == DUMP_KEY
+    assert query(settings, "SELECT count(*), sum(n_markers) FROM arxiv.papers") == [(4, 28)]
+    assert query(settings, "SELECT count(resolved_mag_id), count(*) FROM arxiv.references") == [(28, 28)]
+    contexts = query(settings, "SELECT count(*), count(DISTINCT citing_paper_id) FROM arxiv.contexts")[0]
+    assert contexts == (28, 4)
+    converted = tmp_path / "data" / "converted" / "unarxive-2022" / "arXiv_src_2101_001.latex.jsonl.gz"
+    first = hashlib.sha256(converted.read_bytes()).hexdigest()
+    settings, result, *_ = build_graph(tmp_path / "dumps", tmp_path / "data")
+    assert result.failed == [] and hashlib.sha256(converted.read_bytes()).hexdigest() == first
+    assert query(settings, "SELECT count(*) FROM arxiv.contexts") == [(28,)]

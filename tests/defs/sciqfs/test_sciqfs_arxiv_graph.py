@@ -5,14 +5,9 @@ snapshot written here for five of the cited arXiv ids: the example count is smal
 
 import json
 
-import dagster as dg
 import pytest
 
-from citeworth_assets.cli.arxiv import build_arxiv_sources
-from citeworth_assets.definitions import build_definitions
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.settings import Settings
-from citeworth_assets.resources import CiteworthSettings
 
 pytestmark = pytest.mark.slow  # materializes the graph end to end
 
@@ -21,42 +16,25 @@ KEY = "unarxive_2022_arxiv_src_2212_086_first20"
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
-def test_real_unarxive_papers_become_sciqfs_examples(shared_data, tmp_path):
+def test_real_unarxive_papers_become_sciqfs_examples(shared_data, tmp_path, build_graph):
     dumps = tmp_path / "dumps"
     (dumps / "unarxive-2022").mkdir(parents=True)
     (dumps / "unarxive-2022" / SAMPLE_2022).symlink_to(shared_data / "unarxive-2022" / SAMPLE_2022)
-    settings = Settings.resolve(dumps=str(dumps), data=str(tmp_path / "data"))
-    settings.require_data()
-    defs = build_definitions(CiteworthSettings(**settings.values()))
-    with dg.instance_for_test() as instance:
-        assert build_arxiv_sources(defs, instance, settings) == []
-        cited = sorted(
-            {
-                i
-                for r in lake.read_partition(
-                    settings.lake,
-                    "arxiv_references",
-                    KEY,
-                    ["arxiv_ids"],
-                    "dump_file",
-                )
-                .column("arxiv_ids")
-                .to_pylist()
-                for i in r
-            }
+    settings, built, instance, defs = build_graph(dumps, tmp_path / "data")
+    assert built.failed == []
+    references = lake.read_partition(settings.lake, "arxiv_references", KEY, ["arxiv_ids"], "dump_file")
+    cited = sorted({i for ids in references.column("arxiv_ids").to_pylist() for i in ids})
+    (dumps / "arxiv-metadata").mkdir()
+    (dumps / "arxiv-metadata" / "meta.jsonl").write_text(
+        "".join(
+            json.dumps({"id": i, "title": f"Work {i}", "abstract": f"Random polynomials and their roots {i}."}) + "\n"
+            for i in cited[:5]
         )
-        (dumps / "arxiv-metadata").mkdir()
-        (dumps / "arxiv-metadata" / "meta.jsonl").write_text(
-            "".join(
-                json.dumps({"id": i, "title": f"Work {i}", "abstract": f"Random polynomials and their roots {i}."})
-                + "\n"
-                for i in cited[:5]
-            )
-        )
-        result = defs.resolve_job_def("sciqfs_dump_file_job").execute_in_process(
-            instance=instance, run_config=QUIET, partition_key=KEY
-        )
-        assert result.success
+    )
+    result = defs.resolve_job_def("sciqfs_dump_file_job").execute_in_process(
+        instance=instance, run_config=QUIET, partition_key=KEY
+    )
+    assert result.success
     tables = {
         e.asset_key.to_user_string(): e.step_materialization_data.materialization.metadata
         for e in result.get_asset_materialization_events()
