@@ -45,6 +45,7 @@ class Request:
     job_name: str = ASSET_JOB
     run_config: dict | None = None  # None: the build's logging, executed in process (one process per run)
     progress: Callable | None = None  # (value) -> line; sources only
+    here: bool = False  # a job run executed in the build's process (training, after the warehouse is published)
 
 
 @dataclass
@@ -136,7 +137,7 @@ class Plan:
         """Asset runs that are not per input (unpartitioned, or per static field: quick gathers over the lake) run
         in this process, as runs of the instance all the same; per-shard and per-dump-file runs are queued."""
         if request.job_name != ASSET_JOB:
-            return False
+            return request.here
         definition = self.graph.get(next(iter(request.assets))).partitions_def
         return not isinstance(definition, dg.DynamicPartitionsDefinition)
 
@@ -154,14 +155,7 @@ class Plan:
         for request in runs:
             if self._local(request):
                 started = time.perf_counter()
-                result = self.defs.resolve_implicit_global_asset_job_def().execute_in_process(
-                    instance=self.queue.instance,
-                    partition_key=request.partition,
-                    asset_selection=sorted(request.assets),
-                    run_config=request.run_config or self.log_config,
-                    tags={**self.tags, IN_BUILD_TAG: "true"},
-                    raise_on_error=False,
-                )
+                result = self._execute_here(request)
                 events = result.get_asset_materialization_events()
                 if self._finished(request, result.success, result.run_id, events, None) and request.partition:
                     label = request.label.removesuffix(f"[{request.partition}]")
@@ -177,6 +171,22 @@ class Plan:
                 submitted[run.run_id], run.status == dg.DagsterRunStatus.SUCCESS, run.run_id, events, seconds
             )
         failed_assets.update(self.result.failed_assets)
+
+    def _execute_here(self, request: Request):
+        config, tags = request.run_config or self.log_config, {**self.tags, IN_BUILD_TAG: "true"}
+        if request.job_name != ASSET_JOB:
+            job = self.defs.resolve_job_def(request.job_name)
+            return job.execute_in_process(
+                instance=self.queue.instance, run_config=config, tags=tags, raise_on_error=False
+            )
+        return self.defs.resolve_implicit_global_asset_job_def().execute_in_process(
+            instance=self.queue.instance,
+            partition_key=request.partition,
+            asset_selection=sorted(request.assets),
+            run_config=config,
+            tags=tags,
+            raise_on_error=False,
+        )
 
     def _finished(self, request: Request, success: bool, run_id: str, events, seconds: float | None) -> bool:
         """Record one finished run; a line for it unless it is one partition of a local run (summed by the caller)."""
@@ -288,12 +298,13 @@ def build_graph(
     sources: Iterable = (),
     force: bool = False,
     train: Request | None = None,
+    settled: Callable[[BuildResult], None] | None = None,
     echo: Callable[[str], None] = print,
     tags: dict | None = None,
     log_config: dict | None = None,
 ) -> BuildResult:
-    """Sources first, then whatever the automation conditions request, round after round, then ``train`` and what
-    follows it. Returns what failed and what was materialized."""
+    """Sources first, then whatever the automation conditions request, round after round; ``settled`` is called once
+    that data has settled, then ``train`` runs with what follows it. Returns what failed and what was materialized."""
     plan = Plan(defs, queue, echo, {"citeworth/submitted_by": "citeworth build", **(tags or {})}, log_config or QUIET)
     cursor = saved_cursor(instance)
     plan.carried, plan.cursor = automation_requests(defs, instance, cursor)  # changed since the last build
@@ -305,6 +316,8 @@ def build_graph(
         if runs:
             echo(f"{source.name}: {runs} runs in {time.perf_counter() - started:.1f} s, at most {limit} at a time")
     _until_settled(plan, defs, instance, echo)
+    if settled is not None:
+        settled(plan.result)
     if train is not None:
         plan.run([train])
         _until_settled(plan, defs, instance, echo)
@@ -336,15 +349,18 @@ def build_data_root(
     force: bool = False,
     train_job: str | None = None,
     train_config: dict | None = None,
+    published: Callable[[BuildResult, dg.DagsterInstance], None] | None = None,
     echo: Callable[[str], None] = print,
     log_config: dict | None = None,
 ) -> tuple[BuildResult, dg.DagsterInstance]:
     """Build everything under the settings' dump root into its data root, holding the data root (a second build is
-    refused: :class:`~citeworth_assets.build_guard.DataRootBusy`) after cleaning up what a killed build left. The
-    warehouse assets of the build publish into one draft that replaces the warehouse at the end, unless one failed
-    (or a running daemon launches the runs: then each publishes on its own)."""
+    refused: :class:`~citeworth_assets.build_guard.DataRootBusy`) after cleaning up what a killed build left.
+
+    The warehouse assets of the build publish into one draft that replaces the warehouse once the data has settled,
+    unless one failed (or a running daemon launches the runs: then each publishes on its own). ``published`` is
+    called then, before ``train_job`` runs in this process: an analyst can open the warehouse while models train."""
     import os
-    from contextlib import nullcontext
+    from contextlib import ExitStack
 
     from citeworth_assets.build_guard import BUILD_PID_ENV, BUILD_PID_TAG, data_root_lock, recover_dead_build
     from citeworth_assets.definitions import SOURCES, build_definitions
@@ -358,16 +374,28 @@ def build_data_root(
         for line in recover_dead_build(instance, settings.data, settings.warehouse):
             echo(line)
         defs = build_definitions(CiteworthSettings(**settings.values()))
+        warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
         train = None
         if train_job is not None:
             assets = frozenset(defs.resolve_job_def(train_job).asset_layer.selected_asset_keys)
-            config = {**(log_config or QUIET), "execution": {"config": {"in_process": {}}}, **(train_config or {})}
-            train = Request(train_job, None, assets, train_job, config)
+            config = {**(log_config or QUIET), **(train_config or {})}
+            train = Request(train_job, None, assets, train_job, config, here=True)
         pid = str(os.getpid())
-        with nullcontext(None) if daemon_dequeues(instance) else published_whole(settings.warehouse) as whole:
+        with ExitStack() as publishing:
+            whole = None if daemon_dequeues(instance) else publishing.enter_context(published_whole(settings.warehouse))
             env = {**settings.environment(), BUILD_PID_ENV: pid}
             if whole is not None:
                 env[BUILD_DRAFT_ENV] = str(whole.draft)
+
+            def publish(result: BuildResult) -> None:
+                result.warehouse_refreshed = not (result.failed_assets & warehouse_assets)
+                result.warehouse_built = bool(result.materialized & warehouse_assets)
+                if whole is not None:
+                    whole.complete = result.warehouse_refreshed
+                publishing.close()  # the draft replaces the warehouse here (or is dropped), not after training
+                if published is not None:
+                    published(result, instance)
+
             with run_queue(instance, env) as queue:
                 result = build_graph(
                     defs,
@@ -377,13 +405,9 @@ def build_data_root(
                     sources=SOURCES,
                     force=force,
                     train=train,
+                    settled=publish,
                     echo=echo,
                     tags={BUILD_PID_TAG: pid},
                     log_config=log_config,
                 )
-            warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
-            result.warehouse_refreshed = not (result.failed_assets & warehouse_assets)
-            result.warehouse_built = bool(result.materialized & warehouse_assets)
-            if whole is not None:
-                whole.complete = result.warehouse_refreshed
         return result, instance

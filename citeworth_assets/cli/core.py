@@ -200,17 +200,28 @@ def _build_held(
             "openalex/; check --dumps / CITEWORTH_DUMPS)"
         )
     neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
-    started = time.perf_counter()
+    trained_from = []  # when the warehouse was published and training began
+
+    def published(result, instance) -> None:
+        _report_data(settings, instance, result)
+        trained_from.append(time.perf_counter())
+
     result, instance = build_data_root(
         settings,
         workers=workers,
         force=force,
         train_job="models_job" if models else None,
         train_config={"ops": neural},
+        published=published,
         echo=click.echo,
         log_config=QUIET_RUN,
     )
-    _report(settings, instance, result, models, time.perf_counter() - started, MODELS)
+    if models:
+        scores = {name: _latest(instance, f"model_{name}", "test_f1") for name in MODELS}
+        trained = not any(key.to_user_string().startswith("model_") for key in result.failed_assets)
+        took = time.perf_counter() - trained_from[0]
+        click.echo(f"models: {'trained' if trained else 'FAILED'} in {took:.0f} s, test F1 {scores}")
+    print_build_summary(settings, instance, models=models)
     failed = list(result.failed)
     if incomplete and not skip_incomplete:
         half_keys = sorted(half.key for half in incomplete)
@@ -232,8 +243,9 @@ def _latest(instance, key: str, field: str):
     return None if value is None else value.value
 
 
-def _report(settings: Settings, instance, result, models: bool, seconds: float, model_names) -> None:
-    """The lines after the runs: what the build made of the datasets, the warehouse, the models; then the summary."""
+def _report_data(settings: Settings, instance, result) -> None:
+    """The lines once the data has settled: what the build made of the datasets, and the warehouse (published now,
+    before any model trains)."""
     import dagster as dg
 
     built = result.materialized
@@ -250,11 +262,6 @@ def _report(settings: Settings, instance, result, models: bool, seconds: float, 
     state = "refreshed" if result.warehouse_built else "up to date (nothing new to build)"
     state = state if result.warehouse_refreshed else "FAILED (previous warehouse kept)"
     click.echo(f"warehouse: {state} ({settings.warehouse})")
-    if models:
-        scores = {name: _latest(instance, f"model_{name}", "test_f1") for name in model_names}
-        trained = not any(key.to_user_string().startswith("model_") for key in result.failed_assets)
-        click.echo(f"models: {'trained' if trained else 'FAILED'} in {seconds:.0f} s, test F1 {scores}")
-    print_build_summary(settings, instance, models=models)
 
 
 @main.command("clean-paper")
