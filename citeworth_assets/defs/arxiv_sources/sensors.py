@@ -6,6 +6,7 @@ from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
+from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.resources import CiteworthSettings
 
 arxiv_source_job = dg.define_asset_job(
@@ -30,8 +31,9 @@ def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: Citewort
 def _pending_source_dumps(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list[str], list[str], list]:
     """Every bulk source dump under the dump root, each converted again (as ``citeworth build`` always did); the
     conversion adds its dump-file partition, which the arXiv ingestion's condition then follows."""
-    keys = [dump.key for dump in discover_source_dumps(settings.require_dumps())]
-    return keys, keys, []
+    refused = IssueLog()  # links out of the dump root: named in the build's output, never read
+    keys = [dump.key for dump in discover_source_dumps(settings.require_dumps(), log=refused)]
+    return keys, keys, [str(issue) for issue in refused.issues]
 
 
 def _source_progress(value) -> str:
