@@ -79,6 +79,7 @@ class Plan:
         self.failed_items: set = set()  # (asset key, partition) of failed runs: not requested again in this build
         # Assets refreshed once the rest has settled (warehouse views, by their condition)
         self.last = {key for key in parents if _label(self.graph.get(key).automation_condition) == LAST}
+        self.updated: set = set()  # asset keys materialized since the conditions were last evaluated
 
     def run(self, requests: list[Request]) -> None:
         """Every request, each once all requests it depends on have finished; those below a failure are not run."""
@@ -87,7 +88,12 @@ class Plan:
         while pending:
             stage = self._ready(pending)
             pending = [request for request in pending if request not in stage]
-            self._submit_and_wait(self._merged(stage), failed_assets)
+            runs = self._merged(stage)
+            for request in runs:
+                request.assets = self._along(request, pending)
+            covered = {(key, run.partition) for run in runs for key in run.assets}
+            pending = [r for r in pending if not all((key, r.partition) in covered for key in r.assets)]
+            self._submit_and_wait(runs, failed_assets)
             below = [r for r in pending if any(self.ancestors[k] & failed_assets for k in r.assets)]
             for request in below:
                 self.echo(f"{request.label}: not run (an input failed)")
@@ -127,6 +133,46 @@ class Plan:
                 where = f"[{request.partition}]" if request.partition else ""
                 request.label = f"{', '.join(names[:3])}{f' +{len(names) - 3}' if len(names) > 3 else ''}{where}"
         return runs
+
+    def _along(self, request: Request, waiting: list[Request]) -> frozenset:
+        """The request's assets and those below them in the same partition whose other inputs are settled: the
+        conditions would request them one round later, so they run in this run (one run per partition and round,
+        not one per asset; a run process costs seconds)."""
+        definition = self.graph.get(next(iter(request.assets))).partitions_def
+        if request.job_name != ASSET_JOB or not isinstance(definition, dg.DynamicPartitionsDefinition):
+            return request.assets
+        assets = set(request.assets)
+        unsettled = set().union(*(r.assets for r in waiting + self.carried)) | assets
+        for key in sorted(self.order, key=self.order.get):
+            node = self.graph.get(key)
+            if (
+                key in assets
+                or not self.ancestors[key] & assets
+                or node.partitions_def != definition
+                or _label(node.automation_condition) in (None, LAST)
+                or (key, request.partition) in self.failed_items
+            ):
+                continue
+            if all(
+                parent in assets or self._settled(parent, request.partition, unsettled) for parent in node.parent_keys
+            ):
+                assets.add(key)
+                unsettled.add(key)
+        return frozenset(assets)
+
+    def _settled(self, key, partition: str, unsettled: set) -> bool:
+        """Whether an input is built and nothing pending (or updated since the last evaluation) lies above it."""
+        if key in unsettled or self.ancestors[key] & unsettled:
+            return False
+        if key not in self.updated and self.ancestors[key] & self.updated:
+            return False  # (the next evaluation would request it)
+        definition = self.graph.get(key).partitions_def
+        if definition is not None and not isinstance(definition, dg.DynamicPartitionsDefinition):
+            return False  # (static partitions: a gather over all of them; left to the conditions)
+        records = self.queue.instance.fetch_materializations(
+            dg.AssetRecordsFilter(key, asset_partitions=[partition] if definition is not None else None), limit=1
+        )
+        return bool(records.records)
 
     def _one_process(self, job_name: str) -> dict:
         """Executor config that runs every step of a run in its process (one import of the code, not one per step)."""
@@ -191,6 +237,7 @@ class Plan:
     def _finished(self, request: Request, success: bool, run_id: str, events, seconds: float | None) -> bool:
         """Record one finished run; a line for it unless it is one partition of a local run (summed by the caller)."""
         self.result.materialized |= {_event_key(event) for event in events}
+        self.updated |= {_event_key(event) for event in events}
         if not success:
             self.result.failed.append(request.label)
             self.result.failed_assets.update(request.assets)
@@ -329,6 +376,7 @@ def build_graph(
 def _until_settled(plan: Plan, defs, instance, echo) -> None:
     for _ in range(MAX_ROUNDS):
         requests, plan.cursor = automation_requests(defs, instance, plan.cursor)
+        plan.updated = set()
         carried, plan.carried = plan.carried, []
         requests += [request for request in carried if not any(_same(request, other) for other in requests)]
         requests = [r for r in requests if (next(iter(r.assets)), r.partition) not in plan.failed_items]
