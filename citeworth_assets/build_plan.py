@@ -17,10 +17,12 @@ one evaluates against what the failed build started from and runs again what it 
 
 from __future__ import annotations
 
+import functools
 import graphlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import dagster as dg
@@ -65,8 +67,11 @@ class BuildResult:
 class Plan:
     """Orders requests by the asset graph and submits them, stage by stage, to a run queue."""
 
-    def __init__(self, defs: dg.Definitions, queue, echo: Callable[[str], None], tags: dict, log_config: dict):
-        self.defs, self.queue, self.echo, self.tags, self.log_config = defs, queue, echo, tags, log_config
+    def __init__(
+        self, defs: dg.Definitions, instance, queue, echo: Callable[[str], None], tags: dict, log_config: dict
+    ):
+        self.defs, self.instance, self.queue = defs, instance, queue  # queue None: every run in this process
+        self.echo, self.tags, self.log_config = echo, tags, log_config
         self.graph = defs.resolve_asset_graph()
         parents = {key: set(self.graph.get(key).parent_keys) for key in self.graph.get_all_asset_keys()}
         self.order = {key: index for index, key in enumerate(graphlib.TopologicalSorter(parents).static_order())}
@@ -169,7 +174,7 @@ class Plan:
         definition = self.graph.get(key).partitions_def
         if definition is not None and not isinstance(definition, dg.DynamicPartitionsDefinition):
             return False  # (static partitions: a gather over all of them; left to the conditions)
-        records = self.queue.instance.fetch_materializations(
+        records = self.instance.fetch_materializations(
             dg.AssetRecordsFilter(key, asset_partitions=[partition] if definition is not None else None), limit=1
         )
         return bool(records.records)
@@ -182,6 +187,8 @@ class Plan:
     def _local(self, request: Request) -> bool:
         """Asset runs that are not per input (unpartitioned, or per static field: quick gathers over the lake) run
         in this process, as runs of the instance all the same; per-shard and per-dump-file runs are queued."""
+        if self.queue is None:
+            return True
         if request.job_name != ASSET_JOB:
             return request.here
         definition = self.graph.get(next(iter(request.assets))).partitions_def
@@ -203,14 +210,16 @@ class Plan:
                 started = time.perf_counter()
                 result = self._execute_here(request)
                 events = result.get_asset_materialization_events()
-                if self._finished(request, result.success, result.run_id, events, None) and request.partition:
+                if request.job_name != ASSET_JOB:  # a source (in process: a build without a queue)
+                    self._finished(request, result.success, result.run_id, events, time.perf_counter() - started)
+                elif self._finished(request, result.success, result.run_id, events, None) and request.partition:
                     label = request.label.removesuffix(f"[{request.partition}]")
                     count, seconds = local.get(label, (0, 0.0))
                     local[label] = (count + 1, seconds + time.perf_counter() - started)
         for label, (count, seconds) in local.items():
             self.echo(f"{label}: {count} partitions ({seconds:.1f} s)")
-        for run in self.queue.finished(submitted):
-            record = self.queue.instance.get_run_record_by_id(run.run_id)
+        for run in self.queue.finished(submitted) if submitted else ():
+            record = self.instance.get_run_record_by_id(run.run_id)
             seconds = (record.end_time or 0) - (record.start_time or record.create_timestamp.timestamp())
             events = self.queue.materializations(run.run_id)
             self._finished(
@@ -223,10 +232,14 @@ class Plan:
         if request.job_name != ASSET_JOB:
             job = self.defs.resolve_job_def(request.job_name)
             return job.execute_in_process(
-                instance=self.queue.instance, run_config=config, tags=tags, raise_on_error=False
+                instance=self.instance,
+                partition_key=request.partition,
+                run_config=config,
+                tags=tags,
+                raise_on_error=False,
             )
         return self.defs.resolve_implicit_global_asset_job_def().execute_in_process(
-            instance=self.queue.instance,
+            instance=self.instance,
             partition_key=request.partition,
             asset_selection=sorted(request.assets),
             run_config=config,
@@ -307,7 +320,8 @@ def source_requests(defs: dg.Definitions, instance: dg.DagsterInstance, settings
 def automation_requests(defs, instance, cursor, selection=AUTOMATED) -> tuple[list[Request], object]:
     """What the graph's automation conditions request now: one request per asset and partition."""
     logging.getLogger("dagster.automation_condition_tester").setLevel(logging.WARNING)  # not a line per asset
-    evaluated = dg.evaluate_automation_conditions(defs, instance, asset_selection=selection, cursor=cursor)
+    with _partition_keys_cached(instance):
+        evaluated = dg.evaluate_automation_conditions(defs, instance, asset_selection=selection, cursor=cursor)
     requests = []
     for result in evaluated.results:
         key = result.key
@@ -316,6 +330,18 @@ def automation_requests(defs, instance, cursor, selection=AUTOMATED) -> tuple[li
         for partition in sorted(evaluated.get_requested_partitions(key), key=lambda p: p or ""):
             requests.append(Request(key.to_user_string(), partition, frozenset([key])))
     return requests, evaluated.cursor
+
+
+@contextmanager
+def _partition_keys_cached(instance: dg.DagsterInstance) -> Iterator[None]:
+    """Dynamic partition keys read once per evaluation: the evaluation asks the instance for them thousands of times
+    (8,604 queries, 25 of its 31 CPU-s, in a 3-file arXiv build), and they do not change while it runs."""
+    read = instance.get_dynamic_partitions
+    instance.get_dynamic_partitions = functools.cache(read)
+    try:
+        yield
+    finally:
+        del instance.get_dynamic_partitions  # (the instance's own method again)
 
 
 def saved_cursor(instance: dg.DagsterInstance):
@@ -352,7 +378,9 @@ def build_graph(
 ) -> BuildResult:
     """Sources first, then whatever the automation conditions request, round after round; ``settled`` is called once
     that data has settled, then ``train`` runs with what follows it. Returns what failed and what was materialized."""
-    plan = Plan(defs, queue, echo, {"citeworth/submitted_by": "citeworth build", **(tags or {})}, log_config or QUIET)
+    plan = Plan(
+        defs, instance, queue, echo, {"citeworth/submitted_by": "citeworth build", **(tags or {})}, log_config or QUIET
+    )
     cursor = saved_cursor(instance)
     plan.carried, plan.cursor = automation_requests(defs, instance, cursor)  # changed since the last build
     started, requests = time.perf_counter(), source_requests(defs, instance, settings, sources, force, echo)
@@ -400,22 +428,26 @@ def build_data_root(
     published: Callable[[BuildResult, dg.DagsterInstance], None] | None = None,
     echo: Callable[[str], None] = print,
     log_config: dict | None = None,
+    in_process: bool = False,
 ) -> tuple[BuildResult, dg.DagsterInstance]:
     """Build everything under the settings' dump root into its data root, holding the data root (a second build is
     refused: :class:`~citeworth_assets.build_guard.DataRootBusy`) after cleaning up what a killed build left.
 
     The warehouse assets of the build publish into one draft that replaces the warehouse once the data has settled,
     unless one failed (or a running daemon launches the runs: then each publishes on its own). ``published`` is
-    called then, before ``train_job`` runs in this process: an analyst can open the warehouse while models train."""
+    called then, before ``train_job`` runs in this process: an analyst can open the warehouse while models train.
+
+    ``in_process`` runs every run of the plan in this process, one after another, instead of through the run queue
+    (the same plan without a process per run: the tests' graph builds, seconds each)."""
     import os
-    from contextlib import ExitStack
+    from contextlib import ExitStack, nullcontext
 
     from citeworth_assets.build_guard import BUILD_PID_ENV, BUILD_PID_TAG, data_root_lock, recover_dead_build
     from citeworth_assets.definitions import SOURCES, build_definitions
     from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.warehouse import BUILD_DRAFT_ENV, published_whole
     from citeworth_assets.resources import CiteworthSettings
-    from citeworth_assets.run_queue import daemon_dequeues, run_queue
+    from citeworth_assets.run_queue import daemon_dequeues, environment, run_queue
 
     with data_root_lock(settings.data):
         instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
@@ -430,7 +462,8 @@ def build_data_root(
             train = Request(train_job, None, assets, train_job, config, here=True)
         pid = str(os.getpid())
         with ExitStack() as publishing:
-            whole = None if daemon_dequeues(instance) else publishing.enter_context(published_whole(settings.warehouse))
+            queued_by_daemon = not in_process and daemon_dequeues(instance)
+            whole = None if queued_by_daemon else publishing.enter_context(published_whole(settings.warehouse))
             env = {**settings.environment(), BUILD_PID_ENV: pid}
             if whole is not None:
                 env[BUILD_DRAFT_ENV] = str(whole.draft)
@@ -444,7 +477,7 @@ def build_data_root(
                 if published is not None:
                     published(result, instance)
 
-            with run_queue(instance, env) as queue:
+            with nullcontext(None) if in_process else run_queue(instance, env) as queue, environment(env):
                 result = build_graph(
                     defs,
                     instance,

@@ -36,13 +36,14 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def build_graph():
     """Build a dump root as `citeworth build` does (the one build plan: the sources, then whatever the graph's
-    automation conditions request, through the run queue) on the data root's own Dagster instance:
+    automation conditions request) on the data root's own Dagster instance, every run in the test's process unless
+    ``in_process=False`` (then through the run queue, as `citeworth build`; tests/defs/test_build.py builds so):
     ``build_graph(dumps, data, **settings)`` gives the settings, the build result (``failed``, ``materialized``),
     the instance and the definitions."""
     return _build_graph
 
 
-def _build_graph(dumps: Path, data: Path, workers: int = 2, **settings_values):
+def _build_graph(dumps: Path, data: Path, workers: int = 2, in_process: bool = True, **settings_values):
     from citeworth_assets.build_plan import build_data_root
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.lib.settings import Settings
@@ -52,5 +53,5 @@ def _build_graph(dumps: Path, data: Path, workers: int = 2, **settings_values):
     settings.require_data()
     with pytest.MonkeyPatch.context() as patch:  # the build points DAGSTER_HOME at the data root's instance
         patch.setenv("DAGSTER_HOME", str(settings.dagster_home))
-        result, instance = build_data_root(settings, workers=workers, echo=lambda line: None)
+        result, instance = build_data_root(settings, workers=workers, echo=lambda line: None, in_process=in_process)
     return settings, result, instance, build_definitions(CiteworthSettings(**settings.values()))

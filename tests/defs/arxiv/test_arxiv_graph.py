@@ -18,7 +18,8 @@ pytestmark = pytest.mark.slow
 def built(tmp_path_factory, build_graph):
     root = tmp_path_factory.mktemp("arxiv_graph")
     summary = write_sample_dumps(root / "dumps", papers_2020=30, papers_2022=20)
-    settings, result, instance, defs = build_graph(root / "dumps", root / "data")
+    # through the run queue, as `citeworth build` runs it (the other graph tests build in their process)
+    settings, result, instance, defs = build_graph(root / "dumps", root / "data", in_process=False)
     yield settings, result.failed, defs, instance, summary
 
 
