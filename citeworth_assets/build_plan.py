@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import dagster as dg
+from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 
 from citeworth_assets.build_guard import IN_BUILD_TAG
 
@@ -48,6 +49,12 @@ class Request:
     run_config: dict | None = None  # None: the build's logging, executed in process (one process per run)
     progress: Callable | None = None  # (value) -> line; sources only
     here: bool = False  # a job run executed in the build's process (training, after the warehouse is published)
+    partitions: tuple[str, ...] = ()  # a run of a range of partitions (assets whose backfill policy is single_run)
+
+    @property
+    def keys(self) -> tuple:
+        """The partitions this request runs (``(None,)`` unpartitioned)."""
+        return self.partitions or (self.partition,)
 
 
 @dataclass
@@ -96,7 +103,7 @@ class Plan:
             runs = self._merged(stage)
             for request in runs:
                 request.assets = self._along(request, pending)
-            covered = {(key, run.partition) for run in runs for key in run.assets}
+            covered = {(key, partition) for run in runs for key in run.assets for partition in run.keys}
             pending = [r for r in pending if not all((key, r.partition) in covered for key in r.assets)]
             self._submit_and_wait(runs, failed_assets)
             below = [r for r in pending if any(self.ancestors[k] & failed_assets for k in r.assets)]
@@ -132,11 +139,34 @@ class Plan:
             else:
                 merged[key] = Request(request.label, request.partition, request.assets, run_config=request.run_config)
                 runs.append(merged[key])
+        runs = self._ranged(runs)
         for request in runs:
             if request.job_name == ASSET_JOB:
                 names = sorted(key.to_user_string() for key in request.assets)
                 where = f"[{request.partition}]" if request.partition else ""
+                where = f"[{request.partitions[0]}...{request.partitions[-1]}]" if request.partitions else where
                 request.label = f"{', '.join(names[:3])}{f' +{len(names) - 3}' if len(names) > 3 else ''}{where}"
+        return runs
+
+    def _ranged(self, runs: list[Request]) -> list[Request]:
+        """Runs of static partitions of assets that take a range in one run (``BackfillPolicy.single_run``: the field
+        gathers, quick queries each) made one run per consecutive range, not one run per partition."""
+        groups: dict = {}
+        for request in runs:
+            definition = self.graph.get(next(iter(request.assets))).partitions_def
+            single = all(
+                self.graph.get(key).backfill_policy == dg.BackfillPolicy.single_run() for key in request.assets
+            )
+            if request.job_name == ASSET_JOB and isinstance(definition, dg.StaticPartitionsDefinition) and single:
+                groups.setdefault(request.assets, []).append(request)
+        for assets, group in groups.items():
+            keys = self.graph.get(next(iter(assets))).partitions_def.get_partition_keys()
+            wanted = sorted((request.partition for request in group), key=keys.index)
+            if len(wanted) < 2 or keys.index(wanted[-1]) - keys.index(wanted[0]) + 1 != len(wanted):
+                continue  # (not consecutive: one run per partition, as requested)
+            first = group[0]
+            runs = [request for request in runs if request not in group]
+            runs.append(Request(first.label, None, assets, run_config=first.run_config, partitions=tuple(wanted)))
         return runs
 
     def _along(self, request: Request, waiting: list[Request]) -> frozenset:
@@ -212,6 +242,8 @@ class Plan:
                 events = result.get_asset_materialization_events()
                 if request.job_name != ASSET_JOB:  # a source (in process: a build without a queue)
                     self._finished(request, result.success, result.run_id, events, time.perf_counter() - started)
+                elif request.partitions:  # a range of partitions in one run
+                    self._finished(request, result.success, result.run_id, events, time.perf_counter() - started)
                 elif self._finished(request, result.success, result.run_id, events, None) and request.partition:
                     label = request.label.removesuffix(f"[{request.partition}]")
                     count, seconds = local.get(label, (0, 0.0))
@@ -229,6 +261,10 @@ class Plan:
 
     def _execute_here(self, request: Request):
         config, tags = request.run_config or self.log_config, {**self.tags, IN_BUILD_TAG: "true"}
+        if request.partitions:
+            tags[ASSET_PARTITION_RANGE_START_TAG], tags[ASSET_PARTITION_RANGE_END_TAG] = request.partitions[
+                :: len(request.partitions) - 1
+            ]
         if request.job_name != ASSET_JOB:
             job = self.defs.resolve_job_def(request.job_name)
             return job.execute_in_process(
@@ -254,7 +290,7 @@ class Plan:
         if not success:
             self.result.failed.append(request.label)
             self.result.failed_assets.update(request.assets)
-            self.failed_items |= {(key, request.partition) for key in request.assets}
+            self.failed_items |= {(key, partition) for key in request.assets for partition in request.keys}
             self.echo(f"{request.label}: FAILED (run {run_id}: see it in `citeworth ui`)")
             return False
         if seconds is not None or request.partition is None:

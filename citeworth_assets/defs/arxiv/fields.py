@@ -17,14 +17,20 @@ from citeworth_assets.resources import CiteworthSettings
     group_name="arxiv",
     kinds={"parquet"},
     automation_condition=follows_some_sources(dg.AssetSelection.assets("works")),  # fields fall back on disciplines
+    backfill_policy=dg.BackfillPolicy.single_run(),  # every field in one run: each is a quick query over the lake
     description="The arXiv papers of one MAG level-0 field (static field partitions): fields of the paper's catalogue "
     "work, else unarXive 2022's discipline as a MAG field (field_source says which); a paper with several fields is "
     "in each.",
 )
 def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, field = citeworth.settings, context.partition_key
+    settings = citeworth.settings
     if not lake.has_data(settings.lake, "arxiv_papers"):
         raise dg.Failure("no arXiv papers in the lake yet: materialize arxiv_papers for a dump file first")
     sql = one_field_sql(settings.lake)
-    rows = lake.write_partition_from_query(settings.lake, "arxiv_field_papers", sql, [field], field, FIELD_DIMENSION)
-    return dg.MaterializeResult(metadata={"papers": rows, "field": field})
+    papers = {
+        field: lake.write_partition_from_query(
+            settings.lake, "arxiv_field_papers", sql, [field], field, FIELD_DIMENSION
+        )
+        for field in context.partition_keys
+    }
+    return dg.MaterializeResult(metadata={"papers_by_field": papers})

@@ -95,11 +95,15 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     "Accepted paragraphs of papers with exactly this one field of study, from every S2ORC shard and every unarXive "
     "2022 dump file.",
     partitions_def=mag_fields,
+    backfill_policy=dg.BackfillPolicy.single_run(),  # every field in one run: each is a quick gather over the lake
 )
 def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    settings, field, rules = citeworth.settings, FIELD_BY_KEY[context.partition_key], citeworth.rule_set.name
-    rows = dataset.write_field_paragraphs(settings.lake, rules, field, context.partition_key)
-    return dg.MaterializeResult(metadata={"rule_set": rules, "field": field, "paragraphs": rows})
+    settings, rules = citeworth.settings, citeworth.rule_set.name
+    paragraphs = {
+        FIELD_BY_KEY[key]: dataset.write_field_paragraphs(settings.lake, rules, FIELD_BY_KEY[key], key)
+        for key in context.partition_keys
+    }
+    return dg.MaterializeResult(metadata={"rule_set": rules, "paragraphs_by_field": paragraphs})
 
 
 class DatasetConfig(dg.Config):

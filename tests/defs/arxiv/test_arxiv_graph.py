@@ -18,8 +18,7 @@ pytestmark = pytest.mark.slow
 def built(tmp_path_factory, build_graph):
     root = tmp_path_factory.mktemp("arxiv_graph")
     summary = write_sample_dumps(root / "dumps", papers_2020=30, papers_2022=20)
-    # through the run queue, as `citeworth build` runs it (the other graph tests build in their process)
-    settings, result, instance, defs = build_graph(root / "dumps", root / "data", in_process=False)
+    settings, result, instance, defs = build_graph(root / "dumps", root / "data")
     yield settings, result.failed, defs, instance, summary
 
 
@@ -135,8 +134,8 @@ def test_field_partitions_gather_papers_by_catalogue_field_then_discipline(built
     assert (
         defs.resolve_job_def("arxiv_field_job").execute_in_process(partition_key="biology", instance=instance).success
     )
-    assert latest_metadata(instance, "arxiv_field_papers", "biology")["papers"] == 0
-    assert latest_metadata(instance, "arxiv_field_papers", "physics")["papers"] == 20
+    assert latest_metadata(instance, "arxiv_field_papers", "biology")["papers_by_field"]["biology"] == 0
+    assert latest_metadata(instance, "arxiv_field_papers", "physics")["papers_by_field"]["physics"] == 20
     assert defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(instance=instance).success
     rows = query(settings, "SELECT field_of_study, field_source, count(*) FROM arxiv.field_papers GROUP BY ALL")
     print("\ngenerated sample, arXiv papers per field partition:", rows)
