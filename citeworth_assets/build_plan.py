@@ -422,10 +422,11 @@ def build_graph(
     started, requests = time.perf_counter(), source_requests(defs, instance, settings, sources, force, echo)
     plan.run(requests)
     limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
+    how = f"at most {limit} at a time" if queue is not None else "one at a time in this process"
     for source in sources:
         runs = sum(1 for request in requests if request.job_name == source.job_name)
         if runs:
-            echo(f"{source.name}: {runs} runs in {time.perf_counter() - started:.1f} s, at most {limit} at a time")
+            echo(f"{source.name}: {runs} runs in {time.perf_counter() - started:.1f} s, {how}")
     _until_settled(plan, defs, instance, echo)
     if settled is not None:
         settled(plan.result)

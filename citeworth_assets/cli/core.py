@@ -143,6 +143,12 @@ SPLITTER_OPTION = click.option(
     "`citeworth ui` daemon applies the instance's own limit).",
 )
 @click.option(
+    "--in-process",
+    is_flag=True,
+    help="Run every run of the build one after another in this process instead of through the run queue (no "
+    "process per run: quicker on a small dump, and a debugger sees every asset; --workers does not apply).",
+)
+@click.option(
     "--force",
     is_flag=True,
     help="Rebuild every shard, also those the instance records as built from the same files, rule set and splitter.",
@@ -157,6 +163,7 @@ def build(
     model_params: str,
     skip_incomplete: bool,
     workers: int | None,
+    in_process: bool,
     force: bool,
 ) -> None:
     """Discover the sources under the dump root (S2ORC shards, unarXive files, the MAG/OpenAlex catalogue), build
@@ -173,13 +180,20 @@ def build(
     try:  # held before anything under the data root is touched (staging cleaned, runs recovered)
         with data_root_lock(settings.data):
             _model_params(model_params)  # (after the lock: checking it imports the models, seconds)
-            _build_held(settings, models, model_params, skip_incomplete, workers, force)
+            _build_held(settings, models, model_params, skip_incomplete, workers=workers, force=force, here=in_process)
     except DataRootBusy as error:
         raise click.ClickException(str(error)) from None
 
 
 def _build_held(
-    settings: Settings, models: bool, model_params: str, skip_incomplete: bool, workers: int | None, force: bool
+    settings: Settings,
+    models: bool,
+    model_params: str,
+    skip_incomplete: bool,
+    *,
+    workers: int | None,
+    force: bool,
+    here: bool,
 ) -> None:
     """`citeworth build` once the data root is held."""
     from citeworth_assets.build_plan import build_data_root
@@ -215,6 +229,7 @@ def _build_held(
         published=published,
         echo=click.echo,
         log_config=QUIET_RUN,
+        in_process=here,
     )
     if models:
         scores = {name: _latest(instance, f"model_{name}", "test_f1") for name in MODELS}

@@ -204,7 +204,8 @@ def test_the_shards_ran_as_queued_runs_of_the_data_roots_instance(built):
 
 
 def test_a_rebuild_replaces_and_never_duplicates_and_one_worker_builds_what_two_did(built):
-    """CiteSum does not depend on build history; `--workers 1` gives the lake of `--workers 2`."""
+    """CiteSum does not depend on build history; one run at a time in the build's process (`--in-process`) gives
+    the lake of two queued runs at a time (`--workers 2`)."""
     dumps, data, _, _, _ = built
     before = everything(data)
     # The manual-evaluation test before this one judged items, and re-sampling keeps judged items by design: the
@@ -212,7 +213,7 @@ def test_a_rebuild_replaces_and_never_duplicates_and_one_worker_builds_what_two_
     ignored = {name for name in before if "manual_eval" in name}
     cross = [row for row in before["lake/citesum_candidates"] if row[-1].endswith("_0")]
     assert cross  # cited papers of the second shard found for the first shard's citing sentences on the first build
-    again = build(dumps, data)
+    again = build(dumps, data, "--in-process")  # (the same plan, every run in the build's process: quicker)
     assert "20200705v1_0: built from these files already" in again and "building 0 of 2 shards" in again
     after = everything(data)
     assert sorted(after) == sorted(before) and len(before) > 40
@@ -220,8 +221,12 @@ def test_a_rebuild_replaces_and_never_duplicates_and_one_worker_builds_what_two_
     assert len(after["lake/citeworth_manual_eval_sample"]) == len(before["lake/citeworth_manual_eval_sample"])
     assert query(data, "SELECT count(*) FROM s2orc.papers") == [(300,)]
     assert before["lake/s2orc_papers"] and before["lake/citeworth_paragraphs"] and before["lake/sciqfs_examples"]
-    forced = build(dumps, data, "--force", "--workers", "1")
-    assert "building 2 of 2 shards" in forced and "at most 1 at a time" in forced
+    forced = build(dumps, data, "--force", "--in-process")
+    assert (
+        "building 2 of 2 shards" in forced
+        and "shards: 2 runs in" in forced
+        and "one at a time in this process" in forced
+    )
     assert [name for name, rows in everything(data).items() if before.get(name) != rows and name not in ignored] == []
     catalogue = before["lake/citesum_cited_abstracts"]
     assert len({row[0] for row in catalogue}) == len(catalogue) > 0
@@ -243,7 +248,7 @@ def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
         os.utime(path, (time.time() - 100,) * 2)  # settled
     try:
         assert sensor_requests(dumps, data) == ["20200705v1_1", "20200705v1_7"]
-        result = build(dumps, data)
+        result = build(dumps, data, "--in-process")
         assert "building 2 of 3 shards" in result and "20200705v1_0: built from these files already" in result
         assert sensor_requests(dumps, data) == []
         issues = dict(
