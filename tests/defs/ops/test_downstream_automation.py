@@ -6,6 +6,8 @@ from collections import defaultdict
 
 import dagster as dg
 import pytest
+from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG as RANGE_END
+from dagster._core.storage.tags import ASSET_PARTITION_RANGE_START_TAG as RANGE_START
 
 from citeworth_assets.cli.app import QUIET_RUN
 from citeworth_assets.definitions import build_definitions
@@ -23,23 +25,32 @@ def requested(defs, result) -> dict[dg.AssetKey, set]:
 
 def run_requested(defs, instance, wanted: dict[dg.AssetKey, set]) -> None:
     """Run one tick's requests as the automation sensor's backfill would: each partition's assets together, in
-    dependency order (unpartitioned ones last within the order of their levels)."""
+    dependency order (unpartitioned ones last within the order of their levels); assets whose backfill policy is
+    single_run take all their requested partitions in one run (a partition range)."""
     graph = defs.resolve_asset_graph()
     for level in graph.toposorted_asset_keys_by_level:
-        by_partition = defaultdict(list)
+        by_partition, ranged = defaultdict(list), defaultdict(list)
         for key in level:
+            single = graph.get(key).backfill_policy == dg.BackfillPolicy.single_run()
             for partition in wanted.get(key, ()):
-                by_partition[partition].append(key)
-        for partition, keys in sorted(by_partition.items(), key=lambda item: str(item[0])):
+                (ranged if single and partition is not None else by_partition)[partition].append(key)
+        runs = [(keys, partition, {}) for partition, keys in sorted(by_partition.items(), key=lambda i: str(i[0]))]
+        if ranged:
+            keys = sorted({key for group in ranged.values() for key in group})
+            order = graph.get(keys[0]).partitions_def.get_partition_keys()
+            first, last = min(ranged, key=order.index), max(ranged, key=order.index)
+            runs.append((keys, None, {RANGE_START: first, RANGE_END: last}))
+        for keys, partition, tags in runs:
             job = defs.resolve_implicit_job_def_def_for_assets(keys)
             result = job.execute_in_process(
                 instance=instance,
                 asset_selection=keys,
                 partition_key=partition,
                 run_config=QUIET_RUN,
+                tags=tags,
                 raise_on_error=False,
             )
-            assert result.success, (keys, partition)
+            assert result.success, (keys, partition, tags)
 
 
 def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
