@@ -511,6 +511,7 @@ def build_data_root(
                 if whole is not None:
                     whole.complete = result.warehouse_refreshed
                 publishing.close()  # the draft replaces the warehouse here (or is dropped), not after training
+                os.environ.pop(BUILD_DRAFT_ENV, None)  # training in this process then writes to the warehouse itself
                 if published is not None:
                     published(result, instance)
 
