@@ -6,6 +6,7 @@ this model is here to check that claim on our data. Terms are the same as ``bow`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ class Bm25Model(Recommender):
     def fit(self, candidate_contexts: Sequence[Sequence[str]]) -> Bm25Model:
         import bm25s
 
+        if bm25s.logger.level == logging.DEBUG:  # bm25s sets DEBUG on import: a line per index in every build
+            bm25s.logger.setLevel(logging.WARNING)
         documents = [[term for terms in bow_terms(group) for term in terms] for group in candidate_contexts]
         self.n_candidates = len(documents)
         if not any(documents):  # bm25s cannot index an empty vocabulary; nothing can be recommended anyway
