@@ -53,6 +53,9 @@ MODELS: dict[str, ModelSpec] = {
     "citebert": ModelSpec("citeworth_models.citebert:CiteBert"),
 }
 ENCODER_MODELS = tuple(name for name, spec in MODELS.items() if spec.needs_encoder)
+# The models that need no encoder (logistic regression, the small transformer trained from scratch): seconds on a
+# CPU, where the encoder models take minutes and, without a pretrained encoder, learn little (a demo's quick set).
+FAST_MODELS = tuple(name for name, spec in MODELS.items() if not spec.needs_encoder)
 NEURAL_MODELS = tuple(name for name, spec in MODELS.items() if spec.neural)
 
 

@@ -46,6 +46,27 @@ def test_good_model_params_are_accepted():
     assert _model_params('{"epochs": 1, "lr": 1, "device": "cpu", "mlm_probability": 0.2}')["epochs"] == 1
 
 
+def test_an_unknown_model_set_fails_before_anything_is_built(tmp_path):
+    args = ["build", "--dumps", str(tmp_path), "--data", str(tmp_path / "data"), "--models", "--model-set", "quick"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "--model-set" in result.output and "'fast'" in result.output
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_fast_model_set_is_the_models_without_an_encoder_and_has_its_job():
+    from citeworth_assets.definitions import defs
+    from citeworth_models.registry import FAST_MODELS
+
+    assert FAST_MODELS == ("logistic_regression", "transformer")
+    selected = defs.resolve_job_def("models_fast_job").asset_layer.selected_asset_keys
+    assert {key.to_user_string() for key in selected} == {
+        "model_logistic_regression",
+        "model_transformer",
+        "citeworth/model_comparison",
+        "citeworth/domain_matrix",
+    }
+
+
 NESTED = "[" * 100_000 + "]" * 100_000
 
 

@@ -154,10 +154,8 @@ def _write_trec(report, out_dir: Path) -> None:
 def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models) -> None:
     """Run the citrec job: data set from the arXiv context export, train and save every model, evaluate into MLflow
     and the warehouse (citrec.results). Training is manual; this is the command that does it outside the UI."""
-    from citeworth_assets.definitions import build_definitions
     from citeworth_assets.instance import dagster_instance
     from citeworth_assets.lib.citrec.tables import check_dataset_name
-    from citeworth_assets.resources import CiteworthSettings
 
     try:
         check_dataset_name(name)
@@ -177,17 +175,26 @@ def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models
         "split_year": split_year,
         "models": names,
     }
-    defs = build_definitions(CiteworthSettings(**settings.values()))
-    result = defs.resolve_job_def("citrec_job").execute_in_process(
-        instance=dagster_instance(settings),
-        run_config={**QUIET_RUN, "resources": {"citrec": {"config": citrec}}},
-        raise_on_error=False,
-    )
+    result = run_citrec_job(settings, dagster_instance(settings), citrec)
     if not result.success:
         raise click.ClickException(f"citrec job failed (run {result.run_id}; see it in `citeworth ui`)")
     click.echo(
         f"trained {', '.join(names)} on {name}; index under {settings.model_dir('citrec') / name}; "
         f"results in citrec.results of {settings.warehouse}"
+    )
+
+
+def run_citrec_job(settings, instance, citrec: dict | None = None):
+    """The citrec job in this process (the data set, every configured model, the evaluation); ``citrec`` overrides
+    the resource's settings (Saier 2019 Appendix C's thresholds by default). Its failures are in the result."""
+    from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.resources import CiteworthSettings
+
+    defs = build_definitions(CiteworthSettings(**settings.values()))
+    return defs.resolve_job_def("citrec_job").execute_in_process(
+        instance=instance,
+        run_config={**QUIET_RUN, "resources": {"citrec": {"config": citrec or {}}}},
+        raise_on_error=False,
     )
 
 

@@ -122,13 +122,23 @@ SPLITTER_OPTION = click.option(
     "--models/--no-models",
     default=False,
     show_default=True,
-    help="Also train, track and compare the cite-worthiness models.",
+    help="Also train, track and compare the cite-worthiness models (CiteWorth Table 4), then train and evaluate "
+    "citation recommendation (Saier 2019 §6.1-6.2) on the build's arXiv citation contexts.",
 )
 @click.option(
     "--model-params",
     default="{}",
     show_default=True,
     help="Hyperparameter overrides for the neural models, as JSON (e.g. '{\"epochs\": 1}').",
+)
+@click.option(
+    "--model-set",
+    type=click.Choice(["all", "fast"]),
+    default="all",
+    show_default=True,
+    help="With --models: every model of CiteWorth Table 4, or the fast ones that need no encoder (logistic "
+    "regression, the transformer from scratch; seconds on a CPU). Citation recommendation (Saier 2019 ch. 5) is "
+    "trained and evaluated either way when the build has arXiv citation contexts.",
 )
 @click.option(
     "--skip-incomplete",
@@ -161,6 +171,7 @@ def build(
     splitter: str | None,
     models: bool,
     model_params: str,
+    model_set: str,
     skip_incomplete: bool,
     workers: int | None,
     in_process: bool,
@@ -180,14 +191,22 @@ def build(
     try:  # held before anything under the data root is touched (staging cleaned, runs recovered)
         with data_root_lock(settings.data):
             _model_params(model_params)  # (after the lock: checking it imports the models, seconds)
-            _build_held(settings, models, model_params, skip_incomplete, workers=workers, force=force, here=in_process)
+            _build_held(
+                settings,
+                models and model_set,
+                model_params,
+                skip_incomplete,
+                workers=workers,
+                force=force,
+                here=in_process,
+            )
     except DataRootBusy as error:
         raise click.ClickException(str(error)) from None
 
 
 def _build_held(
     settings: Settings,
-    models: bool,
+    models: str | bool,
     model_params: str,
     skip_incomplete: bool,
     *,
@@ -195,12 +214,12 @@ def _build_held(
     force: bool,
     here: bool,
 ) -> None:
-    """`citeworth build` once the data root is held."""
+    """`citeworth build` once the data root is held; ``models``: False, or the model set to train ("all", "fast")."""
     from citeworth_assets.build_plan import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
-    from citeworth_models.registry import MODELS, NEURAL_MODELS
+    from citeworth_models.registry import FAST_MODELS, MODELS, NEURAL_MODELS
 
     for cleaned in clean_stale_staging(settings.lake):
         click.echo(f"staging: {cleaned} (left by an interrupted run)", err=True)
@@ -213,7 +232,12 @@ def _build_held(
             "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, "
             "openalex/; check --dumps / CITEWORTH_DUMPS)"
         )
-    neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS}
+    chosen = FAST_MODELS if models == "fast" else MODELS
+    train = {"all": "models_job", "fast": "models_fast_job"}.get(models)
+    if train and not discover_shards(settings.dumps):  # the models' CiteWorth release is built from S2ORC shards
+        click.echo("models: not trained (no S2ORC shards under the dump root, so no CiteWorth release to train on)")
+        train = None
+    neural = {f"model_{name}": {"config": {"params_json": model_params}} for name in NEURAL_MODELS if name in chosen}
     trained_from = []  # when the warehouse was published and training began
 
     def published(result, instance) -> None:
@@ -224,19 +248,21 @@ def _build_held(
         settings,
         workers=workers,
         force=force,
-        train_job="models_job" if models else None,
+        train_job=train,
         train_config={"ops": neural},
         published=published,
         echo=click.echo,
         log_config=QUIET_RUN,
         in_process=here,
     )
-    if models:
-        scores = {name: _latest(instance, f"model_{name}", "test_f1") for name in MODELS}
+    if train:
+        scores = {name: _latest(instance, f"model_{name}", "test_f1") for name in chosen}
         trained = not any(key.to_user_string().startswith("model_") for key in result.failed_assets)
         took = time.perf_counter() - trained_from[0]
         click.echo(f"models: {'trained' if trained else 'FAILED'} in {took:.0f} s, test F1 {scores}")
-    print_build_summary(settings, instance, models=models)
+    if models and not _train_citrec(settings, instance):
+        result.failed.append("citation recommendation (citrec_job)")
+    print_build_summary(settings, instance, models=bool(train))
     failed = list(result.failed)
     if incomplete and not skip_incomplete:
         half_keys = sorted(half.key for half in incomplete)
@@ -245,6 +271,48 @@ def _build_held(
         )
     if failed:
         raise click.ClickException(f"failed: {', '.join(failed)}")
+
+
+def _train_citrec(settings: Settings, instance) -> bool:
+    """With --models, the citation recommendation job after the build (training and evaluation, like the models),
+    when the build exported arXiv citation contexts; False when it failed."""
+    from citeworth_assets.cli.citrec import run_citrec_job
+
+    if not (settings.export_dir("arxiv") / "contexts.csv").is_file():
+        click.echo("citrec: not trained (no arXiv citation contexts in this build)")
+        return True
+    started = time.perf_counter()
+    run = run_citrec_job(settings, instance)
+    click.echo(
+        f"citrec: {'trained and evaluated' if run.success else 'FAILED'} in {time.perf_counter() - started:.0f} s"
+    )
+    if run.success:
+        click.echo(_citrec_figures(settings.warehouse))
+    return run.success
+
+
+def _citrec_figures(warehouse) -> str:
+    """One line of the evaluation: candidates, test items and recall@1 / NDCG@10 per model (Saier 2019 §6.2;
+    recall@1, as a small data set may have fewer than 10 candidates)."""
+    import duckdb
+
+    with duckdb.connect(str(warehouse), read_only=True) as connection:
+        candidates = connection.execute("SELECT count(*) FROM citrec.candidates").fetchone()[0]
+        rows = connection.execute(
+            "SELECT model, max(items), max(value) FILTER (metric = 'recall' AND k = 1), "
+            "max(value) FILTER (metric = 'ndcg' AND k = 10) FROM citrec.results GROUP BY model ORDER BY model"
+        ).fetchall()
+    if not candidates:
+        from citeworth_assets.defs.citrec.settings import CitrecSettings
+
+        rule = CitrecSettings()
+        return (
+            f"citrec: no cited work has {rule.min_contexts} training contexts from {rule.min_citing_papers} citing "
+            f"papers up to {rule.split_year} (Saier 2019 Appendix C's candidate rule): nothing to evaluate"
+        )
+    items = max((row[1] for row in rows), default=0)
+    scores = ", ".join(f"{model} {recall:.3f}/{ndcg:.3f}" for model, _, recall, ndcg in rows)
+    return f"citrec: {candidates} candidate works, {items} test contexts; recall@1/NDCG@10: {scores}"
 
 
 def _latest(instance, key: str, field: str):

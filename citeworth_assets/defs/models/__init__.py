@@ -8,6 +8,7 @@ import os
 import dagster as dg
 
 from citeworth_assets.defs.models.assets import model_assets
+from citeworth_models.registry import FAST_MODELS
 
 # On Kubernetes (deploy/ sets CITEWORTH_GPU_POD=1 in the code location), the run pod of a training run asks for one
 # GPU; elsewhere the tag would only clutter the runs of a local build.
@@ -24,6 +25,17 @@ models_job = dg.define_asset_job(
     tags=GPU_RUN_TAGS,
 )
 
+models_fast_job = dg.define_asset_job(
+    "models_fast_job",
+    selection=dg.AssetSelection.assets(*(dg.AssetKey(f"model_{name}") for name in FAST_MODELS))
+    | dg.AssetSelection.assets(
+        dg.AssetKey(["citeworth", "model_comparison"]), dg.AssetKey(["citeworth", "domain_matrix"])
+    ),
+    description="Train and evaluate the models that need no encoder (logistic regression, the transformer from "
+    "scratch), compare them and fill the domain matrix: the quick set (`citeworth build --models --model-set fast`).",
+    tags=GPU_RUN_TAGS,
+)
+
 models_nightly = dg.ScheduleDefinition(
     name="models_nightly",
     job=models_job,
@@ -34,4 +46,4 @@ models_nightly = dg.ScheduleDefinition(
     "where nightly Table 4 numbers are wanted. Datasets and warehouse views follow new shards without a schedule.",
 )
 
-defs = dg.Definitions(assets=model_assets, jobs=[models_job], schedules=[models_nightly])
+defs = dg.Definitions(assets=model_assets, jobs=[models_job, models_fast_job], schedules=[models_nightly])
