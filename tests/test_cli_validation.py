@@ -62,6 +62,8 @@ def test_the_fast_model_set_is_the_models_without_an_encoder_and_has_its_job():
     assert {key.to_user_string() for key in selected} == {
         "model_logistic_regression",
         "model_transformer",
+        "citeworth_model_comparison",  # (the comparison and the matrix of the models trained, then their views)
+        "citeworth_domain_matrix",
         "citeworth/model_comparison",
         "citeworth/domain_matrix",
     }

@@ -294,9 +294,9 @@ def _train_citrec(settings: Settings, instance) -> bool:
 def _citrec_figures(warehouse) -> str:
     """One line of the evaluation: candidates, test items and recall@1 / NDCG@10 per model (Saier 2019 §6.2;
     recall@1, as a small data set may have fewer than 10 candidates)."""
-    import duckdb
+    from citeworth_assets.lib.warehouse import reading
 
-    with duckdb.connect(str(warehouse), read_only=True) as connection:
+    with reading(warehouse) as connection:
         candidates = connection.execute("SELECT count(*) FROM citrec.candidates").fetchone()[0]
         rows = connection.execute(
             "SELECT model, max(items), max(value) FILTER (metric = 'recall' AND k = 1), "

@@ -8,7 +8,7 @@ import os
 import dagster as dg
 
 from citeworth_assets.defs.models.assets import model_assets
-from citeworth_models.registry import FAST_MODELS
+from citeworth_models.registry import FAST_MODELS, MODELS
 
 # On Kubernetes (deploy/ sets CITEWORTH_GPU_POD=1 in the code location), the run pod of a training run asks for one
 # GPU; elsewhere the tag would only clutter the runs of a local build.
@@ -27,7 +27,10 @@ models_job = dg.define_asset_job(
 
 models_fast_job = dg.define_asset_job(
     "models_fast_job",
-    selection=dg.AssetSelection.assets(*(dg.AssetKey(f"model_{name}") for name in FAST_MODELS))
+    selection=dg.AssetSelection.groups("models")
+    - dg.AssetSelection.assets(
+        *(f"model_{name}" for name in MODELS if name not in FAST_MODELS), "citeworth_tiny_encoder"
+    )
     | dg.AssetSelection.assets(
         dg.AssetKey(["citeworth", "model_comparison"]), dg.AssetKey(["citeworth", "domain_matrix"])
     ),
