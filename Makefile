@@ -40,7 +40,7 @@ $(VENV)/.installed: pyproject.toml
 demo: install
 	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0
 	$(VENV)/bin/citeworth generate-sample-arxiv --out $(DUMPS)/sample --papers $(SAMPLE_ARXIV_PAPERS)
-	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --models --model-set $(DEMO_MODELS) --model-params '$(DEMO_MODEL_PARAMS)'
+	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --in-process --models --model-set $(DEMO_MODELS) --model-params '$(DEMO_MODEL_PARAMS)'
 	@echo
 	@echo "Next: make ui (Dagster, port 3000), make mlflow (runs, port 5000), make annotate (manual evaluation, port 8765)"
 
