@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, main
+from citeworth_assets.cli.app import QUIET_RUN, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import Settings
@@ -131,12 +131,11 @@ SPLITTER_OPTION = click.option(
     show_default=True,
     help="Hyperparameter overrides for the neural models, as JSON (e.g. '{\"epochs\": 1}').",
 )
-@click.option(
+@default_option(
     "--model-set",
-    type=click.Choice(["all", "fast"]),
-    default="all",
-    show_default=True,
-    help="With --models: every model of CiteWorth Table 4, or the fast ones that need no encoder (logistic "
+    "all",
+    click.Choice(["all", "fast"]),
+    "With --models: every model of CiteWorth Table 4, or the fast ones that need no encoder (logistic "
     "regression, the transformer from scratch; seconds on a CPU). Citation recommendation (Saier 2019 ch. 5) is "
     "trained and evaluated either way when the build has arXiv citation contexts.",
 )

@@ -87,8 +87,7 @@ def _numeric_marker(w: _PaperWriter, para: _Paragraph, simple: bool) -> None:
         else:
             para.cite("[" + sep.join(str(i.number) for i in chosen) + "]", w._ref_id(chosen[0]))
     elif form == "range":
-        start = int(rng.random() * (len(items) - 2))
-        end = _between(rng, start + 2, min(len(items) - 1, start + 5))
+        start, end = _range_ends(rng, items)
         para.cite(f"[{items[start].number}-{items[end].number}]", w._ref_id(items[start]))
     elif form == "adjacent":
         chosen = sorted(rng.sample(items, 3), key=lambda i: i.number)
@@ -97,11 +96,16 @@ def _numeric_marker(w: _PaperWriter, para: _Paragraph, simple: bool) -> None:
                 para.add(" ")
             para.cite(f"[{item.number}]", w._ref_id(item))
     else:  # "[1]–[4]": a range written as two bracketed markers
-        start = int(rng.random() * (len(items) - 2))
-        end = _between(rng, start + 2, min(len(items) - 1, start + 5))
+        start, end = _range_ends(rng, items)
         para.cite(f"[{items[start].number}]", w._ref_id(items[start]))
         para.add("–")
         para.cite(f"[{items[end].number}]", w._ref_id(items[end]))
+
+
+def _range_ends(rng, items) -> tuple[int, int]:
+    """The first and last positions of a range of 3 to 6 consecutive works."""
+    start = int(rng.random() * (len(items) - 2))
+    return start, _between(rng, start + 2, min(len(items) - 1, start + 5))
 
 
 def _author_year_marker(w: _PaperWriter, para: _Paragraph, simple: bool) -> None:
