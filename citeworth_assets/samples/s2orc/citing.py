@@ -74,11 +74,7 @@ def _numeric_marker(w: _PaperWriter, para: _Paragraph, simple: bool) -> None:
         )[0]
     )
     if form == "single" or len(items) < 3:
-        item = _pick(rng, items)
-        if simple and grobid.first_citation_group(w):
-            grobid.write_numeric_group(w, para, [item, grobid.partner(w, item)], w._ref_id(item))
-        else:
-            para.cite(f"[{item.number}]", w._ref_id(item))
+        _one_work(w, para, simple, grobid.write_numeric_group, lambda item: f"[{item.number}]")
     elif form in ("list", "list_nospace"):
         chosen = sorted(rng.sample(items, _between(rng, 2, 3)), key=lambda i: i.number)
         sep = ", " if form == "list" else ","
@@ -102,6 +98,15 @@ def _numeric_marker(w: _PaperWriter, para: _Paragraph, simple: bool) -> None:
         para.cite(f"[{items[end].number}]", w._ref_id(items[end]))
 
 
+def _one_work(w: _PaperWriter, para: _Paragraph, simple: bool, write_group, marker) -> None:
+    """One cited work; the paper's first citation group of a simple sentence is written as GROBID splits it."""
+    item = _pick(w.rng, w.citable)
+    if simple and grobid.first_citation_group(w):
+        write_group(w, para, [item, grobid.partner(w, item)], w._ref_id(item))
+    else:
+        para.cite(marker(item), w._ref_id(item))
+
+
 def _range_ends(rng, items) -> tuple[int, int]:
     """The first and last positions of a range of 3 to 6 consecutive works."""
     start = int(rng.random() * (len(items) - 2))
@@ -113,11 +118,7 @@ def _author_year_marker(w: _PaperWriter, para: _Paragraph, simple: bool) -> None
     rng, items = w.rng, w.citable
     form = "paren" if simple else rng.choices(("paren", "paren_multi", "paren_nocomma", "split"), (45, 20, 15, 20))[0]
     if form == "paren" or len(items) < 2:
-        item = _pick(rng, items)
-        if simple and grobid.first_citation_group(w):
-            grobid.write_author_year_group(w, para, [item, grobid.partner(w, item)], w._ref_id(item))
-        else:
-            para.cite(f"({item.names}, {item.year})", w._ref_id(item))
+        _one_work(w, para, simple, grobid.write_author_year_group, lambda item: f"({item.names}, {item.year})")
     elif form == "paren_nocomma":
         item = _pick(rng, items)
         para.cite(f"({item.names} {item.year})", w._ref_id(item))
