@@ -214,7 +214,7 @@ def _build_held(
     here: bool,
 ) -> None:
     """`citeworth build` once the data root is held; ``models``: False, or the model set to train ("all", "fast")."""
-    from citeworth_assets.build_plan import build_data_root
+    from citeworth_assets.build_root import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
