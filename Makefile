@@ -54,7 +54,13 @@ browser:
 # so the graph build of a module fixture is made once. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 test: install browser lint
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(PY) -m pytest -q -m "not ops" -n $(TEST_WORKERS) --dist loadfile
+
+# The operational end-to-end tests (a build killed with kill -9 and the next one, the daemon's ticks over a whole
+# graph, an arXiv-only CLI build with models): whole builds in their own processes, about 3 minutes. CI runs them
+# after make test.
+test-ops: install
+	$(PY) -m pytest -q -m ops -n $(TEST_WORKERS) --dist loadfile
 
 # ruff (configured in pyproject.toml): lint and format check of the whole tree; `make format` rewrites.
 lint: install

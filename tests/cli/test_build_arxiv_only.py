@@ -13,6 +13,7 @@ TINY_PARAMS = '{"epochs": 1, "max_length": 32, "d_model": 12, "vocab_size": 500,
 
 
 @pytest.mark.slow
+@pytest.mark.ops
 def test_build_picks_up_arxiv_and_mag_sources_without_s2orc(tmp_path):
     runner = CliRunner()
     dumps, data = tmp_path / "dumps", tmp_path / "data"

@@ -15,7 +15,7 @@ from citeworth_assets.defs.automation import automation_sensor
 from citeworth_assets.resources import CiteworthSettings
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
-pytestmark = pytest.mark.slow  # builds a small dump and its whole graph
+pytestmark = [pytest.mark.slow, pytest.mark.ops]  # builds a small dump and its whole graph
 
 
 def requested(defs, result) -> dict[dg.AssetKey, set]:

@@ -15,7 +15,7 @@ from citeworth_assets.build_guard import BUILD_PID_ENV, LOCK_NAME
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
-pytestmark = pytest.mark.slow  # builds a small dump twice in subprocesses, killing the first
+pytestmark = [pytest.mark.slow, pytest.mark.ops]  # builds a small dump twice in subprocesses, killing the first
 
 CLI = "from citeworth_assets.cli import main; main()"
 
