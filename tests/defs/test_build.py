@@ -243,8 +243,10 @@ def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
     (full / "metadata" / "metadata_7.jsonl.gz").write_bytes(gzip.compress(b"\n".join(damaged)))
     (full / "pdf_parses" / "pdf_parses_7.jsonl.gz").write_bytes(gzip.compress(b"\n".join(parses))[:-200])
     replaced = full / "pdf_parses" / "pdf_parses_1.jsonl.gz"  # the same bytes again: a replaced file runs again
+    built_at = replaced.stat().st_mtime
     replaced.write_bytes(replaced.read_bytes())
-    for path in (replaced, full / "metadata" / "metadata_7.jsonl.gz", full / "pdf_parses" / "pdf_parses_7.jsonl.gz"):
+    os.utime(replaced, (built_at - 500,) * 2)  # (as `cp -p` of an older copy: settled, and another signature)
+    for path in (full / "metadata" / "metadata_7.jsonl.gz", full / "pdf_parses" / "pdf_parses_7.jsonl.gz"):
         os.utime(path, (time.time() - 100,) * 2)  # settled
     try:
         assert sensor_requests(dumps, data) == ["20200705v1_1", "20200705v1_7"]
