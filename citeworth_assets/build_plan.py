@@ -260,24 +260,19 @@ class Plan:
         failed_assets.update(self.result.failed_assets)
 
     def _execute_here(self, request: Request):
+        """One run in this process: a job's own (a source, training) or some assets of the asset job."""
         config, tags = request.run_config or self.log_config, {**self.tags, IN_BUILD_TAG: "true"}
         if request.partitions:
-            tags[ASSET_PARTITION_RANGE_START_TAG], tags[ASSET_PARTITION_RANGE_END_TAG] = request.partitions[
-                :: len(request.partitions) - 1
-            ]
-        if request.job_name != ASSET_JOB:
-            job = self.defs.resolve_job_def(request.job_name)
-            return job.execute_in_process(
-                instance=self.instance,
-                partition_key=request.partition,
-                run_config=config,
-                tags=tags,
-                raise_on_error=False,
-            )
-        return self.defs.resolve_implicit_global_asset_job_def().execute_in_process(
+            tags[ASSET_PARTITION_RANGE_START_TAG] = request.partitions[0]
+            tags[ASSET_PARTITION_RANGE_END_TAG] = request.partitions[-1]
+        if request.job_name == ASSET_JOB:
+            job, selection = self.defs.resolve_implicit_global_asset_job_def(), sorted(request.assets)
+        else:
+            job, selection = self.defs.resolve_job_def(request.job_name), None
+        return job.execute_in_process(
             instance=self.instance,
             partition_key=request.partition,
-            asset_selection=sorted(request.assets),
+            asset_selection=selection,
             run_config=config,
             tags=tags,
             raise_on_error=False,
