@@ -1,0 +1,331 @@
+"""One S2AG full text (``s2orc`` or ``s2orc_v2`` record) as the paper model of the 2020 ``pdf_parses``.
+
+Both formats are a text with span annotations; they differ in where the texts and the bibliography are:
+
+- ``s2orc``: ``content.text`` holds everything (title, abstract, body, bibliography) and ``content.annotations``
+  the spans, keys in one word (``paragraph``, ``sectionheader``, ``bibref``, ``bibentry``, ``figureref``, ...);
+- ``s2orc_v2`` (no real record is public; read from the published description): ``body`` and ``bibliography``,
+  each ``{text, annotations}``, keys in snake_case (``section_header``, ``bib_ref``, ``bib_entry``, ...); title and
+  authors are top-level, external ids top-level or under ``openaccessinfo``; no abstract span (the ``abstracts``
+  dataset gives it).
+
+What the 2020 reader's conventions make of them (:func:`paragraph_rows`):
+
+- a paragraph is a ``paragraph`` span (once, however often the release repeats it; a paragraph overlapping the one
+  before is dropped and counted); its ``section`` is the text of the nearest section header before it, without its
+  number (2020 sections carry no number), ``""`` before the first header;
+- a citation span is a ``bibref`` inside a paragraph, offsets relative to the paragraph, ``text`` from the body text,
+  ``ref_id`` its attribute and ``linked_paper_id`` the ``matched_paper_id`` of the entry it names (as text); a span
+  naming no entry keeps ``ref_id`` but links nowhere (counted as ``citation_without_entry``); one outside every
+  paragraph (footnotes, captions) cannot be kept (``citation_outside_paragraph``);
+- ``figureref``/``tableref`` become reference spans as the 2020 ``ref_spans``; formulas are left as the text has
+  them (display formulas lie between paragraphs, as in 2020, where they are not body paragraphs).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from citeworth_assets.lib.s2ag.annotations import RecordTally, Span, parse_spans, without_overlaps
+from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
+
+S2ORC_KEYS = {
+    "paragraph": "paragraph",
+    "section": "sectionheader",
+    "cite": "bibref",
+    "entry": "bibentry",
+    "entry_title": "bibtitle",
+    "entry_author": "bibauthor",
+    "entry_venue": "bibvenue",
+    "entry_date": "bibdate",
+    "figure_ref": "figureref",
+    "table_ref": "tableref",
+    "figure": "figure",
+    "table": "table",
+    "abstract": "abstract",
+    "title": "title",
+}
+V2_KEYS = {
+    **{name: name for name in ("paragraph", "figure", "table", "abstract", "title")},
+    "section": "section_header",
+    "cite": "bib_ref",
+    "entry": "bib_entry",
+    "entry_title": "bib_title",
+    "entry_author": "bib_author",
+    "entry_venue": "bib_venue",
+    "entry_date": "bib_date",
+    "figure_ref": "figure_ref",
+    "table_ref": "table_ref",
+}
+EXPECTED = ("paragraph", "cite", "entry")  # a null of these is worth a word; other kinds are null when absent
+YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+ID_NAMES = {"arxiv": "arxiv", "acl": "acl", "pubmed": "pubmed", "pubmedcentral": "pubmedcentral", "doi": "doi"}
+ID_NAMES["mag"] = "mag"
+
+
+@dataclass
+class Texts:
+    """The body text and the bibliography text (the same string for ``s2orc``) with their raw annotations."""
+
+    body: str
+    body_annotations: dict
+    bibliography: str
+    bibliography_annotations: dict
+    keys: dict
+
+
+@dataclass
+class FullText:
+    """What a full-text record gives a paper, before its ``papers`` metadata is joined."""
+
+    paper_id: str
+    title: str | None
+    external_ids: dict[str, str]
+    abstract: str | None
+    paragraphs: list[dict] = field(default_factory=list)
+    entry_links: dict[str, str | None] = field(default_factory=dict)  # bibliography entry id -> matched corpus id
+    has_abstract: bool = False
+    has_body_text: bool = False
+    has_bib_entries: bool = False
+    has_ref_entries: bool = False
+
+
+def _dict(value) -> dict:
+    return value if type(value) is dict else {}
+
+
+def record_texts(record: dict, tally: RecordTally) -> Texts | None:
+    """The texts of a record of either format; None (reported) when it has no text."""
+    if "content" in record:
+        content = _dict(record["content"])
+        text = content.get("text")
+        annotations = _dict(content.get("annotations"))
+        if type(text) is not str:
+            tally.add("missing_text", "content.text")
+            return None
+        return Texts(text, annotations, text, annotations, S2ORC_KEYS)
+    body, bibliography = _dict(record.get("body")), _dict(record.get("bibliography"))
+    text = body.get("text")
+    if type(text) is not str:
+        tally.add("missing_text", "body.text")
+        return None
+    bib_text = bibliography.get("text")
+    bib_text = bib_text if type(bib_text) is str else ""
+    return Texts(text, _dict(body.get("annotations")), bib_text, _dict(bibliography.get("annotations")), V2_KEYS)
+
+
+def _spans(texts: Texts, kind: str, tally: RecordTally, bibliography: bool = False) -> list[Span]:
+    name = texts.keys[kind]
+    text, annotations = (
+        (texts.bibliography, texts.bibliography_annotations)
+        if bibliography
+        else (
+            texts.body,
+            texts.body_annotations,
+        )
+    )
+    return parse_spans(annotations.get(name), name, len(text), tally, expected=kind in EXPECTED)
+
+
+def external_ids(record: dict) -> dict[str, str]:
+    """The record's external ids by lower-case name (top-level ``externalids`` or under ``openaccessinfo``)."""
+    ids = record.get("externalids")
+    if type(ids) is not dict:
+        ids = _dict(_dict(record.get("openaccessinfo")).get("externalids"))
+    found = {}
+    for name, value in ids.items():
+        if value not in (None, "") and type(name) is str and name.lower() in ID_NAMES:
+            found[ID_NAMES[name.lower()]] = str(value)
+    return found
+
+
+def entry_links(entries: list[Span]) -> dict[str, str | None]:
+    """Bibliography entry id -> the corpus id it is matched to, as text (None where it is matched to none)."""
+    links: dict[str, str | None] = {}
+    for _start, _end, attributes in entries:
+        if attributes is None or attributes.get("id") in (None, ""):
+            continue
+        matched = attributes.get("matched_paper_id")
+        links.setdefault(str(attributes["id"]), None if matched in (None, "") else str(matched))
+    return links
+
+
+def _first_text(text: str, spans: list[Span]) -> str | None:
+    return text[spans[0][0] : spans[0][1]].strip() if spans else None
+
+
+def read_full_text(
+    record: dict, paper_id: str, tally: RecordTally, max_chars: int = MAX_PARAGRAPH_CHARS, paragraphs: bool = True
+) -> FullText:
+    """The paper model of one record; its faults go to ``tally`` (reported once the caller flushes it).
+
+    ``paragraphs=False`` (what ``s2orc_papers`` needs): whether there is body text, without building its rows."""
+    texts = record_texts(record, tally)
+    ids = external_ids(record)
+    title = record.get("title") if type(record.get("title")) is str else None
+    if texts is None:
+        return FullText(paper_id, title, ids, None)
+    body = texts.body
+    if title is None:
+        title = _first_text(body, _spans(texts, "title", tally))
+    abstract_spans = _spans(texts, "abstract", tally)
+    entries = _spans(texts, "entry", tally, bibliography=True)
+    links = entry_links(entries)
+    figures = _spans(texts, "figure", tally) or _spans(texts, "table", tally)
+    if paragraphs:
+        rows = paragraph_rows(texts, paper_id, links, tally, max_chars)
+        has_body = bool(rows)
+    else:
+        rows, has_body = [], any(e - s <= max_chars for s, e, _ in _spans(texts, "paragraph", tally))
+    return FullText(
+        paper_id,
+        title,
+        ids,
+        _first_text(body, abstract_spans) or None,
+        rows,
+        links,
+        has_abstract=bool(abstract_spans),
+        has_body_text=has_body,
+        has_bib_entries=bool(entries),
+        has_ref_entries=bool(figures),
+    )
+
+
+def _inside(starts: list[int], ends: list[int], span: Span) -> int:
+    """The index of the paragraph holding ``span`` whole, or -1."""
+    i = bisect_right(starts, span[0]) - 1
+    return i if i >= 0 and span[1] <= ends[i] else -1
+
+
+def _by_paragraph(spans: list[Span], starts: list[int], ends: list[int]) -> tuple[dict[int, list[Span]], int]:
+    """Spans grouped by the paragraph that holds them, and how many no paragraph holds."""
+    grouped: dict[int, list[Span]] = {}
+    outside = 0
+    for span in spans:
+        i = _inside(starts, ends, span)
+        if i < 0:
+            outside += 1
+        else:
+            grouped.setdefault(i, []).append(span)
+    return grouped, outside
+
+
+def paragraph_rows(
+    texts: Texts, paper_id: str, links: dict[str, str | None], tally: RecordTally, max_chars: int
+) -> list[dict]:
+    """``s2orc_paragraphs`` rows (without provenance) of the body text, in text order."""
+    body = texts.body
+    paragraphs = without_overlaps(_spans(texts, "paragraph", tally), texts.keys["paragraph"], tally)
+    if not paragraphs:
+        return []
+    starts, ends = [p[0] for p in paragraphs], [p[1] for p in paragraphs]
+    headers = _spans(texts, "section", tally)
+    header_starts = [h[0] for h in headers]
+    cites, cites_outside = _by_paragraph(_spans(texts, "cite", tally), starts, ends)
+    refs = sorted(_spans(texts, "figure_ref", tally) + _spans(texts, "table_ref", tally))
+    refs, refs_outside = _by_paragraph(refs, starts, ends)
+    if cites_outside:
+        tally.add("citation_outside_paragraph", texts.keys["cite"], cites_outside)
+    if refs_outside:
+        tally.add("reference_outside_paragraph", "figure/table refs", refs_outside)
+    rows, unlinked = [], 0
+    for index, (start, end, _attributes) in enumerate(paragraphs):
+        if end - start > max_chars:
+            tally.add("paragraph_too_long", f"over {max_chars} chars")
+            continue
+        h = bisect_right(header_starts, start) - 1
+        section = body[headers[h][0] : headers[h][1]].strip() if h >= 0 else ""
+        cite_spans, invalid = [], 0
+        last_end = -1
+        for s, e, attributes in cites.get(index, ()):
+            if s < last_end:
+                invalid += 1
+                continue
+            last_end = e
+            ref_id = attributes.get("ref_id") if attributes is not None else None
+            ref_id = None if ref_id in (None, "") else str(ref_id)
+            if ref_id is None or ref_id not in links:
+                unlinked += 1
+            cite_spans.append(
+                {
+                    "start": s - start,
+                    "end": e - start,
+                    "text": body[s:e],
+                    "ref_id": ref_id,
+                    "linked_paper_id": links.get(ref_id) if ref_id is not None else None,
+                }
+            )
+        if invalid:
+            tally.add("span_overlap", texts.keys["cite"], invalid)
+        ref_spans = []
+        for s, e, attributes in refs.get(index, ()):
+            ref_id = attributes.get("ref_id") if attributes is not None else None
+            ref_id = None if ref_id is None else str(ref_id)
+            ref_spans.append({"start": s - start, "end": e - start, "text": body[s:e], "ref_id": ref_id})
+        rows.append(
+            {
+                "paper_id": paper_id,
+                "paragraph_index": index,
+                "section": section,
+                "text": body[start:end],
+                "cite_spans": cite_spans,
+                "ref_spans": ref_spans,
+                "invalid_span_count": invalid,
+            }
+        )
+    if unlinked:
+        tally.add("citation_without_entry", texts.keys["cite"], unlinked)
+    return rows
+
+
+@dataclass
+class BibEntry:
+    """A bibliography entry with what its sub-spans say."""
+
+    ref_id: str | None
+    matched_paper_id: str | None
+    title: str | None
+    authors: list[str]
+    venue: str | None
+    year: int | None
+    text: str
+
+
+def bib_entries(record: dict, tally: RecordTally) -> list[BibEntry]:
+    """The record's bibliography entries, each with the title, authors, venue and year of the spans inside it
+    (a year from a date span, else a four-digit year in the entry's text outside its title)."""
+    texts = record_texts(record, tally)
+    if texts is None:
+        return []
+    entries = without_overlaps(_spans(texts, "entry", tally, True), texts.keys["entry"], tally)
+    starts, ends = [e[0] for e in entries], [e[1] for e in entries]
+    text = texts.bibliography
+    parts = {}
+    for kind in ("entry_title", "entry_author", "entry_venue", "entry_date"):
+        parts[kind], _outside = _by_paragraph(_spans(texts, kind, tally, True), starts, ends)
+    found = []
+    for index, (start, end, attributes) in enumerate(entries):
+        attributes = attributes or {}
+
+        def texts_of(kind: str, index: int = index) -> list[str]:
+            return [text[s:e].strip() for s, e, _ in parts[kind].get(index, ())]
+
+        titles, dates = texts_of("entry_title"), texts_of("entry_date")
+        title = titles[0] if titles else None
+        rest = text[start:end].replace(title, " ") if title else text[start:end]
+        year = YEAR.search(dates[0] if dates else rest)
+        matched = attributes.get("matched_paper_id")
+        found.append(
+            BibEntry(
+                None if attributes.get("id") is None else str(attributes["id"]),
+                None if matched in (None, "") else str(matched),
+                title,
+                texts_of("entry_author"),
+                (texts_of("entry_venue") or [None])[0],
+                int(year.group(1)) if year else None,
+                text[start:end],
+            )
+        )
+    return found
