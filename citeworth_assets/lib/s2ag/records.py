@@ -11,14 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.fulltext import FullText, read_full_text
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, paused_gc
 from citeworth_assets.lib.s2orc.schema import PARAGRAPH_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.shard_tables import ParagraphsWritten
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter
 
 LEADING_CORPUS_ID = re.compile(rb'^\s*\{\s*"corpusid"\s*:\s*"?(\d+)')
@@ -159,3 +163,19 @@ def paragraph_batches(
                 row.update(provenance)
                 rows.append(row)
         yield pa.Table.from_pylist(rows, schema=PARAGRAPH_SCHEMA)
+
+
+def write_paragraphs(
+    lake_root: Path,
+    source: ShardSource,
+    log: IssueLog,
+    paper_ids: set[str] | None = None,
+    max_chars: int = MAX_PARAGRAPH_CHARS,
+) -> ParagraphsWritten:
+    """Write ``s2orc_paragraphs`` for an S2AG full-text file (for ``paper_ids`` if given), as the 2020 shards do."""
+    papers: set[str] = set()
+    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, source.shard) as out:
+        for table in paragraph_batches(source, log, paper_ids, max_chars):
+            papers.update(pc.unique(table.column("paper_id")).to_pylist())
+            out.write_table(table)
+    return ParagraphsWritten(out.rows_written, papers)
