@@ -16,11 +16,15 @@ Issues are tallied per record and kind and reported once each with the count (a 
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import itemgetter, lt
+
 import orjson
 
 from citeworth_assets.lib.s2orc.values import RecordReporter
 
 Span = tuple[int, int, dict | None]  # start, end, attributes
+NONE = type(None)
 
 
 class RecordTally:
@@ -47,6 +51,48 @@ def _attributes(span: dict) -> dict | None:
     return attributes if type(attributes) is dict else None
 
 
+START, END = itemgetter("start"), itemgetter("end")
+START_END = itemgetter(0, 1)
+INT = {int}
+
+
+def _well_formed(value: list, length: int) -> list[Span] | None:
+    """The spans sorted and without repeats when every span is an object with integer offsets within the text
+    (the common case, checked at C speed); None otherwise (the careful path sorts out and counts what is wrong)."""
+    if not set(map(type, value)) <= {dict}:
+        return None
+    try:
+        starts, ends = list(map(START, value)), list(map(END, value))
+    except KeyError:
+        return None
+    if not (set(map(type, starts)) <= INT and set(map(type, ends)) <= INT):
+        return None
+    if min(starts) < 0 or max(ends) > length or not all(map(lt, starts, ends)):
+        return None
+    attributes = list(map(dict.get, value, repeat("attributes")))
+    if not set(map(type, attributes)) <= {dict, NONE}:
+        return None
+    keys = list(zip(starts, ends))
+    if len(set(keys)) < len(keys):
+        spans = dict(zip(keys, attributes))  # the last of repeats: equal, or see _deduplicated
+        return [(start, end, spans[start, end]) for start, end in sorted(spans)]
+    spans = list(zip(starts, ends, attributes))
+    if keys != sorted(keys):
+        spans.sort(key=START_END)
+    return spans
+
+
+def _deduplicated(value: list, spans: list[Span], name: str, tally: RecordTally) -> list[Span]:
+    """Repeated spans counted; where repeats differ, the first one with attributes is kept."""
+    tally.add("repeated_spans", name, len(value) - len(spans))
+    first: dict[tuple[int, int], dict | None] = {}
+    for span in value:
+        key = (span["start"], span["end"])
+        if first.get(key) is None:
+            first[key] = span.get("attributes")
+    return [(start, end, first[start, end]) for start, end, _ in spans]
+
+
 def parse_spans(value, name: str, length: int, tally: RecordTally, expected: bool = False) -> list[Span]:
     """The distinct valid spans of one annotation kind, sorted by (start, end)."""
     if value is None:
@@ -62,6 +108,11 @@ def parse_spans(value, name: str, length: int, tally: RecordTally, expected: boo
     if type(value) is not list:
         tally.add("annotation_bad_type", name)
         return []
+    if not value:
+        return []
+    clean = _well_formed(value, length)
+    if clean is not None:
+        return clean if len(clean) == len(value) else _deduplicated(value, clean, name, tally)
     kept: dict[tuple[int, int], dict | None] = {}
     bad = repeats = 0
     for span in value:

@@ -145,10 +145,15 @@ def entry_links(entries: list[Span]) -> dict[str, str | None]:
     """Bibliography entry id -> the corpus id it is matched to, as text (None where it is matched to none)."""
     links: dict[str, str | None] = {}
     for _start, _end, attributes in entries:
-        if attributes is None or attributes.get("id") in (None, ""):
+        if attributes is None:
             continue
-        matched = attributes.get("matched_paper_id")
-        links.setdefault(str(attributes["id"]), None if matched in (None, "") else str(matched))
+        ref_id, matched = attributes.get("id"), attributes.get("matched_paper_id")
+        if ref_id is None or ref_id == "":
+            continue
+        if type(ref_id) is not str:
+            ref_id = str(ref_id)
+        if ref_id not in links:
+            links[ref_id] = None if matched is None or matched == "" else str(matched)
     return links
 
 
@@ -168,26 +173,26 @@ def read_full_text(
     if texts is None:
         return FullText(paper_id, title, ids, None)
     body = texts.body
+    entries = _spans(texts, "entry", tally, bibliography=True)
+    links = entry_links(entries)
+    if paragraphs:  # the paragraphs' pass: only what the rows need (the papers' pass read the rest)
+        rows = paragraph_rows(texts, paper_id, links, tally, max_chars)
+        return FullText(
+            paper_id, title, ids, None, rows, links, has_body_text=bool(rows), has_bib_entries=bool(entries)
+        )
     if title is None:
         title = _first_text(body, _spans(texts, "title", tally))
     abstract_spans = _spans(texts, "abstract", tally)
-    entries = _spans(texts, "entry", tally, bibliography=True)
-    links = entry_links(entries)
     figures = _spans(texts, "figure", tally) or _spans(texts, "table", tally)
-    if paragraphs:
-        rows = paragraph_rows(texts, paper_id, links, tally, max_chars)
-        has_body = bool(rows)
-    else:
-        rows, has_body = [], any(e - s <= max_chars for s, e, _ in _spans(texts, "paragraph", tally))
     return FullText(
         paper_id,
         title,
         ids,
         _first_text(body, abstract_spans) or None,
-        rows,
+        [],
         links,
         has_abstract=bool(abstract_spans),
-        has_body_text=has_body,
+        has_body_text=any(e - s <= max_chars for s, e, _ in _spans(texts, "paragraph", tally)),
         has_bib_entries=bool(entries),
         has_ref_entries=bool(figures),
     )
@@ -230,39 +235,37 @@ def paragraph_rows(
         tally.add("citation_outside_paragraph", texts.keys["cite"], cites_outside)
     if refs_outside:
         tally.add("reference_outside_paragraph", "figure/table refs", refs_outside)
-    rows, unlinked = [], 0
+    rows, unlinked, overlapping = [], 0, 0
     for index, (start, end, _attributes) in enumerate(paragraphs):
         if end - start > max_chars:
             tally.add("paragraph_too_long", f"over {max_chars} chars")
             continue
         h = bisect_right(header_starts, start) - 1
         section = body[headers[h][0] : headers[h][1]].strip() if h >= 0 else ""
-        cite_spans, invalid = [], 0
-        last_end = -1
+        cite_spans, invalid, last_end = [], 0, -1
         for s, e, attributes in cites.get(index, ()):
             if s < last_end:
                 invalid += 1
                 continue
             last_end = e
-            ref_id = attributes.get("ref_id") if attributes is not None else None
-            ref_id = None if ref_id in (None, "") else str(ref_id)
-            if ref_id is None or ref_id not in links:
-                unlinked += 1
+            ref_id = None if attributes is None else attributes.get("ref_id")
+            if ref_id is not None and type(ref_id) is not str:
+                ref_id = str(ref_id)
+            if ref_id in links:
+                linked = links[ref_id]
+            else:
+                linked, unlinked = None, unlinked + 1
+                if ref_id == "":
+                    ref_id = None
             cite_spans.append(
-                {
-                    "start": s - start,
-                    "end": e - start,
-                    "text": body[s:e],
-                    "ref_id": ref_id,
-                    "linked_paper_id": links.get(ref_id) if ref_id is not None else None,
-                }
+                {"start": s - start, "end": e - start, "text": body[s:e], "ref_id": ref_id, "linked_paper_id": linked}
             )
-        if invalid:
-            tally.add("span_overlap", texts.keys["cite"], invalid)
+        overlapping += invalid
         ref_spans = []
         for s, e, attributes in refs.get(index, ()):
-            ref_id = attributes.get("ref_id") if attributes is not None else None
-            ref_id = None if ref_id is None else str(ref_id)
+            ref_id = None if attributes is None else attributes.get("ref_id")
+            if ref_id is not None and type(ref_id) is not str:
+                ref_id = str(ref_id)
             ref_spans.append({"start": s - start, "end": e - start, "text": body[s:e], "ref_id": ref_id})
         rows.append(
             {
@@ -275,6 +278,8 @@ def paragraph_rows(
                 "invalid_span_count": invalid,
             }
         )
+    if overlapping:
+        tally.add("span_overlap", texts.keys["cite"], overlapping)
     if unlinked:
         tally.add("citation_without_entry", texts.keys["cite"], unlinked)
     return rows

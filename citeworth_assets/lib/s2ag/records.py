@@ -11,8 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -21,7 +24,7 @@ from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.fulltext import FullText, read_full_text
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, paused_gc
-from citeworth_assets.lib.s2orc.schema import PARAGRAPH_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import ParagraphsWritten
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter
 
@@ -151,18 +154,44 @@ def full_text_batches(source: ShardSource, log: IssueLog) -> Iterator[pa.Table]:
         yield pa.Table.from_pylist(rows, schema=FULL_TEXT_SCHEMA)
 
 
+def _span_column(span_lists: list[list[dict]], struct: pa.StructType) -> pa.Array:
+    """A list-of-struct column from the spans of each paragraph, built from flat children (far faster than rows)."""
+    flat = list(chain.from_iterable(span_lists))
+    children = [pa.array(list(map(itemgetter(f.name), flat)), f.type) for f in struct]
+    offsets = np.concatenate(([0], np.cumsum(np.fromiter(map(len, span_lists), np.int64, len(span_lists)))))
+    return pa.ListArray.from_arrays(
+        pa.array(offsets, pa.int32()), pa.StructArray.from_arrays(children, fields=list(struct))
+    )
+
+
+def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) -> pa.Table:
+    """The ``s2orc_paragraphs`` rows of a batch of papers with provenance, column by column."""
+    rows = [row for _, paper in read for row in paper.paragraphs]
+    per_paper = np.fromiter((len(paper.paragraphs) for _, paper in read), np.int64, len(read))
+    lines = np.repeat(np.fromiter((item.line for item, _ in read), np.int64, len(read)), per_paper)
+    offsets = np.repeat(np.fromiter((item.offset for item, _ in read), np.int64, len(read)), per_paper)
+    columns = {
+        name: pa.array(list(map(itemgetter(name), rows)), PARAGRAPH_SCHEMA.field(name).type)
+        for name in ("paper_id", "paragraph_index", "section", "text", "invalid_span_count")
+    }
+    columns["cite_spans"] = _span_column(list(map(itemgetter("cite_spans"), rows)), CITATION_SPAN)
+    columns["ref_spans"] = _span_column(list(map(itemgetter("ref_spans"), rows)), REFERENCE_SPAN)
+    columns.update(
+        release=pa.array([source.release] * len(rows), pa.string()),
+        shard=pa.array([source.shard] * len(rows), pa.string()),
+        source_file=pa.array([source.path.name] * len(rows), pa.string()),
+        line=pa.array(lines, pa.int64()),
+        byte_offset=pa.array(offsets, pa.int64()),
+    )
+    return pa.Table.from_arrays([columns[name] for name in PARAGRAPH_SCHEMA.names], schema=PARAGRAPH_SCHEMA)
+
+
 def paragraph_batches(
     source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None, max_chars: int = MAX_PARAGRAPH_CHARS
 ) -> Iterator[pa.Table]:
     """``s2orc_paragraphs`` rows with provenance of a full-text file (for ``paper_ids`` if given), batch by batch."""
     for read in full_texts(source, log, paper_ids, max_chars):
-        rows = []
-        for item, paper in read:
-            provenance = _provenance(source, item)
-            for row in paper.paragraphs:
-                row.update(provenance)
-                rows.append(row)
-        yield pa.Table.from_pylist(rows, schema=PARAGRAPH_SCHEMA)
+        yield paragraph_table(source, read)
 
 
 def write_paragraphs(

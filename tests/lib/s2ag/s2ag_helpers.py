@@ -55,4 +55,23 @@ def s2ag_dump_root(root: Path, shared_data: Path, papers: list[dict] | None = No
     if papers is None:
         papers = [papers_row(record["corpusid"]) for record in real_records(shared_data)]
     write_lines(folder / "papers" / "papers-full-texts.jsonl.gz", papers)
+    write_lines(folder / "abstracts" / "abstracts-cited.jsonl.gz", cited_abstracts(real_records(shared_data)))
     return root
+
+
+def cited_abstracts(records: list[dict]) -> list[dict]:
+    """``abstracts`` rows for the papers the full texts' bibliography entries are matched to (the cited papers are
+    rarely full texts themselves): each the entry's own text and a sentence, so at least twenty words."""
+    rows = {}
+    for record in records:
+        text = record["content"]["text"]
+        entries = record["content"]["annotations"].get("bibentry")
+        for entry in json.loads(entries) if entries else []:
+            matched = (entry.get("attributes") or {}).get("matched_paper_id")
+            if matched:
+                words = text[entry["start"] : entry["end"]].split()
+                rows[matched] = " ".join(words + "is the reference this abstract stands for in the test".split() * 2)
+    return [
+        {"corpusid": corpus_id, "openaccessinfo": {"externalids": {}}, "abstract": abstract}
+        for corpus_id, abstract in sorted(rows.items())
+    ]

@@ -74,7 +74,7 @@ def test_a_clean_record_gives_each_paragraph_and_citation_once(tmp_path):
         ("[2]", "b1", None),
     ]
     assert rows[1]["cite_spans"][0]["start"] == len("As before ")  # relative to the paragraph
-    assert _counted(log, "repeated_spans") == 1 + 2 + 2 + 3 + 2  # the second of each: title, headers, ..., entries
+    assert _counted(log, "repeated_spans") == 2 + 2 + 3 + 2  # the second of each: headers, paragraphs, bibrefs, entries
     assert {i.line for i in log.issues} == {1} and all(i.file.endswith("part-0.gz") for i in log.issues)
     assert papers[0]["has_pdf_parsed_bib_entries"] and not papers[0]["has_pdf_parsed_abstract"]
 
