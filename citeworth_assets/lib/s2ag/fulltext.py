@@ -44,11 +44,12 @@ S2ORC_KEYS = {
     "table_ref": "tableref",
     "figure": "figure",
     "table": "table",
+    "formula": "formula",
     "abstract": "abstract",
     "title": "title",
 }
 V2_KEYS = {
-    **{name: name for name in ("paragraph", "figure", "table", "abstract", "title")},
+    **{name: name for name in ("paragraph", "figure", "table", "formula", "abstract", "title")},
     "section": "section_header",
     "cite": "bib_ref",
     "entry": "bib_entry",
@@ -204,17 +205,48 @@ def _inside(starts: list[int], ends: list[int], span: Span) -> int:
     return i if i >= 0 and span[1] <= ends[i] else -1
 
 
-def _by_paragraph(spans: list[Span], starts: list[int], ends: list[int]) -> tuple[dict[int, list[Span]], int]:
-    """Spans grouped by the paragraph that holds them, and how many no paragraph holds."""
+def _by_paragraph(
+    spans: list[Span], starts: list[int], ends: list[int], first: int = 0
+) -> tuple[dict[int, list[Span]], list[Span]]:
+    """Spans grouped by the paragraph that holds them (numbered from ``first``), and those no paragraph holds."""
     grouped: dict[int, list[Span]] = {}
-    outside = 0
+    outside = []
     for span in spans:
         i = _inside(starts, ends, span)
         if i < 0:
-            outside += 1
+            outside.append(span)
         else:
-            grouped.setdefault(i, []).append(span)
+            grouped.setdefault(first + i, []).append(span)
     return grouped, outside
+
+
+COVERING = ("figure", "table", "formula", "abstract", "title")
+
+
+def footnote_lines(texts: Texts, spans: list[Span], blocks: list[Span]) -> list[Span]:
+    """The lines of text outside every annotated block (``blocks``: paragraphs, headers; figures, tables, formulas,
+    abstract, title and bibliography read here) that hold citation spans: footnotes, which the release leaves
+    unannotated. A citation inside a caption, a table or another block is in none."""
+    body = texts.body
+    quiet = RecordTally(lambda kind, message: None)  # these kinds' faults are reported by the pass that reads them
+    covered = [(s, e) for s, e, _ in blocks]
+    for kind in COVERING:
+        covered += [(s, e) for s, e, _ in _spans(texts, kind, quiet)]
+    if texts.bibliography is body:
+        covered += [(s, e) for s, e, _ in _spans(texts, "entry", quiet, bibliography=True)]
+    lines = {}
+    for s, e, _ in spans:
+        if any(a < e and s < b for a, b in covered):
+            continue
+        start = max([body.rfind("\n", 0, s) + 1] + [b for a, b in covered if b <= s])
+        end = body.find("\n", e)
+        end = min([len(body) if end < 0 else end] + [a for a, b in covered if a >= e])
+        while start < s and body[start].isspace():
+            start += 1
+        while end > e and body[end - 1].isspace():
+            end -= 1
+        lines[start, end] = None
+    return [(start, end, None) for start, end in sorted(lines)]
 
 
 def paragraph_rows(
@@ -231,12 +263,24 @@ def paragraph_rows(
     cites, cites_outside = _by_paragraph(_spans(texts, "cite", tally), starts, ends)
     refs = sorted(_spans(texts, "figure_ref", tally) + _spans(texts, "table_ref", tally))
     refs, refs_outside = _by_paragraph(refs, starts, ends)
+    units = list(enumerate(paragraphs))
+    if cites_outside:  # footnotes: their lines become paragraphs after the paper's paragraph spans
+        footnotes = footnote_lines(texts, cites_outside, paragraphs + headers)
+        first = len(paragraphs)
+        units += list(enumerate(footnotes, first))
+        note_starts, note_ends = [f[0] for f in footnotes], [f[1] for f in footnotes]
+        in_notes, cites_outside = _by_paragraph(cites_outside, note_starts, note_ends, first)
+        cites.update(in_notes)
+        in_notes, refs_outside = _by_paragraph(refs_outside, note_starts, note_ends, first)
+        refs.update(in_notes)
+        if footnotes:
+            tally.add("footnote_paragraph", "lines outside annotated blocks holding citations", len(footnotes))
     if cites_outside:
-        tally.add("citation_outside_paragraph", texts.keys["cite"], cites_outside)
+        tally.add("citation_outside_paragraph", texts.keys["cite"], len(cites_outside))
     if refs_outside:
-        tally.add("reference_outside_paragraph", "figure/table refs", refs_outside)
+        tally.add("reference_outside_paragraph", "figure/table refs", len(refs_outside))
     rows, unlinked, overlapping = [], 0, 0
-    for index, (start, end, _attributes) in enumerate(paragraphs):
+    for index, (start, end, _attributes) in units:
         if end - start > max_chars:
             tally.add("paragraph_too_long", f"over {max_chars} chars")
             continue

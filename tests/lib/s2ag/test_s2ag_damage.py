@@ -199,3 +199,23 @@ def test_s2orc_v2_bibliography_entries(tmp_path):
         "Nature.",
         2019,
     )
+
+
+def test_a_citation_in_a_footnote_line_is_kept_one_in_a_caption_is_counted(tmp_path):
+    t = "Intro\n\nWe build on [1].\n\nFigure 1: as in [1].\n3 See also [1] for more.\n\n[1] A paper. 2019."
+    record = s2orc_record(
+        1,
+        paragraph=json.dumps([_span(t, "We build on [1].")]),
+        sectionheader=json.dumps([_span(t, "Intro")]),
+        figure=json.dumps([_span(t, "Figure 1: as in [1].", {"id": "fig_0"})]),
+        bibref=json.dumps([_span(t, "[1]", {"ref_id": "b0"}, nth=n) for n in range(3)]),
+        bibentry=json.dumps([_span(t, "[1] A paper. 2019.", {"id": "b0", "matched_paper_id": 42})]),
+    )
+    record["content"]["text"] = t
+    rows, _, log = _read(tmp_path, [record])
+    assert [(r["paragraph_index"], r["section"], r["text"]) for r in rows] == [
+        (0, "Intro", "We build on [1]."),
+        (1, "Intro", "3 See also [1] for more."),
+    ]
+    assert rows[1]["cite_spans"][0]["linked_paper_id"] == "42"
+    assert (_counted(log, "footnote_paragraph"), _counted(log, "citation_outside_paragraph")) == (1, 1)
