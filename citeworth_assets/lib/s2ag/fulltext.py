@@ -78,6 +78,68 @@ class Texts:
 
 
 @dataclass
+class ParagraphColumns:
+    """A paper's paragraph rows as columns (their spans flat, with a count per paragraph): what Arrow takes fastest."""
+
+    paper_id: str
+    index: list[int] = field(default_factory=list)
+    section: list[str] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    invalid: list[int] = field(default_factory=list)
+    cite_count: list[int] = field(default_factory=list)
+    cite_start: list[int] = field(default_factory=list)
+    cite_end: list[int] = field(default_factory=list)
+    cite_text: list[str] = field(default_factory=list)
+    cite_ref: list[str | None] = field(default_factory=list)
+    cite_linked: list[str | None] = field(default_factory=list)
+    ref_count: list[int] = field(default_factory=list)
+    ref_start: list[int] = field(default_factory=list)
+    ref_end: list[int] = field(default_factory=list)
+    ref_text: list[str] = field(default_factory=list)
+    ref_ref: list[str | None] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def rows(self) -> list[dict]:
+        """The rows as dicts (``s2orc_paragraphs`` without provenance)."""
+        rows, c, r = [], 0, 0
+        for i, index in enumerate(self.index):
+            cites = [
+                {
+                    "start": self.cite_start[k],
+                    "end": self.cite_end[k],
+                    "text": self.cite_text[k],
+                    "ref_id": self.cite_ref[k],
+                    "linked_paper_id": self.cite_linked[k],
+                }
+                for k in range(c, c + self.cite_count[i])
+            ]
+            refs = [
+                {
+                    "start": self.ref_start[k],
+                    "end": self.ref_end[k],
+                    "text": self.ref_text[k],
+                    "ref_id": self.ref_ref[k],
+                }
+                for k in range(r, r + self.ref_count[i])
+            ]
+            c, r = c + self.cite_count[i], r + self.ref_count[i]
+            rows.append(
+                {
+                    "paper_id": self.paper_id,
+                    "paragraph_index": index,
+                    "section": self.section[i],
+                    "text": self.text[i],
+                    "cite_spans": cites,
+                    "ref_spans": refs,
+                    "invalid_span_count": self.invalid[i],
+                }
+            )
+        return rows
+
+
+@dataclass
 class FullText:
     """What a full-text record gives a paper, before its ``papers`` metadata is joined."""
 
@@ -85,7 +147,7 @@ class FullText:
     title: str | None
     external_ids: dict[str, str]
     abstract: str | None
-    paragraphs: list[dict] = field(default_factory=list)
+    paragraphs: ParagraphColumns | None = None
     entry_links: dict[str, str | None] = field(default_factory=dict)  # bibliography entry id -> matched corpus id
     has_abstract: bool = False
     has_body_text: bool = False
@@ -177,7 +239,7 @@ def read_full_text(
     entries = _spans(texts, "entry", tally, bibliography=True)
     links = entry_links(entries)
     if paragraphs:  # the paragraphs' pass: only what the rows need (the papers' pass read the rest)
-        rows = paragraph_rows(texts, paper_id, links, tally, max_chars)
+        rows = paragraph_rows(texts, paper_id, links, tally, max_chars, entries)
         return FullText(
             paper_id, title, ids, None, rows, links, has_body_text=bool(rows), has_bib_entries=bool(entries)
         )
@@ -190,7 +252,7 @@ def read_full_text(
         title,
         ids,
         _first_text(body, abstract_spans) or None,
-        [],
+        None,
         links,
         has_abstract=bool(abstract_spans),
         has_body_text=any(e - s <= max_chars for s, e, _ in _spans(texts, "paragraph", tally)),
@@ -224,23 +286,29 @@ COVERING = ("figure", "table", "formula", "abstract", "title")
 
 
 def footnote_lines(texts: Texts, spans: list[Span], blocks: list[Span]) -> list[Span]:
-    """The lines of text outside every annotated block (``blocks``: paragraphs, headers; figures, tables, formulas,
-    abstract, title and bibliography read here) that hold citation spans: footnotes, which the release leaves
-    unannotated. A citation inside a caption, a table or another block is in none."""
+    """The lines of text outside every annotated block (``blocks``: paragraphs, headers, bibliography entries;
+    figures, tables, formulas, abstract and title read here) that hold citation spans: footnotes, which the release
+    leaves unannotated. A citation inside a caption, a table or another block is in none."""
     body = texts.body
     quiet = RecordTally(lambda kind, message: None)  # these kinds' faults are reported by the pass that reads them
-    covered = [(s, e) for s, e, _ in blocks]
-    for kind in COVERING:
-        covered += [(s, e) for s, e, _ in _spans(texts, kind, quiet)]
-    if texts.bibliography is body:
-        covered += [(s, e) for s, e, _ in _spans(texts, "entry", quiet, bibliography=True)]
+    covered = sorted([(s, e) for s, e, _ in blocks] + [(s, e) for k in COVERING for s, e, _ in _spans(texts, k, quiet)])
+    merged: list[list[int]] = []
+    for start, end in covered:  # the blocks as disjoint stretches of text
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    starts = [m[0] for m in merged]
     lines = {}
     for s, e, _ in spans:
-        if any(a < e and s < b for a, b in covered):
-            continue
-        start = max([body.rfind("\n", 0, s) + 1] + [b for a, b in covered if b <= s])
+        i = bisect_right(starts, s) - 1  # the last stretch starting at or before the span
+        before = merged[i][1] if i >= 0 else 0
+        after = merged[i + 1][0] if i + 1 < len(merged) else len(body)
+        if before > s or after < e:
+            continue  # inside a block (a caption, a table, ...)
+        start = max(body.rfind("\n", 0, s) + 1, before)
         end = body.find("\n", e)
-        end = min([len(body) if end < 0 else end] + [a for a, b in covered if a >= e])
+        end = min(len(body) if end < 0 else end, after)
         while start < s and body[start].isspace():
             start += 1
         while end > e and body[end - 1].isspace():
@@ -250,13 +318,18 @@ def footnote_lines(texts: Texts, spans: list[Span], blocks: list[Span]) -> list[
 
 
 def paragraph_rows(
-    texts: Texts, paper_id: str, links: dict[str, str | None], tally: RecordTally, max_chars: int
-) -> list[dict]:
-    """``s2orc_paragraphs`` rows (without provenance) of the body text, in text order."""
+    texts: Texts,
+    paper_id: str,
+    links: dict[str, str | None],
+    tally: RecordTally,
+    max_chars: int,
+    entries: list[Span] = (),
+) -> ParagraphColumns:
+    """The ``s2orc_paragraphs`` rows (without provenance) of the body text, in text order, as columns."""
     body = texts.body
     paragraphs = without_overlaps(_spans(texts, "paragraph", tally), texts.keys["paragraph"], tally)
     if not paragraphs:
-        return []
+        return ParagraphColumns(paper_id)
     starts, ends = [p[0] for p in paragraphs], [p[1] for p in paragraphs]
     headers = _spans(texts, "section", tally)
     header_starts = [h[0] for h in headers]
@@ -265,7 +338,8 @@ def paragraph_rows(
     refs, refs_outside = _by_paragraph(refs, starts, ends)
     units = list(enumerate(paragraphs))
     if cites_outside:  # footnotes: their lines become paragraphs after the paper's paragraph spans
-        footnotes = footnote_lines(texts, cites_outside, paragraphs + headers)
+        in_body = list(entries) if texts.bibliography is body else []  # s2orc: the bibliography is in the text
+        footnotes = footnote_lines(texts, cites_outside, paragraphs + headers + in_body)
         first = len(paragraphs)
         units += list(enumerate(footnotes, first))
         note_starts, note_ends = [f[0] for f in footnotes], [f[1] for f in footnotes]
@@ -279,14 +353,19 @@ def paragraph_rows(
         tally.add("citation_outside_paragraph", texts.keys["cite"], len(cites_outside))
     if refs_outside:
         tally.add("reference_outside_paragraph", "figure/table refs", len(refs_outside))
-    rows, unlinked, overlapping = [], 0, 0
+    columns = ParagraphColumns(paper_id)
+    header_texts = [body[h[0] : h[1]].strip() for h in headers] + [""]  # [-1]: before the first header
+    cite_text, ref_text = columns.cite_text, columns.ref_text
+    unlinked = overlapping = 0
     for index, (start, end, _attributes) in units:
         if end - start > max_chars:
             tally.add("paragraph_too_long", f"over {max_chars} chars")
             continue
-        h = bisect_right(header_starts, start) - 1
-        section = body[headers[h][0] : headers[h][1]].strip() if h >= 0 else ""
-        cite_spans, invalid, last_end = [], 0, -1
+        columns.index.append(index)
+        columns.section.append(header_texts[bisect_right(header_starts, start) - 1])
+        columns.text.append(body[start:end])
+        invalid = kept = 0
+        last_end = -1
         for s, e, attributes in cites.get(index, ()):
             if s < last_end:
                 invalid += 1
@@ -296,37 +375,33 @@ def paragraph_rows(
             if ref_id is not None and type(ref_id) is not str:
                 ref_id = str(ref_id)
             if ref_id in links:
-                linked = links[ref_id]
+                columns.cite_linked.append(links[ref_id])
             else:
-                linked, unlinked = None, unlinked + 1
+                columns.cite_linked.append(None)
+                unlinked += 1
                 if ref_id == "":
                     ref_id = None
-            cite_spans.append(
-                {"start": s - start, "end": e - start, "text": body[s:e], "ref_id": ref_id, "linked_paper_id": linked}
-            )
+            columns.cite_start.append(s - start)
+            columns.cite_end.append(e - start)
+            cite_text.append(body[s:e])
+            columns.cite_ref.append(ref_id)
+            kept += 1
+        columns.cite_count.append(kept)
+        columns.invalid.append(invalid)
         overlapping += invalid
-        ref_spans = []
-        for s, e, attributes in refs.get(index, ()):
+        spans = refs.get(index, ())
+        for s, e, attributes in spans:
             ref_id = None if attributes is None else attributes.get("ref_id")
-            if ref_id is not None and type(ref_id) is not str:
-                ref_id = str(ref_id)
-            ref_spans.append({"start": s - start, "end": e - start, "text": body[s:e], "ref_id": ref_id})
-        rows.append(
-            {
-                "paper_id": paper_id,
-                "paragraph_index": index,
-                "section": section,
-                "text": body[start:end],
-                "cite_spans": cite_spans,
-                "ref_spans": ref_spans,
-                "invalid_span_count": invalid,
-            }
-        )
+            columns.ref_start.append(s - start)
+            columns.ref_end.append(e - start)
+            ref_text.append(body[s:e])
+            columns.ref_ref.append(ref_id if ref_id is None or type(ref_id) is str else str(ref_id))
+        columns.ref_count.append(len(spans))
     if overlapping:
         tally.add("span_overlap", texts.keys["cite"], overlapping)
     if unlinked:
         tally.add("citation_without_entry", texts.keys["cite"], unlinked)
-    return rows
+    return columns
 
 
 @dataclass
