@@ -16,7 +16,7 @@ Issues are tallied per record and kind and reported once each with the count (a 
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import islice, repeat
 from operator import itemgetter, lt
 
 import orjson
@@ -56,44 +56,40 @@ START_END = itemgetter(0, 1)
 INT = {int}
 
 
-def _well_formed(value: list, length: int) -> list[Span] | None:
-    """The spans sorted and without repeats when every span is an object with integer offsets within the text
-    (the common case, checked at C speed); None otherwise (the careful path sorts out and counts what is wrong)."""
-    if not set(map(type, value)) <= {dict}:
-        return None
+def _well_formed(value: list, length: int, attributes: bool) -> tuple[list[Span], int] | None:
+    """The spans sorted and without repeats, and the number of repeats, when every span is an object with integer
+    offsets within the text (the common case, checked at C speed); None otherwise (the careful path sorts out and
+    counts what is wrong). Without ``attributes`` the spans carry None (kinds whose attributes nobody reads)."""
     try:
         starts, ends = list(map(START, value)), list(map(END, value))
-    except KeyError:
+    except (KeyError, TypeError):  # a span that is not an object, or lacks an offset
         return None
     if not (set(map(type, starts)) <= INT and set(map(type, ends)) <= INT):
         return None
     if min(starts) < 0 or max(ends) > length or not all(map(lt, starts, ends)):
         return None
-    attributes = list(map(dict.get, value, repeat("attributes")))
-    if not set(map(type, attributes)) <= {dict, NONE}:
-        return None
+    if attributes:
+        found = list(map(dict.get, value, repeat("attributes")))
+        if not set(map(type, found)) <= {dict, NONE}:
+            return None
+    else:
+        found = [None] * len(value)
+    if all(map(lt, starts, islice(starts, 1, None))):  # starts rising: sorted, and no span twice
+        return list(zip(starts, ends, found)), 0
     keys = list(zip(starts, ends))
-    if len(set(keys)) < len(keys):
-        spans = dict(zip(keys, attributes))  # the last of repeats: equal, or see _deduplicated
-        return [(start, end, spans[start, end]) for start, end in sorted(spans)]
-    spans = list(zip(starts, ends, attributes))
-    if keys != sorted(keys):
+    last = dict(zip(keys, found))
+    if len(last) == len(keys):
+        spans = list(zip(starts, ends, found))
         spans.sort(key=START_END)
-    return spans
+        return spans, 0
+    first = dict(zip(reversed(keys), reversed(found)))  # of repeats, the first (the one with attributes if any)
+    spans = [(a, b, first[a, b] if first[a, b] is not None else last[a, b]) for a, b in sorted(last)]
+    return spans, len(keys) - len(last)
 
 
-def _deduplicated(value: list, spans: list[Span], name: str, tally: RecordTally) -> list[Span]:
-    """Repeated spans counted; where repeats differ, the first one with attributes is kept."""
-    tally.add("repeated_spans", name, len(value) - len(spans))
-    first: dict[tuple[int, int], dict | None] = {}
-    for span in value:
-        key = (span["start"], span["end"])
-        if first.get(key) is None:
-            first[key] = span.get("attributes")
-    return [(start, end, first[start, end]) for start, end, _ in spans]
-
-
-def parse_spans(value, name: str, length: int, tally: RecordTally, expected: bool = False) -> list[Span]:
+def parse_spans(
+    value, name: str, length: int, tally: RecordTally, expected: bool = False, attributes: bool = True
+) -> list[Span]:
     """The distinct valid spans of one annotation kind, sorted by (start, end)."""
     if value is None:
         if expected:
@@ -110,9 +106,11 @@ def parse_spans(value, name: str, length: int, tally: RecordTally, expected: boo
         return []
     if not value:
         return []
-    clean = _well_formed(value, length)
+    clean = _well_formed(value, length, attributes)
     if clean is not None:
-        return clean if len(clean) == len(value) else _deduplicated(value, clean, name, tally)
+        if clean[1]:
+            tally.add("repeated_spans", name, clean[1])
+        return clean[0]
     kept: dict[tuple[int, int], dict | None] = {}
     bad = repeats = 0
     for span in value:

@@ -27,8 +27,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import islice, repeat
+from operator import itemgetter, le, lt, sub
 
-from citeworth_assets.lib.s2ag.annotations import RecordTally, Span, parse_spans, without_overlaps
+import numpy as np
+
+from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally, Span, parse_spans, without_overlaps
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
 
 S2ORC_KEYS = {
@@ -60,7 +64,13 @@ V2_KEYS = {
     "figure_ref": "figure_ref",
     "table_ref": "table_ref",
 }
-EXPECTED = ("paragraph", "cite", "entry")  # a null of these is worth a word; other kinds are null when absent
+EXPECTED = ("paragraph", "cite", "entry")
+WITH_ATTRIBUTES = (
+    "cite",
+    "entry",
+    "figure_ref",
+    "table_ref",
+)  # the kinds whose attributes are read  # a null of these is worth a word; other kinds are null when absent
 YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 ID_NAMES = {"arxiv": "arxiv", "acl": "acl", "pubmed": "pubmed", "pubmedcentral": "pubmedcentral", "doi": "doi"}
 ID_NAMES["mag"] = "mag"
@@ -189,7 +199,7 @@ def _spans(texts: Texts, kind: str, tally: RecordTally, bibliography: bool = Fal
             texts.body_annotations,
         )
     )
-    return parse_spans(annotations.get(name), name, len(text), tally, expected=kind in EXPECTED)
+    return parse_spans(annotations.get(name), name, len(text), tally, kind in EXPECTED, kind in WITH_ATTRIBUTES)
 
 
 def external_ids(record: dict) -> dict[str, str]:
@@ -273,12 +283,15 @@ def _by_paragraph(
     """Spans grouped by the paragraph that holds them (numbered from ``first``), and those no paragraph holds."""
     grouped: dict[int, list[Span]] = {}
     outside = []
-    for span in spans:
-        i = _inside(starts, ends, span)
-        if i < 0:
-            outside.append(span)
+    for i, span in zip(map(bisect_right, repeat(starts), map(itemgetter(0), spans)), spans):
+        if i and span[1] <= ends[i - 1]:
+            found = grouped.get(first + i - 1)
+            if found is None:
+                grouped[first + i - 1] = [span]
+            else:
+                found.append(span)
         else:
-            grouped.setdefault(first + i, []).append(span)
+            outside.append(span)
     return grouped, outside
 
 
@@ -317,6 +330,79 @@ def footnote_lines(texts: Texts, spans: list[Span], blocks: list[Span]) -> list[
     return [(start, end, None) for start, end in sorted(lines)]
 
 
+def _placed(spans: list[Span], starts: list[int], ends: list[int]) -> tuple[list, list, list] | None:
+    """(starts, ends, 1 + the rank of the unit by position) of spans that all lie within a unit, else None."""
+    if not spans:
+        return [], [], []
+    span_starts, span_ends = list(map(itemgetter(0), spans)), list(map(itemgetter(1), spans))
+    place = list(map(bisect_right, repeat(starts), span_starts))
+    if min(place) == 0 or not all(map(le, span_ends, map(ends.__getitem__, map(sub, place, repeat(1))))):
+        return None
+    return span_starts, span_ends, place
+
+
+def _outside(spans: list[Span], starts: list[int], ends: list[int]) -> list[Span]:
+    """The spans that no paragraph holds whole."""
+    place = map(bisect_right, repeat(starts), map(itemgetter(0), spans))
+    return [span for span, p in zip(spans, place) if not p or span[1] > ends[p - 1]]
+
+
+def _ref_ids(spans: list[Span]) -> list[str | None]:
+    attributes = list(map(itemgetter(2), spans))
+    if set(map(type, attributes)) <= {dict}:
+        ref_ids = list(map(dict.get, attributes, repeat("ref_id")))
+    else:
+        ref_ids = [a.get("ref_id") if type(a) is dict else None for a in attributes]
+    if not set(map(type, ref_ids)) <= {str, NONE}:
+        ref_ids = [None if r is None else str(r) for r in ref_ids]
+    return ref_ids
+
+
+def _plain_columns(
+    body: str, paper_id: str, units: list, headers: tuple, cites: list[Span], refs: list[Span], links: dict
+) -> ParagraphColumns | None:
+    """The columns of a paper whose citation and reference spans all lie in its units (paragraphs, footnote lines)
+    and never overlap (most papers), built with whole-list operations; None for any other paper (the careful
+    path). ``units``: (paragraph_index, span) in output order."""
+    rank = sorted(range(len(units)), key=lambda k: units[k][1][0])  # output row of each unit by position
+    starts, ends = [units[k][1][0] for k in rank], [units[k][1][1] for k in rank]
+    placed_cites, placed_refs = _placed(cites, starts, ends), _placed(refs, starts, ends)
+    if placed_cites is None or placed_refs is None:
+        return None
+    if any(map(lt, islice(placed_cites[0], 1, None), placed_cites[1])):
+        return None  # overlapping citations: the careful path drops and counts them
+    header_starts, header_texts = headers
+    unit_starts, unit_ends = [u[1][0] for u in units], [u[1][1] for u in units]
+    nearest = map(bisect_right, repeat(header_starts), unit_starts)
+    columns = ParagraphColumns(
+        paper_id,
+        [u[0] for u in units],
+        list(map(header_texts.__getitem__, map(sub, nearest, repeat(1)))),
+        list(map(body.__getitem__, map(slice, unit_starts, unit_ends))),
+        [0] * len(units),
+    )
+    for kind, spans, (span_starts, span_ends, place) in (("cite", cites, placed_cites), ("ref", refs, placed_refs)):
+        rows = [rank[p - 1] for p in place]
+        ref_ids = _ref_ids(spans)
+        if any(map(lt, islice(rows, 1, None), rows)):  # footnote lines come after the paragraphs: reorder
+            order = sorted(range(len(rows)), key=rows.__getitem__)
+            span_starts, span_ends = [span_starts[k] for k in order], [span_ends[k] for k in order]
+            rows, ref_ids = [rows[k] for k in order], [ref_ids[k] for k in order]
+        offsets = list(map(unit_starts.__getitem__, rows))
+        setattr(columns, f"{kind}_start", list(map(sub, span_starts, offsets)))
+        setattr(columns, f"{kind}_end", list(map(sub, span_ends, offsets)))
+        setattr(columns, f"{kind}_text", list(map(body.__getitem__, map(slice, span_starts, span_ends))))
+        setattr(
+            columns, f"{kind}_count", np.bincount(rows, minlength=len(units)).tolist() if rows else [0] * len(units)
+        )
+        if kind == "cite":
+            if "" in ref_ids:
+                ref_ids = [None if r == "" else r for r in ref_ids]
+            columns.cite_linked = list(map(links.get, ref_ids))
+        setattr(columns, f"{kind}_ref", ref_ids)
+    return columns
+
+
 def paragraph_rows(
     texts: Texts,
     paper_id: str,
@@ -333,37 +419,56 @@ def paragraph_rows(
     starts, ends = [p[0] for p in paragraphs], [p[1] for p in paragraphs]
     headers = _spans(texts, "section", tally)
     header_starts = [h[0] for h in headers]
-    cites, cites_outside = _by_paragraph(_spans(texts, "cite", tally), starts, ends)
-    refs = sorted(_spans(texts, "figure_ref", tally) + _spans(texts, "table_ref", tally))
-    refs, refs_outside = _by_paragraph(refs, starts, ends)
-    units = list(enumerate(paragraphs))
-    if cites_outside:  # footnotes: their lines become paragraphs after the paper's paragraph spans
+    header_texts = [body[h[0] : h[1]].strip() for h in headers] + [""]  # [-1]: before the first header
+    cite_spans = _spans(texts, "cite", tally)
+    ref_spans = sorted(_spans(texts, "figure_ref", tally) + _spans(texts, "table_ref", tally))
+    units = list(enumerate(paragraphs))  # (paragraph_index, span)
+    outside = _outside(cite_spans, starts, ends)
+    if outside:  # footnotes: their lines become paragraphs after the paper's paragraph spans
         in_body = list(entries) if texts.bibliography is body else []  # s2orc: the bibliography is in the text
-        footnotes = footnote_lines(texts, cites_outside, paragraphs + headers + in_body)
-        first = len(paragraphs)
-        units += list(enumerate(footnotes, first))
-        note_starts, note_ends = [f[0] for f in footnotes], [f[1] for f in footnotes]
-        in_notes, cites_outside = _by_paragraph(cites_outside, note_starts, note_ends, first)
-        cites.update(in_notes)
-        in_notes, refs_outside = _by_paragraph(refs_outside, note_starts, note_ends, first)
-        refs.update(in_notes)
+        footnotes = footnote_lines(texts, outside, paragraphs + headers + in_body)
+        units += list(enumerate(footnotes, len(paragraphs)))
         if footnotes:
             tally.add("footnote_paragraph", "lines outside annotated blocks holding citations", len(footnotes))
+    if max(map(sub, map(itemgetter(1), paragraphs), starts)) <= max_chars:
+        headers_by_start = (header_starts, header_texts)
+        columns = _plain_columns(body, paper_id, units, headers_by_start, cite_spans, ref_spans, links)
+        if columns is not None:  # nothing to drop or count but citations naming no entry
+            unlinked = len(columns.cite_ref) - sum(map(links.__contains__, columns.cite_ref))
+            if unlinked:
+                tally.add("citation_without_entry", texts.keys["cite"], unlinked)
+            return columns
+    cites, cites_outside = _by_paragraph(cite_spans, starts, ends)
+    refs, refs_outside = _by_paragraph(ref_spans, starts, ends)
+    if len(units) > len(paragraphs):
+        notes = [u[1] for u in units[len(paragraphs) :]]
+        note_starts, note_ends = [f[0] for f in notes], [f[1] for f in notes]
+        in_notes, cites_outside = _by_paragraph(cites_outside, note_starts, note_ends, len(paragraphs))
+        cites.update(in_notes)
+        in_notes, refs_outside = _by_paragraph(refs_outside, note_starts, note_ends, len(paragraphs))
+        refs.update(in_notes)
     if cites_outside:
         tally.add("citation_outside_paragraph", texts.keys["cite"], len(cites_outside))
     if refs_outside:
         tally.add("reference_outside_paragraph", "figure/table refs", len(refs_outside))
-    columns = ParagraphColumns(paper_id)
-    header_texts = [body[h[0] : h[1]].strip() for h in headers] + [""]  # [-1]: before the first header
-    cite_text, ref_text = columns.cite_text, columns.ref_text
+    too_long = [unit for unit in units if unit[1][1] - unit[1][0] > max_chars]
+    if too_long:
+        tally.add("paragraph_too_long", f"over {max_chars} chars", len(too_long))
+        units = [unit for unit in units if unit[1][1] - unit[1][0] <= max_chars]
+    indices = [unit[0] for unit in units]
+    unit_starts, unit_ends = [unit[1][0] for unit in units], [unit[1][1] for unit in units]
+    nearest = map(bisect_right, repeat(header_starts), unit_starts)
+    columns = ParagraphColumns(
+        paper_id,
+        indices,
+        list(map(header_texts.__getitem__, map(sub, nearest, repeat(1)))),
+        list(map(body.__getitem__, map(slice, unit_starts, unit_ends))),
+    )
+    invalid_counts, cite_counts, ref_counts = columns.invalid, columns.cite_count, columns.ref_count
+    cite_start, cite_end, cite_text = columns.cite_start.append, columns.cite_end.append, columns.cite_text.append
+    cite_ref, cite_linked = columns.cite_ref.append, columns.cite_linked.append
     unlinked = overlapping = 0
-    for index, (start, end, _attributes) in units:
-        if end - start > max_chars:
-            tally.add("paragraph_too_long", f"over {max_chars} chars")
-            continue
-        columns.index.append(index)
-        columns.section.append(header_texts[bisect_right(header_starts, start) - 1])
-        columns.text.append(body[start:end])
+    for index, start in zip(indices, unit_starts):
         invalid = kept = 0
         last_end = -1
         for s, e, attributes in cites.get(index, ()):
@@ -375,28 +480,28 @@ def paragraph_rows(
             if ref_id is not None and type(ref_id) is not str:
                 ref_id = str(ref_id)
             if ref_id in links:
-                columns.cite_linked.append(links[ref_id])
+                cite_linked(links[ref_id])
             else:
-                columns.cite_linked.append(None)
+                cite_linked(None)
                 unlinked += 1
                 if ref_id == "":
                     ref_id = None
-            columns.cite_start.append(s - start)
-            columns.cite_end.append(e - start)
-            cite_text.append(body[s:e])
-            columns.cite_ref.append(ref_id)
+            cite_start(s - start)
+            cite_end(e - start)
+            cite_text(body[s:e])
+            cite_ref(ref_id)
             kept += 1
-        columns.cite_count.append(kept)
-        columns.invalid.append(invalid)
+        cite_counts.append(kept)
+        invalid_counts.append(invalid)
         overlapping += invalid
         spans = refs.get(index, ())
         for s, e, attributes in spans:
             ref_id = None if attributes is None else attributes.get("ref_id")
             columns.ref_start.append(s - start)
             columns.ref_end.append(e - start)
-            ref_text.append(body[s:e])
+            columns.ref_text.append(body[s:e])
             columns.ref_ref.append(ref_id if ref_id is None or type(ref_id) is str else str(ref_id))
-        columns.ref_count.append(len(spans))
+        ref_counts.append(len(spans))
     if overlapping:
         tally.add("span_overlap", texts.keys["cite"], overlapping)
     if unlinked:
