@@ -78,6 +78,7 @@ test-fast: install
 # (on generated text, and on the real text of ../shared/data: --real).
 bench: install
 	$(PY) benchmarks/ingest.py
+	$(PY) benchmarks/s2ag.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
 	$(PY) benchmarks/citeworth.py --real --rules citeworth_2021 $(if $(PUBLISHED),--published $(PUBLISHED))
 	$(PY) benchmarks/citeworth_real.py

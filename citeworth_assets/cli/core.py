@@ -217,7 +217,8 @@ def _build_held(
     from citeworth_assets.build_root import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
-    from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
+    from citeworth_assets.lib.s2ag.sources import full_text_sources as discover_shards  # 2020 shards and S2AG files
+    from citeworth_assets.lib.s2orc.shards import incomplete_shards
     from citeworth_models.registry import FAST_MODELS, MODELS, NEURAL_MODELS
 
     for cleaned in clean_stale_staging(settings.lake):
@@ -228,8 +229,8 @@ def _build_held(
     if not discover_shards(settings.dumps) and not has_arxiv_sources(settings.dumps):
         raise click.ClickException(
             f"no S2ORC shards and no arXiv/MAG sources under {settings.dumps} (expected <release>/full/metadata/"
-            "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, "
-            "openalex/; check --dumps / CITEWORTH_DUMPS)"
+            "metadata_<i>.jsonl.gz with a matching pdf_parses file, s2ag/<release>/s2orc/<file>.gz, or "
+            "unarxive-2020/, unarxive-2022/, mag/, openalex/; check --dumps / CITEWORTH_DUMPS)"
         )
     chosen = FAST_MODELS if models == "fast" else MODELS
     train = {"all": "models_job", "fast": "models_fast_job"}.get(models)
