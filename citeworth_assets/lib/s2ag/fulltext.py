@@ -215,18 +215,19 @@ def external_ids(record: dict) -> dict[str, str]:
 
 
 def entry_links(entries: list[Span]) -> dict[str, str | None]:
-    """Bibliography entry id -> the corpus id it is matched to, as text (None where it is matched to none)."""
-    links: dict[str, str | None] = {}
-    for _start, _end, attributes in entries:
-        if attributes is None:
-            continue
-        ref_id, matched = attributes.get("id"), attributes.get("matched_paper_id")
-        if ref_id is None or ref_id == "":
-            continue
-        if type(ref_id) is not str:
-            ref_id = str(ref_id)
-        if ref_id not in links:
-            links[ref_id] = None if matched is None or matched == "" else str(matched)
+    """Bibliography entry id -> the corpus id it is matched to, as text (None where it is matched to none); of two
+    entries with one id, the first."""
+    attributes = [a for a in map(itemgetter(2), entries) if a is not None]
+    if not set(map(type, attributes)) <= {dict}:
+        attributes = [a for a in attributes if type(a) is dict]
+    ids = list(map(dict.get, attributes, repeat("id")))
+    matched = list(map(dict.get, attributes, repeat("matched_paper_id")))
+    if not set(map(type, ids)) <= {str}:
+        ids = [None if i is None or i == "" else str(i) for i in ids]
+    matched = [None if m is None or m == "" else str(m) for m in matched]
+    links = dict(zip(reversed(ids), reversed(matched)))
+    links.pop(None, None)
+    links.pop("", None)
     return links
 
 
