@@ -100,8 +100,10 @@ SELECT f.paper_id,
        p.corpusid IS NOT NULL AS _has_papers_row,
        a.abstract IS NOT NULL AS _has_staged_abstract
 FROM read_parquet($full_text) f
-LEFT JOIN {papers} p ON p.corpusid = f.corpusid
-LEFT JOIN {abstracts} a ON a.corpusid = f.corpusid
+LEFT JOIN (SELECT * FROM {papers} s WHERE s.corpusid IN (SELECT corpusid FROM read_parquet($full_text))) p
+       ON p.corpusid = f.corpusid
+LEFT JOIN (SELECT * FROM {abstracts} s WHERE s.corpusid IN (SELECT corpusid FROM read_parquet($full_text))) a
+       ON a.corpusid = f.corpusid
 ORDER BY f.line
 """
 

@@ -37,7 +37,7 @@ from citeworth_assets.lib.s2ag.metadata import (
 
 RELEASE_DIMENSION = "release"
 PAPERS, ABSTRACTS, MARKERS = "s2ag_papers", "s2ag_abstracts", "s2ag_staged"
-ROW_GROUP_ROWS = 100_000
+ROW_GROUP_ROWS = 20_000  # a thread holds one row group while scanning: memory per thread, whatever the rows
 
 
 def _rows(paths: list[Path], log: IssueLog, make) -> Iterator[dict]:
