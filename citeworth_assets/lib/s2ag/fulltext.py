@@ -107,6 +107,7 @@ class ParagraphColumns:
     ref_end: list[int] = field(default_factory=list)
     ref_text: list[str] = field(default_factory=list)
     ref_ref: list[str | None] = field(default_factory=list)
+    outside: tuple[int, int] = (0, 0)  # citation and reference spans no paragraph holds
 
     def __len__(self) -> int:
         return len(self.index)
@@ -331,15 +332,18 @@ def footnote_lines(texts: Texts, spans: list[Span], blocks: list[Span]) -> list[
     return [(start, end, None) for start, end in sorted(lines)]
 
 
-def _placed(spans: list[Span], starts: list[int], ends: list[int]) -> tuple[list, list, list] | None:
-    """(starts, ends, 1 + the rank of the unit by position) of spans that all lie within a unit, else None."""
+def _placed(spans: list[Span], starts: list[int], ends: list[int]) -> tuple[list, list, list, list[Span]]:
+    """(starts, ends, 1 + the rank of the unit by position, the spans) of the spans that lie within a unit; those
+    that do not are left out (the caller counts them)."""
     if not spans:
-        return [], [], []
+        return [], [], [], spans
     span_starts, span_ends = list(map(itemgetter(0), spans)), list(map(itemgetter(1), spans))
     place = list(map(bisect_right, repeat(starts), span_starts))
     if min(place) == 0 or not all(map(le, span_ends, map(ends.__getitem__, map(sub, place, repeat(1))))):
-        return None
-    return span_starts, span_ends, place
+        inside = [k for k, p in enumerate(place) if p and span_ends[k] <= ends[p - 1]]
+        span_starts, span_ends = [span_starts[k] for k in inside], [span_ends[k] for k in inside]
+        place, spans = [place[k] for k in inside], [spans[k] for k in inside]
+    return span_starts, span_ends, place, spans
 
 
 def _outside(spans: list[Span], starts: list[int], ends: list[int]) -> list[Span]:
@@ -365,15 +369,17 @@ def _plain_columns(
     """The columns of a paper whose citation and reference spans all lie in its units (paragraphs, footnote lines)
     and never overlap (most papers), built with whole-list operations; None for any other paper (the careful
     path). ``units``: (paragraph_index, span) in output order."""
-    rank = sorted(range(len(units)), key=lambda k: units[k][1][0])  # output row of each unit by position
-    starts, ends = [units[k][1][0] for k in rank], [units[k][1][1] for k in rank]
+    unit_starts, unit_ends = [u[1][0] for u in units], [u[1][1] for u in units]
+    if all(map(lt, unit_starts, islice(unit_starts, 1, None))):  # no footnote line: output order is text order
+        rank, starts, ends = range(len(units)), unit_starts, unit_ends
+    else:
+        rank = sorted(range(len(units)), key=unit_starts.__getitem__)  # output row of each unit by position
+        starts, ends = [unit_starts[k] for k in rank], [unit_ends[k] for k in rank]
     placed_cites, placed_refs = _placed(cites, starts, ends), _placed(refs, starts, ends)
-    if placed_cites is None or placed_refs is None:
-        return None
     if any(map(lt, islice(placed_cites[0], 1, None), placed_cites[1])):
         return None  # overlapping citations: the careful path drops and counts them
+    columns_outside = (len(cites) - len(placed_cites[3]), len(refs) - len(placed_refs[3]))
     header_starts, header_texts = headers
-    unit_starts, unit_ends = [u[1][0] for u in units], [u[1][1] for u in units]
     nearest = map(bisect_right, repeat(header_starts), unit_starts)
     columns = ParagraphColumns(
         paper_id,
@@ -382,8 +388,9 @@ def _plain_columns(
         list(map(body.__getitem__, map(slice, unit_starts, unit_ends))),
         [0] * len(units),
     )
-    for kind, spans, (span_starts, span_ends, place) in (("cite", cites, placed_cites), ("ref", refs, placed_refs)):
-        rows = [rank[p - 1] for p in place]
+    columns.outside = columns_outside
+    for kind, (span_starts, span_ends, place, spans) in (("cite", placed_cites), ("ref", placed_refs)):
+        rows = list(map(sub, place, repeat(1))) if type(rank) is range else [rank[p - 1] for p in place]
         ref_ids = _ref_ids(spans)
         if any(map(lt, islice(rows, 1, None), rows)):  # footnote lines come after the paragraphs: reorder
             order = sorted(range(len(rows)), key=rows.__getitem__)
@@ -434,8 +441,13 @@ def paragraph_rows(
     if max(map(sub, map(itemgetter(1), paragraphs), starts)) <= max_chars:
         headers_by_start = (header_starts, header_texts)
         columns = _plain_columns(body, paper_id, units, headers_by_start, cite_spans, ref_spans, links)
-        if columns is not None:  # nothing to drop or count but citations naming no entry
+        if columns is not None:  # no overlap to sort out
             unlinked = len(columns.cite_ref) - sum(map(links.__contains__, columns.cite_ref))
+            cites_outside, refs_outside = columns.outside
+            if cites_outside:
+                tally.add("citation_outside_paragraph", texts.keys["cite"], cites_outside)
+            if refs_outside:
+                tally.add("reference_outside_paragraph", "figure/table refs", refs_outside)
             if unlinked:
                 tally.add("citation_without_entry", texts.keys["cite"], unlinked)
             return columns
