@@ -123,6 +123,7 @@ def write_papers(lake_root: Path, file: layout.S2agFile, source: ShardSource, lo
             abstracts=_staged_relation(lake_root, staging.ABSTRACTS, file.release),
         )
         connection = DuckDbLimits.from_environment().connect(temp / "duckdb")
+        connection.execute("SET enable_external_file_cache = false")  # the staged files are read once: no cache
         try:
             params = {"full_text": str(full_text), "v2": file.dataset == "s2orc_v2"}
             reader = connection.sql(sql, params=params).to_arrow_reader(STREAM_ROWS)
