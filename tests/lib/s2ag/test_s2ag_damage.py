@@ -186,7 +186,7 @@ def test_s2orc_v2_records_parsed_or_as_json_strings(tmp_path):
 
 def test_s2orc_v2_bibliography_entries(tmp_path):
     from citeworth_assets.lib.s2ag.annotations import RecordTally
-    from citeworth_assets.lib.s2ag.fulltext import bib_entries
+    from citeworth_assets.lib.s2ag.bibliography import bib_entries
     from citeworth_assets.lib.s2orc.values import RecordReporter
 
     log = IssueLog()

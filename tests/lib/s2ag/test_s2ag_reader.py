@@ -9,7 +9,7 @@ from s2ag_helpers import RELEASE, real_records
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2ag import layout
 from citeworth_assets.lib.s2ag.annotations import RecordTally
-from citeworth_assets.lib.s2ag.fulltext import bib_entries
+from citeworth_assets.lib.s2ag.bibliography import bib_entries
 from citeworth_assets.lib.s2ag.records import full_text_batches, paragraph_batches
 from citeworth_assets.lib.s2orc.schema import ShardSource
 from citeworth_assets.lib.s2orc.values import RecordReporter
