@@ -44,7 +44,7 @@ def _rng(seed: int, index: int, purpose: str) -> random.Random:
     return random.Random(f"{seed}:{index}:s2ag-{purpose}")
 
 
-def _digest(*parts) -> str:
+def digest(*parts) -> str:
     return hashlib.sha1(":".join(map(str, parts)).encode()).hexdigest()
 
 
@@ -60,7 +60,7 @@ def _author_name(author: dict) -> str:
 
 def s2_authors(meta: dict) -> list[dict]:
     return [
-        {"authorId": str(int(_digest("author", _author_name(a))[:12], 16) % 3_000_000_000), "name": _author_name(a)}
+        {"authorId": str(int(digest("author", _author_name(a))[:12], 16) % 3_000_000_000), "name": _author_name(a)}
         for a in meta["authors"] or []
     ]
 
@@ -97,7 +97,7 @@ def open_access(meta: dict, parse: dict | None) -> dict:
     elif ids["arxiv"]:
         url, status = f"https://arxiv.org/pdf/{ids['arxiv']}", "GREEN"
     else:
-        url, status = f"https://www.semanticscholar.org/paper/{_digest('pdf', meta['paper_id'])}", "BRONZE"
+        url, status = f"https://www.semanticscholar.org/paper/{digest('pdf', meta['paper_id'])}", "BRONZE"
     return {"externalids": externalids, "license": "CCBY" if status == "GOLD" else None, "url": url, "status": status}
 
 
@@ -129,11 +129,11 @@ def papers_row(seed: int, index: int, meta: dict, parse: dict | None, fault: str
             "DOI": ids["doi"],
             "PubMedCentral": ids["pubmedcentral"],
         },
-        "url": f"https://www.semanticscholar.org/paper/{_digest('paper', seed, meta['paper_id'])}",
+        "url": f"https://www.semanticscholar.org/paper/{digest('paper', seed, meta['paper_id'])}",
         "title": faults.title(meta["title"], fault),
         "authors": s2_authors(meta),
         "venue": meta.get("venue") or "",
-        "publicationvenueid": _uuid("venue", venue_name) if venue_name and rng.random() < 0.5 else None,
+        "publicationvenueid": uuid_like("venue", venue_name) if venue_name and rng.random() < 0.5 else None,
         "year": year,
         "referencecount": len(parse["bib_entries"]) if parse else len(meta["outbound_citations"]),
         "citationcount": citations,
@@ -167,12 +167,12 @@ def abstracts_row(seed: int, index: int, meta: dict, parse: dict | None) -> dict
     }
 
 
-def _uuid(*parts) -> str:
-    h = _digest(*parts)
+def uuid_like(*parts) -> str:
+    h = digest(*parts)
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
 
 
-def _repeats(seed: int, index: int) -> int:
+def repeats(seed: int, index: int) -> int:
     """How often the record repeats every span list: two or three times, as the real files do."""
     return 3 if _rng(seed, index, "repeats").random() < 0.3 else 2
 
@@ -189,7 +189,7 @@ def s2orc_record(seed: int, index: int, meta: dict, parse: dict, fault: str | No
     layout.bibliography(out, parse)
     text = out.text()
     faults.spans(out.kinds, len(text), fault, layout.S2ORC_NAMES)
-    annotations = faults.annotation_values(out.kinds, S2ORC_KEYS, _repeats(seed, index), fault, layout.S2ORC_NAMES)
+    annotations = faults.annotation_values(out.kinds, S2ORC_KEYS, repeats(seed, index), fault, layout.S2ORC_NAMES)
     ids = _ids(meta)
     access = open_access(meta, parse)
     return {
@@ -216,7 +216,7 @@ def s2orc_v2_record(seed: int, index: int, meta: dict, parse: dict, fault: str |
     No real ``s2orc_v2`` record is public; the shape is the one the lead fixed from the published description.
     """
     parse = faults.body_text(parse, fault)
-    repeats = _repeats(seed, index)
+    times = repeats(seed, index)
     body = layout.Spans(layout.V2_NAMES)
     layout.body(body, parse, _rng(seed, index, "body"))
     layout.figures(body, parse, _rng(seed, index, "figures"), v2=True)
@@ -231,10 +231,10 @@ def s2orc_v2_record(seed: int, index: int, meta: dict, parse: dict, fault: str |
         "openaccessinfo": open_access(meta, parse),
         "body": {
             "text": body_text,
-            "annotations": faults.annotation_values(body.kinds, V2_BODY_KEYS, repeats, fault, layout.V2_NAMES),
+            "annotations": faults.annotation_values(body.kinds, V2_BODY_KEYS, times, fault, layout.V2_NAMES),
         },
         "bibliography": {
             "text": bib.text(),
-            "annotations": faults.annotation_values(bib.kinds, V2_BIBLIOGRAPHY_KEYS, repeats, None, layout.V2_NAMES),
+            "annotations": faults.annotation_values(bib.kinds, V2_BIBLIOGRAPHY_KEYS, times, None, layout.V2_NAMES),
         },
     }

@@ -29,9 +29,10 @@ class _Lines(_AtomicGzipLines):
 
 def file_name(seed: int, release: str, dataset: str, shard: int) -> str:
     """An opaque shard name in the datasets API's style, deterministic for (seed, release, dataset, shard)."""
-    code = "".join(chr(97 + int(c, 16) % 26) for c in records._digest("query", seed, release, dataset)[:5])
+    code = "".join(chr(97 + int(c, 16) % 26) for c in records.digest("query", seed, release, dataset)[:5])
     query = 41 + DATASETS.index(dataset)
-    return f"{release.replace('-', '')}_081507_{query:05d}_{code}_{records._uuid('file', seed, release, dataset, shard)}.gz"
+    name = records.uuid_like("file", seed, release, dataset, shard)
+    return f"{release.replace('-', '')}_081507_{query:05d}_{code}_{name}.gz"
 
 
 class S2agRelease:
@@ -93,7 +94,7 @@ class S2agRelease:
             self.files["s2orc_v2"].write(records.s2orc_v2_record(self.seed, index, meta, parse, fault))
             self.records["s2orc"] += 1
             self.records["s2orc_v2"] += 1
-            self.span_repeats[records._repeats(self.seed, index)] += 1
+            self.span_repeats[records.repeats(self.seed, index)] += 1
 
     def __exit__(self, exc_type, exc, tb) -> None:
         self._close(exc)
