@@ -35,10 +35,10 @@ def summary_lines(summary: Mapping) -> list[str]:
         f"  paragraphs: {clean} clean, {sum(kinds.values())} with a realistic artefact ({_counts(kinds) or 'none'})",
     ]
     s2ag = summary.get("s2ag")
-    if s2ag:
+    if s2ag:  # on the papers line: the output stays a few lines
         faulty = len({paper for papers in s2ag["faults"].values() for paper in papers})
-        lines.append(
-            f"  s2ag: release {s2ag['release']} under {s2ag['root']}: {_counts(s2ag['records'])} records; "
+        lines[0] += (
+            f"; S2AG release in {s2ag['root']}: {_counts(s2ag['records'])} records, "
             f"the real files' faults in {faulty} papers (listed in the full summary)"
         )
     return lines

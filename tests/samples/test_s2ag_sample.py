@@ -133,7 +133,8 @@ def test_cli_layouts(tmp_path: Path) -> None:
         result = runner.invoke(main, ["generate-sample", "--out", str(out), "--papers", "12", "--layout", layout])
         assert result.exit_code == 0, result.output
         assert sorted(p.name for p in out.iterdir() if p.is_dir()) == expected
-        assert ("s2ag: release" in result.output) == (layout != "2020")
+        assert ("S2AG release in s2ag/" in result.output) == (layout != "2020")
+        assert len(result.output.splitlines()) <= 6
     for name in ("metadata", "pdf_parses"):  # the 2020 files do not change when the S2AG release is written beside
         for path in (tmp_path / "2020" / "20200705v1" / "full" / name).iterdir():
             assert path.read_bytes() == (tmp_path / "both" / path.relative_to(tmp_path / "2020")).read_bytes()
