@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 
+import orjson
+
 FAULTS = (
     "null_annotation",
     "unparsable_annotation",
@@ -118,7 +120,11 @@ def annotation_values(
     values = {}
     for key in keys:
         found = kinds.get(key)
-        values[key] = json.dumps(found * repeats, separators=(",", ":")) if found else None
+        if found:
+            once = orjson.dumps(found)[1:-1].decode()
+            values[key] = "[" + ",".join([once] * repeats) + "]"
+        else:
+            values[key] = None
     if fault == "null_annotation":
         values[names["section_header"]] = None
     elif fault == "unparsable_annotation":
@@ -127,7 +133,11 @@ def annotation_values(
     return values
 
 
-def encode(line: str) -> bytes:
-    """A JSON line as bytes: a lone surrogate becomes its ``\\uXXXX`` escape, the bad-byte mark the byte 0xff."""
-    data = line.encode("utf-8", "backslashreplace")
-    return data.replace(BAD_BYTE_MARK.encode(), BAD_BYTE) if b"\xee\x80\x80" in data else data
+def encode(record: dict) -> bytes:
+    """A record as a compact JSON line (the real files' form): a lone surrogate becomes its ``\\uXXXX`` escape,
+    the bad-byte mark the byte 0xff."""
+    try:
+        data = orjson.dumps(record)
+    except TypeError:  # orjson refuses lone surrogates; the standard encoder writes them, escaped below
+        data = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+    return data.replace(BAD_BYTE_MARK.encode(), BAD_BYTE) if BAD_BYTE_MARK.encode() in data else data

@@ -8,7 +8,6 @@ are written under a temporary name and renamed into place when complete, as the 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
@@ -24,7 +23,7 @@ class _Lines(_AtomicGzipLines):
     """Compact JSON lines as the real files have them, with the encoding faults of :func:`faults.encode`."""
 
     def write(self, record: dict) -> None:
-        self.gz.write(faults.encode(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + b"\n")
+        self.gz.write(faults.encode(record) + b"\n")
 
 
 def file_name(seed: int, release: str, dataset: str, shard: int) -> str:
