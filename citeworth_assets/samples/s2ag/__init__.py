@@ -7,8 +7,9 @@ paper read from either layout gives the same CiteWorth paragraphs and sentences:
 
 * the ``s2orc`` text is the title, author blocks and parsed abstract, then the 2020 body paragraphs joined by a
   blank line (``"\\n\\n"``, the real files' separator), each a ``paragraph`` span, with a ``sectionheader`` span
-  holding the 2020 section string before the first paragraph of each section (an empty span where a paragraph
-  without section follows a titled one), then figure/table blocks and the bibliography (:mod:`.layout`);
+  holding the 2020 section string before the first paragraph of each section (a header holding only a space where
+  a paragraph without section follows a titled one; ``n`` only where the title carries no number of its own, so
+  the section is the header's text, stripped), then figure/table blocks and the bibliography (:mod:`.layout`);
 * citation spans become ``bibref`` spans over the same characters, ``ref_id`` ``BIBREFn`` -> ``bn``; figure and
   table references ``figureref`` / ``tableref`` (``fig_k`` / ``tab_k``); bib entries ``bibentry`` with
   ``matched_paper_id`` = the 2020 entry's ``link`` and title, author, name, venue sub-spans;

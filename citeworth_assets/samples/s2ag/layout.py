@@ -135,8 +135,9 @@ def _bib_id(ref_id: str | None) -> str | None:
 def body(out: Spans, parse: dict, rng: random.Random) -> None:
     """Headers, paragraphs (with sentences, citation and figure/table reference spans) and display formulas.
 
-    A header is written where the section changes. A paragraph whose 2020 section is empty after a titled one
-    gets an empty header span (``start == end``): the nearest header before a paragraph is its section.
+    A header is written where the section changes; the nearest header before a paragraph is its section. A
+    paragraph whose 2020 section is empty after a titled one gets a header holding only a space (an empty heading:
+    its section, stripped, is ``""``; a zero-width span would be no span at all).
     """
     numbered = rng.random() < 0.5
     previous, number, formulas = "", 0, 0
@@ -146,8 +147,10 @@ def body(out: Spans, parse: dict, rng: random.Random) -> None:
             if section:
                 number += 1
                 _header(out, section, number if numbered else None)
-            else:
-                out.mark("section_header", out.pos, out.pos)
+            else:  # an empty heading: a header span holding only a space
+                blank = out.add(" ")
+                out.mark("section_header", blank, out.pos)
+                out.add(BLOCK)
             previous = section
         text = paragraph["text"]
         start = out.add(text)
