@@ -148,10 +148,10 @@ def load_papers(dump: Path):
 
 def clean(papers, rules_name: str, workdir: Path) -> dict:
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.citeworth.cleaning import (
+    from citeworth_assets.lib.citeworth.cleaning import clean_papers
+    from citeworth_assets.lib.citeworth.partition import (
         PARAGRAPH_SCHEMA,
         REJECTION_SCHEMA,
-        clean_papers,
         paragraph_row,
         rejection_rows,
     )

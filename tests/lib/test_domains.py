@@ -6,7 +6,7 @@ import pytest
 
 from citeworth_assets.defs.warehouse.assets import SQL_MODELS_DIR, create_sources, upstream_assets
 from citeworth_assets.lib import domains, lake, warehouse
-from citeworth_assets.lib.citeworth.cleaning import REJECTION_SCHEMA
+from citeworth_assets.lib.citeworth.partition import REJECTION_SCHEMA
 from citeworth_assets.lib.reasons import ReasonRegistry
 from citeworth_assets.lib.settings import Settings
 from citeworth_assets.lib.sql_models import load_models

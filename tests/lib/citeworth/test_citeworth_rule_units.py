@@ -8,8 +8,9 @@ from builders import s2orc_paragraph as paragraph
 
 from citeworth_assets.lib.citeworth import rule_units
 from citeworth_assets.lib.citeworth.citations import CitationSpan, Sentence
-from citeworth_assets.lib.citeworth.cleaning import clean_papers, rules_key
+from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.improvements import Improvement
+from citeworth_assets.lib.citeworth.partition import rules_key
 from citeworth_assets.lib.citeworth.reasons import (
     LEVELS,
     PIPELINE_REASONS,
@@ -20,7 +21,6 @@ from citeworth_assets.lib.citeworth.reasons import (
 )
 from citeworth_assets.lib.citeworth.rule_units import (
     Rule,
-    UnregisteredReason,
     citations_bracketed_at_end,
     long_enough,
     rule,
@@ -32,6 +32,7 @@ from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_IMPROVED_V2,
     rule_set,
 )
+from citeworth_assets.lib.filters import UnregisteredReason
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.settings import SettingError
