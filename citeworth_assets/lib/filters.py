@@ -42,7 +42,7 @@ class Criterion:
     """
 
     name: str
-    registry: ReasonRegistry
+    registry: ReasonRegistry = field(repr=False, compare=False)
     reasons: tuple[str, ...]
     check: Callable[..., Any] = field(repr=False)
     columns: bool = False
