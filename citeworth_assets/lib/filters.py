@@ -129,7 +129,7 @@ class Tally:
 
 
 TALLY_TABLE = "filter_tallies"
-TALLY_DIMENSION = "step"  # folders step=<step>.<partition key>: every step's partitions side by side
+TALLY_DIMENSION = "tally"  # folders tally=<step>.<partition key> (not "step": a column of the rows holds the step)
 TALLY_SCHEMA = pa.schema(
     [
         ("step", pa.string()),  # the asset that ran the filter

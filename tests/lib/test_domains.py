@@ -59,6 +59,12 @@ def test_drop_reasons_view_lists_every_domain_with_lake_counts(tmp_path):
     with cleaning_run(settings.lake, "citeworth_cleaning", tables, "citeworth_2021", "s_0") as run:
         for i in range(3):
             run.drop("hanging_citation", {**rejection, "rule_set": "citeworth_2021", "paper_id": str(i)})
+    arxiv = ("citeworth_arxiv_paragraphs", "citeworth_arxiv_rejections")
+    with cleaning_run(
+        settings.lake, "citeworth_arxiv_cleaning", arxiv, "citeworth_2021", "f", candidate_filter=True
+    ) as run:
+        run.drop("hanging_citation", {**rejection, "rule_set": "citeworth_2021", "paper_id": "a"})
+        run.drop("venue_or_id", {**rejection, "rule_set": "citeworth_2021", "paper_id": "b"}, "s2orc")
     with filters.run(settings.lake, "sciqfs_s2orc_examples", "s_0", [SCIQFS_REASONS]) as run:
         run.tally.drop("paper_too_long", 2)  # ROUGE-SciQFS keeps no rows of its skipped pairs, only their tally
     model = next(m for m in load_models(SQL_MODELS_DIR) if m.relation == "platform.drop_reasons")
@@ -71,9 +77,10 @@ def test_drop_reasons_view_lists_every_domain_with_lake_counts(tmp_path):
         warehouse.create_relation(connection, model.relation, model.sql)
         found = connection.execute("SELECT domain, reason, dropped FROM platform.drop_reasons").fetchall()
     by_reason = {(domain, reason): dropped for domain, reason, dropped in found}
-    assert by_reason[("citeworth", "hanging_citation")] == 3
+    assert len(by_reason) == len(found)  # one row per reason, whichever steps drop for it
+    assert by_reason[("citeworth", "hanging_citation")] == 4 and by_reason[("s2orc", "venue_or_id")] == 1
     assert by_reason[("citeworth", "sentence_too_short")] == 0  # counted, none dropped
-    assert by_reason[("s2orc", "venue_or_id")] == 0 and by_reason[("citesum", "unlinked_citation")] == 0
+    assert by_reason[("s2orc", "abstract")] == 0 and by_reason[("citesum", "unlinked_citation")] == 0
     assert by_reason[("sciqfs", "paper_too_long")] == 2
     assert {domain for domain, _ in by_reason} == {"s2orc", "citeworth", "citesum", "sciqfs"}
     assert isinstance(domains.drop_reason_table(), pa.Table)

@@ -66,7 +66,7 @@ def test_the_runner_writes_kept_dropped_and_their_tally_together(tmp_path):
                 run.keep(row)
     assert lake.read_partition(tmp_path, "demo_kept", "s_0").column("word").to_pylist() == ["cell", "gene"]
     assert lake.read_partition(tmp_path, "demo_dropped", "s_0").num_rows == 4
-    tallies = lake.read_partition(tmp_path, "filter_tallies", "demo_step.s_0", dimension="step").to_pylist()
+    tallies = lake.read_partition(tmp_path, "filter_tallies", "demo_step.s_0", dimension="tally").to_pylist()
     assert tallies == [
         {"step": "demo_step", "partition": "s_0", "domain": "demo", "reason": None, "items": 2},
         {"step": "demo_step", "partition": "s_0", "domain": "demo", "reason": "not_lower", "items": 2},
