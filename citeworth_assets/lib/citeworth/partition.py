@@ -73,7 +73,8 @@ def rules_key(rules: str, key: str) -> str:
 
 
 def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagraph) -> dict:
-    """A ``citeworth_paragraphs`` lake row: the release fields (see :func:`release_record`), counts and provenance."""
+    """A ``citeworth_paragraphs`` lake row: the release fields (``dataset.release_record`` picks them), counts and
+    provenance."""
     paragraph, paper = accepted.paragraph, result.paper
     samples = [
         {
