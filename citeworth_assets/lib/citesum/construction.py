@@ -136,7 +136,7 @@ def paragraph_candidates(
             continue
         sentence = text[start:end]
         inside = [span for span in touching if span["start"] >= start and span["end"] <= end]
-        judged = CitingSentence(touching, inside, abstracts, min_abstract_words)
+        judged = CitingSentence(sentence, paragraph, touching, inside, abstracts, min_abstract_words)
         if reason := first_failure(SENTENCE_CRITERIA, judged):
             yield _drop(paper_id, paragraph, sentence_index, sentence, reason)
             continue

@@ -20,6 +20,8 @@ from citeworth_assets.lib.filters import criterion
 class CitingSentence:
     """A sentence of a Related Work paragraph that citation spans touch: what the sentence criteria judge."""
 
+    text: str
+    paragraph: dict  # the ``s2orc_paragraphs`` row it is in
     touching: list[dict]  # the paragraph's citation spans that overlap the sentence
     inside: list[dict]  # those wholly inside it
     abstracts: Mapping[str, str | None]  # paper id -> abstract, the cited papers' at least
