@@ -8,8 +8,9 @@ one-row batch (:func:`first_failures`): one rule, never a second copy of it.
 
 The runner (:func:`run`) is what every filtering step uses (the S2ORC candidate filter, CiteWorth's rule sets,
 CiteSum, ROUGE-SciQFS): it writes the kept and the dropped rows of one partition through the lake and tallies
-them, kept and dropped per reason, into the lake table ``filter_tallies``, which ``platform.drop_reasons`` and
-the domains' reason views read. All of a partition's tables are published together, or none.
+them, kept and dropped per reason, into the lake table ``filter_tallies``, which ``platform.drop_reasons`` reads
+(no domain keeps counters of its own). A partition's kept, dropped and tally tables are published only if the whole
+step succeeds.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class Criterion:
             raise ValueError(f"criterion {self.name}: a criterion over columns gives one reason")
 
     def __call__(self, item, *context) -> str | None:
+        if self.columns:
+            raise TypeError(f"criterion {self.name} judges columns: apply it with first_failures")
         verdict = self.check(item, *context)
         if self._single:
             return None if verdict else self._single
