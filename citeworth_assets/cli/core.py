@@ -366,13 +366,10 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     its file) and skipped; the other papers are cleaned and printed, and the exit status is then 1."""
     import json
 
-    from citeworth_assets.lib.citeworth.cleaning import (
-        INTERNAL_ERROR,
-        clean_papers,
-        paragraph_row,
-        release_record,
-    )
+    from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
+    from citeworth_assets.lib.citeworth.dataset import release_record
     from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+    from citeworth_assets.lib.citeworth.partition import paragraph_row
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
 
