@@ -39,6 +39,9 @@ class ParagraphColumns:
     def __len__(self) -> int:
         return len(self.index)
 
+    def __iter__(self):
+        return iter(self.rows())
+
     def rows(self) -> list[dict]:
         """The rows as dicts (``s2orc_paragraphs`` without provenance)."""
         rows, c, r = [], 0, 0
