@@ -30,7 +30,7 @@ REASONS.describe(
         "mag_field_of_study": "the paper has no MAG field of study (S2AG: no MAG level-0 category among the papers "
         "row's s2fieldsofstudy of source external)",
         "has_inbound_citations": "no paper of the corpus cites it (S2AG: papers citationcount is 0 or missing)",
-        "has_pdf_parse": "the corpus has no PDF parse of the paper (S2AG: always parsed, the row comes from a full text)",
+        "has_pdf_parse": "the corpus has no PDF parse of the paper (S2AG: always parsed: the row is a full text's)",
         "has_pdf_parsed_abstract": "the PDF parse has no abstract (S2AG s2orc: no abstract span; s2orc_v2: no "
         "abstracts row)",
         "has_pdf_parsed_body_text": "the PDF parse has no body text (S2AG: no paragraph span)",
