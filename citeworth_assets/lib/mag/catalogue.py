@@ -152,6 +152,8 @@ def _fields(record: dict, report) -> list[str]:
     """Level-0 concepts (the MAG's fields); where a work has none (concepts are deprecated), the MAG fields of its
     primary topic and topics (:mod:`citeworth_assets.lib.mag.openalex_fields`)."""
     concepts = _typed(record, "concepts", list, report) or []
+    topics = list(_typed(record, "topics", list, report) or [])
+    primary = _typed(record, "primary_topic", dict, report)
     fields = {
         _mag_casing(c["display_name"])
         for c in concepts
@@ -159,8 +161,6 @@ def _fields(record: dict, report) -> list[str]:
     }
     if fields:
         return sorted(fields)
-    topics = list(_typed(record, "topics", list, report) or [])
-    primary = _typed(record, "primary_topic", dict, report)
     for topic in [primary, *topics] if primary else topics:
         if isinstance(topic, dict) and (field := topic_field(topic)):
             fields.add(field)
