@@ -53,6 +53,14 @@ def section_paragraphs(
     return paragraphs
 
 
+def body_text(record: dict, marker: re.Pattern) -> list:
+    """The paragraphs of a record of either shape as 2022 ``body_text`` entries (``section``, ``text``), for readers
+    that take that list (the arXiv ingestion reports the sections' problems; they are not reported again here)."""
+    if is_2024(record):
+        return [{"section": s, "text": t} for s, t in section_paragraphs(record["sections"], marker, lambda *_: None)]
+    return record.get("body_text") or []
+
+
 def richer_metadata(record: dict, metadata: dict, report: Callable[[str, str], None]) -> dict:
     """``language``, ``license`` and ``cited_by_count`` of a 2024 record (a value of another type is reported)."""
     found = {}
