@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -19,7 +20,7 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib.mag.openalex_fields import FIELD_TO_MAG, SUBFIELD_TO_MAG
 from citeworth_assets.lib.mag.openalex_snapshot import JSONL_WORKS, PARQUET_WORKS, WORK_COLUMNS
-from citeworth_assets.samples.mag import Work, openalex_record
+from citeworth_assets.samples.mag import Work, filler_work, openalex_record
 
 UPDATED, LATER = "updated_date=2026-03-15", "updated_date=2026-03-20"
 DOMAINS = {
@@ -77,6 +78,12 @@ def write_parquet_part(path: Path, records: list[dict]) -> Path:
     return path
 
 
+def works_2026(seed: int, count: int) -> list[Work]:
+    """Works only the 2026 snapshot holds (ids and pseudo-word titles apart from the other sample works, so the
+    catalogue's older works and their resolution stay as they were)."""
+    return [replace(filler_work(seed + 2026, index), mag_id=3_600_000_000 + index) for index in range(count)]
+
+
 def _manifest(folder: Path, parts: list[tuple[Path, int]]) -> None:
     entries = [
         {
@@ -92,10 +99,14 @@ def _manifest(folder: Path, parts: list[tuple[Path, int]]) -> None:
     (folder / "manifest.json").write_text(json.dumps({"entries": entries, "meta": meta}, indent=1) + "\n")
 
 
+def _short(url: str) -> str:
+    return url.rsplit("/", 1)[-1]
+
+
 def _write_jsonl(path: Path, records: list[dict]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(path, "wt", encoding="utf-8", newline="\n") as out:
-        out.writelines(json.dumps(record) + "\n" for record in records)
+    with gzip.GzipFile(path, "wb", mtime=0) as out:  # the same bytes on every run
+        out.writelines(json.dumps(record).encode() + b"\n" for record in records)
     return path
 
 
@@ -124,9 +135,13 @@ def write_openalex_2026_snapshot(
     jsonl.append((_write_jsonl(root / JSONL_WORKS / LATER / "part_0000.gz", [mistyped]), 1))
     _manifest(root / JSONL_WORKS.rsplit("/", 1)[0], jsonl)
     _manifest(root / PARQUET_WORKS.rsplit("/", 1)[0], parquet)
+    written = [_short(r["id"]) for r in (*(r for chunk in chunks for r in chunk), mistyped)]
+    edges = [(_short(r["id"]), _short(cited)) for chunk in chunks for r in chunk for cited in r["referenced_works"]]
     return {
-        "written": [r["id"].rsplit("/", 1)[-1] for r in (*(r for chunk in chunks for r in chunk), mistyped)],
-        "cut": cut["id"].rsplit("/", 1)[-1],
+        "written": written,
+        "edges": edges,  # those written (the mistyped work's are not)
+        "edges_in_catalogue": [edge for edge in edges if edge[1] in written],
+        "cut": _short(cut["id"]),
         "short_part": parquet[-1][0].name,
-        "mistyped": mistyped["id"].rsplit("/", 1)[-1],
+        "mistyped": _short(mistyped["id"]),
     }
