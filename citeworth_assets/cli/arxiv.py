@@ -203,10 +203,16 @@ def write_sample_dumps(
     write_mag_dump(out / MAG_DIR, catalogue(), edges)
     write_openalex_snapshot(out / OPENALEX_DIR, catalogue(), edges, per_part=100 if not filler else 50_000)
     write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", special)
-    today: dict = {"papers_2024": 0, "works_2026": 0, "edges_2026": 0, "edges_2026_in_catalogue": 0}
+    today: dict = {
+        "papers_2024": 0,
+        "references_2024": 0,
+        "works_2026": 0,
+        "edges_2026": 0,
+        "edges_2026_in_catalogue": 0,
+    }
     if papers_2024:
         written = write_unarxive_2024(out / UNARXIVE_2022 / "unarxive_2024_sample.jsonl.gz", special, papers_2024, seed)
-        today["papers_2024"] = len(written["papers"])
+        today.update(papers_2024=len(written["papers"]), references_2024=written["references"])
     if works_2026:
         added = new_works(seed, works_2026)
         edges_2026 = [(a.mag_id, b.mag_id) for a, b in zip(added, added[1:])]

@@ -81,7 +81,7 @@ def _record(index: int, works: list[Work], rng: random.Random) -> dict:
 
 def write_unarxive_2024(path: str | Path, works: list[Work], papers: int = 6, seed: int = 24) -> dict:
     """unarXive 2024 JSON lines (gzipped) of ``papers`` generated papers with the faults of the module doc. Returns
-    what a test checks: the paper ids and the citation markers written per paper."""
+    what a test checks: the paper ids, the citation markers written per paper, the bibliography entries."""
     rng = random.Random(seed)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,4 +101,5 @@ def write_unarxive_2024(path: str | Path, works: list[Work], papers: int = 6, se
                     1,
                 )
             out.write(line.encode() + b"\n")
-    return {"papers": [r["paper_id"] for r in records], "markers": markers}
+    references = sum(len(r["bib_entries"]) for r in records)
+    return {"papers": [r["paper_id"] for r in records], "markers": markers, "references": references}
