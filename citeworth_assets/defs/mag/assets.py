@@ -52,12 +52,14 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
                 "arXiv id, fields); arXiv metadata titles beside it (table arxiv_titles). Built out of core in "
                 "DuckDB in a process of its own (memory limit CITEWORTH_DUCKDB_MEMORY); a work listed twice keeps "
                 "its newest version (the later Papers.txt line, the later OpenAlex updated_date folder), the others "
-                "are listed in work_duplicates. Read issues in catalogue_read_issues."
+                "are listed in work_duplicates. OpenAlex snapshots in the 2026 layout (the Parquet copy read where "
+                "present, manifest counts checked) or the older one. Read issues in catalogue_read_issues."
             ),
             "work_references": "Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
             "mag_fields_of_study": (
-                "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts) with their static field "
-                "partition key and the number of catalogue works in each."
+                "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts, else OpenAlex topics mapped "
+                "to MAG fields: docs/arxiv.md) with their static field partition key and the number of catalogue "
+                "works in each."
             ),
         },
     ),

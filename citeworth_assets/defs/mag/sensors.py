@@ -19,7 +19,7 @@ catalogue_job = dg.define_asset_job(
 @dump_root_sensor(
     catalogue_job,
     60,
-    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/works/ or "
+    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/ (works parts, any layout) or "
     "<dumps>/arxiv-metadata/ change and have settled (the cursor keeps their names, sizes and modification times).",
 )
 def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
