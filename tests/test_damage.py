@@ -423,3 +423,18 @@ def test_a_mistyped_mag_integer_costs_that_field_only(tmp_path):
     assert log.counts == {"bad_type": 1} and log.issues[0].line == 3
     assert len(kept) == len(works) and kept[f"mag:{cells[0]}"]["year"] is None
     assert kept[f"mag:{cells[0]}"]["title"] == works[2].title
+
+
+def test_an_arxiv_metadata_line_with_a_mistyped_id_is_counted_not_silent(tmp_path):
+    from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
+
+    path = tmp_path / "arxiv-metadata.jsonl"
+    lines = [
+        {"id": "0704.0001", "title": "Calculation of prompt\\n  diphoton production"},
+        {"id": 704.0002, "title": "Sparsity-certifying Graph Decompositions"},  # a spreadsheet round trip
+        {"id": "0704.0003", "title": None},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    log = IssueLog()
+    assert [arxiv_id for arxiv_id, _ in read_arxiv_metadata_titles(path, log)] == ["0704.0001"]
+    assert log.counts == {"bad_type": 2} and [issue.line for issue in log.issues] == [2, 3]
