@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib.dump_root import followed_out
@@ -52,6 +54,7 @@ WORK_COLUMNS = (
     "locations",
     "referenced_works",
 )
+NESTED = frozenset({"ids", "authorships", "concepts", "primary_topic", "topics", "locations", "referenced_works"})
 PARQUET_BATCH_ROWS = 10_000
 
 
@@ -186,17 +189,32 @@ def check_part(part: Path, records: int, meta: dict | None, log: IssueLog) -> No
 
 
 def _parquet_records(part: Path, log: IssueLog) -> Iterator[SnapshotRecord]:
-    """Rows of a Parquet part as work records (only the columns the catalogue takes), batch by batch."""
+    """Rows of a Parquet part as work records (only the columns the catalogue takes), batch by batch. A nested
+    column stored as JSON text (as some Parquet exports of the snapshot do) is decoded value by value; a value that
+    does not decode stays text and is then the reader's ``bad_type``."""
     try:
         parquet = pq.ParquetFile(part)
-        columns = [name for name in WORK_COLUMNS if name in parquet.schema_arrow.names]
+        schema = parquet.schema_arrow
+        columns = [name for name in WORK_COLUMNS if name in schema.names]
+        as_text = [n for n in columns if n in NESTED and pa.types.is_string(schema.field(n).type)]
         number = 0
         for batch in parquet.iter_batches(PARQUET_BATCH_ROWS, columns=columns):
             for record in batch.to_pylist():
                 number += 1
+                for name in as_text:
+                    record[name] = _json_text(record[name])
                 yield SnapshotRecord(part, number, record)
     except (OSError, ValueError) as error:  # not Parquet, truncated, corrupt page (ArrowInvalid is a ValueError)
         log.add(ReadIssue(str(part), None, None, "bad_parquet", f"Parquet part not read to its end: {error}"))
+
+
+def _json_text(value):
+    if isinstance(value, str) and value[:1] in ("[", "{"):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
 
 
 def iter_snapshot_records(snapshot: str | Path, log: IssueLog) -> Iterator[SnapshotRecord]:
