@@ -290,11 +290,14 @@ def generate_sample_arxiv(
 
 
 def has_arxiv_sources(dumps) -> bool:
-    """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue."""
+    """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue (an OpenAlex folder counts even
+    without works parts: its catalogue step then fails naming the layouts looked for)."""
     from citeworth_assets.lib.arxiv.dump_files import (
+        OPENALEX_DIR,
         catalogue_files,
         discover_dump_files,
     )
     from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
 
-    return bool(catalogue_files(dumps) or discover_dump_files(dumps) or discover_source_dumps(dumps))
+    found = catalogue_files(dumps) or discover_dump_files(dumps) or discover_source_dumps(dumps)
+    return bool(found or (dumps / OPENALEX_DIR).is_dir())

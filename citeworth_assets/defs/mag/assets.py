@@ -14,6 +14,7 @@ from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
 from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
+from citeworth_assets.lib.mag.openalex_snapshot import SnapshotError
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
 from citeworth_assets.resources import CiteworthSettings
 
@@ -76,9 +77,12 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     dumps = settings.require_dumps()
     log = IssueLog()
     mag, openalex = dumps / MAG_DIR, dumps / OPENALEX_DIR
-    counts = build_works_apart(
-        settings.lake, mag if mag.is_dir() else None, openalex if openalex.is_dir() else None, log, settings.duckdb
-    )
+    try:
+        counts = build_works_apart(
+            settings.lake, mag if mag.is_dir() else None, openalex if openalex.is_dir() else None, log, settings.duckdb
+        )
+    except SnapshotError as error:  # an OpenAlex folder without works parts: never an empty catalogue
+        raise dg.Failure(str(error)) from None
     fields = field_counts(settings.lake, settings.duckdb)
     titles = lake.write_partition(settings.lake, "arxiv_titles", ARXIV_TITLE_SCHEMA, _arxiv_titles(dumps, log))
     field_rows = _field_rows(dumps, fields)

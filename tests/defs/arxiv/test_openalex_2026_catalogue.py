@@ -36,5 +36,5 @@ def test_an_openalex_folder_without_works_fails_naming_the_layouts(tmp_path):
     result, _ = materialize(tmp_path / "dumps", tmp_path / "data")
     assert not result.success
     [failure] = [event for event in result.all_events if event.event_type == dg.DagsterEventType.STEP_FAILURE]
-    message = failure.step_failure_data.error.cause.message
+    message = failure.step_failure_data.user_failure_data.description
     assert "no works part found" in message and all(layout in message for layout in LAYOUTS)
