@@ -55,6 +55,17 @@ WORK_COLUMNS = (
     "referenced_works",
 )
 NESTED = frozenset({"ids", "authorships", "concepts", "primary_topic", "topics", "locations", "referenced_works"})
+# the leaves of the nested Parquet columns that the catalogue reads: the rest (institutions, affiliations, scores...)
+# is dropped in Arrow before rows become Python objects, which otherwise costs more than the whole JSON parse
+_NAME = {"display_name": None}
+LEAVES = {
+    "ids": {"mag": None},
+    "authorships": {"author": _NAME, "raw_author_name": None},
+    "concepts": {"display_name": None, "level": None},
+    "primary_topic": {"field": _NAME, "subfield": _NAME, "domain": _NAME},
+    "topics": {"field": _NAME, "subfield": _NAME, "domain": _NAME},
+    "locations": {"landing_page_url": None},
+}
 PARQUET_BATCH_ROWS = 10_000
 
 
@@ -199,13 +210,32 @@ def _parquet_records(part: Path, log: IssueLog) -> Iterator[SnapshotRecord]:
         as_text = [n for n in columns if n in NESTED and pa.types.is_string(schema.field(n).type)]
         number = 0
         for batch in parquet.iter_batches(PARQUET_BATCH_ROWS, columns=columns):
-            for record in batch.to_pylist():
+            pruned = [_pruned(batch.column(name), LEAVES.get(name)) for name in batch.schema.names]
+            for record in pa.RecordBatch.from_arrays(pruned, names=batch.schema.names).to_pylist():
                 number += 1
                 for name in as_text:
                     record[name] = _json_text(record[name])
                 yield SnapshotRecord(part, number, record)
     except (OSError, ValueError) as error:  # not Parquet, truncated, corrupt page (ArrowInvalid is a ValueError)
         log.add(ReadIssue(str(part), None, None, "bad_parquet", f"Parquet part not read to its end: {error}"))
+
+
+def _pruned(array: pa.Array, leaves: dict | None) -> pa.Array:
+    """``array`` with only the struct fields named in ``leaves`` (through lists), nulls kept; any other type as is."""
+    if leaves is None:
+        return array
+    kind = array.type
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        values = _pruned(array.values, leaves)
+        return type(array).from_arrays(array.offsets, values, mask=array.is_null() if array.null_count else None)
+    if not pa.types.is_struct(kind):
+        return array
+    children = {kind.field(i).name: child for i, child in enumerate(array.flatten())}
+    names = [name for name in leaves if name in children]
+    fields = [_pruned(children[name], leaves[name]) for name in names]
+    if not names:
+        return pa.nulls(len(array), pa.struct([]))
+    return pa.StructArray.from_arrays(fields, names=names, mask=array.is_null() if array.null_count else None)
 
 
 def _json_text(value):
