@@ -20,10 +20,12 @@ from citeworth_assets.lib.settings import Settings
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
     "--layout",
-    type=click.Choice(["2020", "s2ag", "both"]),
+    type=click.Choice(["2020", "s2ag", "s2ag_v2", "both"]),
     default="both",
     show_default=True,
-    help="S2ORC 20200705v1 shards, an S2AG release (s2orc, s2orc_v2, papers, abstracts) of the same papers, or both.",
+    help="S2ORC 20200705v1 shards; an S2AG release (papers, abstracts) with the full texts as `s2orc` (s2ag) or "
+    "`s2orc_v2` (s2ag_v2); or both: the shards and a release with both full-text datasets, every paper three times "
+    "(the build keeps one and reports the others as duplicates).",
 )
 @click.option(
     "--verbose",

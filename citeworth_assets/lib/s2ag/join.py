@@ -10,7 +10,9 @@ The 2020 metadata columns from S2AG (the candidate filter reads them; docs/s2ag.
 - title, authors (each ``name`` split into first / middle / last), year, venue, ``journal.name``, the external
   ids (ArXiv, ACL, PubMed, PubMedCentral, DOI, MAG) and the URL from ``papers``; a paper without a ``papers`` row
   keeps the full text's title and external ids;
-- ``abstract`` from ``abstracts``, else the full text's abstract span;
+- ``abstract`` from ``abstracts``, as the 2020 metadata's abstract (CiteWorth's ``abstract`` criterion reads it; a
+  paper whose abstract S2 does not distribute fails it in both layouts); only where the release has no ``abstracts``
+  dataset at all does the full text's abstract span stand in (counted as ``abstract_from_full_text``);
 - ``mag_field_of_study`` from ``s2fieldsofstudy`` (see :mod:`.metadata`);
 - ``has_inbound_citations``: ``citationcount > 0``; ``has_outbound_citations``: ``referencecount > 0``; the
   citation id lists stay empty (they are the ``citations`` dataset, which nothing downstream reads);
@@ -49,13 +51,16 @@ class JoinedPapers:
     metadata_staged: bool = False
 
 
-def _staged_relation(lake_root: Path, table: str, release: str) -> str:
-    """A SQL relation over the staged table of the release, or an empty one of the same columns."""
+def _staged_files(lake_root: Path, table: str, release: str) -> list[str]:
     folder = lake.partition_dir(lake_root, table, layout.release_key(release), staging.RELEASE_DIMENSION)
-    files = sorted(folder.glob("*.parquet"))
+    return [str(path) for path in sorted(folder.glob("*.parquet"))]
+
+
+def _staged_relation(table: str, files: list[str]) -> str:
+    """A SQL relation over the staged files of the release (the query's parameter ``$<table>``), or an empty one of
+    the same columns."""
     if files:
-        paths = ", ".join("'" + str(path).replace("'", "''") + "'" for path in files)
-        return f"read_parquet([{paths}])"
+        return f"read_parquet(${table})"
     columns = "NULL::BIGINT AS corpusid"
     if table == staging.PAPERS:
         columns += (
@@ -74,7 +79,7 @@ JOIN_SQL = """
 SELECT f.paper_id,
        coalesce(p.title, f.title) AS title,
        coalesce(p.authors, []) AS authors,
-       coalesce(a.abstract, f.abstract) AS abstract,
+       CASE WHEN $abstracts_staged THEN a.abstract ELSE f.abstract END AS abstract,
        p.year,
        coalesce(p.arxiv_id, f.ft_arxiv) AS arxiv_id,
        coalesce(p.acl_id, f.ft_acl) AS acl_id,
@@ -98,7 +103,7 @@ SELECT f.paper_id,
        p.s2_url,
        f.release, f.shard, f.source_file, f.line, f.byte_offset,
        p.corpusid IS NOT NULL AS _has_papers_row,
-       a.abstract IS NOT NULL AS _has_staged_abstract
+       NOT $abstracts_staged AND f.abstract IS NOT NULL AS _abstract_from_full_text
 FROM read_parquet($full_text) f
 LEFT JOIN (SELECT * FROM {papers} s WHERE s.corpusid IN (SELECT corpusid FROM read_parquet($full_text))) p
        ON p.corpusid = f.corpusid
@@ -118,26 +123,24 @@ def write_papers(lake_root: Path, file: layout.S2agFile, source: ShardSource, lo
         with pq.ParquetWriter(full_text, FULL_TEXT_SCHEMA, compression="zstd") as writer:
             for table in full_text_batches(source, log):
                 writer.write_table(table)
+        staged = {table: _staged_files(lake_root, table, file.release) for table in (staging.PAPERS, staging.ABSTRACTS)}
         sql = JOIN_SQL.format(
-            papers=_staged_relation(lake_root, staging.PAPERS, file.release),
-            abstracts=_staged_relation(lake_root, staging.ABSTRACTS, file.release),
+            papers=_staged_relation(staging.PAPERS, staged[staging.PAPERS]),
+            abstracts=_staged_relation(staging.ABSTRACTS, staged[staging.ABSTRACTS]),
         )
         connection = DuckDbLimits.from_environment().connect(temp / "duckdb")
         connection.execute("SET enable_external_file_cache = false")  # the staged files are read once: no cache
         try:
             params = {"full_text": str(full_text), "v2": file.dataset == "s2orc_v2"}
+            params |= {table: files for table, files in staged.items() if files}
+            params["abstracts_staged"] = bool(staged[staging.ABSTRACTS])
             reader = connection.sql(sql, params=params).to_arrow_reader(STREAM_ROWS)
             with lake.PartitionWriter(lake_root, "s2orc_papers", PAPER_SCHEMA, source.shard) as out:
                 for batch in reader:
                     table = pa.Table.from_batches([batch])
-                    has_row, has_abstract = table.column("_has_papers_row"), table.column("_has_staged_abstract")
-                    joined.with_papers_row += sum(has_row.to_pylist())
+                    joined.with_papers_row += sum(table.column("_has_papers_row").to_pylist())
                     joined.with_abstract += sum(1 for text in table.column("abstract").to_pylist() if text)
-                    joined.abstract_from_full_text += sum(
-                        1
-                        for text, staged in zip(table.column("abstract").to_pylist(), has_abstract.to_pylist())
-                        if text and not staged
-                    )
+                    joined.abstract_from_full_text += sum(table.column("_abstract_from_full_text").to_pylist())
                     out.write_table(table)
             joined.papers = out.rows_written
         finally:

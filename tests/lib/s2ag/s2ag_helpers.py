@@ -56,7 +56,22 @@ def s2ag_dump_root(root: Path, shared_data: Path, papers: list[dict] | None = No
         papers = [papers_row(record["corpusid"]) for record in real_records(shared_data)]
     write_lines(folder / "papers" / "papers-full-texts.jsonl.gz", papers)
     write_lines(folder / "abstracts" / "abstracts-cited.jsonl.gz", cited_abstracts(real_records(shared_data)))
+    write_lines(folder / "abstracts" / "abstracts-full-texts.jsonl.gz", full_text_abstracts(real_records(shared_data)))
     return root
+
+
+def full_text_abstracts(records: list[dict]) -> list[dict]:
+    """``abstracts`` rows of the full texts (the real samples are independent draws that hold none of them): each
+    the text of the paper's first abstract span, as S2 distributes a paper's abstract beside its full text."""
+    rows = []
+    for record in records:
+        spans = record["content"]["annotations"].get("abstract")
+        if spans and json.loads(spans):
+            first = json.loads(spans)[0]
+            rows.append(
+                {"corpusid": record["corpusid"], "abstract": record["content"]["text"][first["start"] : first["end"]]}
+            )
+    return rows
 
 
 def cited_abstracts(records: list[dict]) -> list[dict]:

@@ -96,7 +96,7 @@ def test_each_paper_of_the_file_gets_its_metadata_by_corpus_id(staged):
     assert first["mag_field_of_study"] == ["Medicine"] and first["has_inbound_citations"] is False
     alone = rows["255785057"]  # no papers row: what the full text says
     assert alone["title"].startswith("Erratum to: MINE") and alone["mag_field_of_study"] is None
-    assert alone["abstract"].startswith("Erratum")  # the full text's abstract span, as abstracts lacks it
+    assert alone["abstract"].startswith("Erratum") and joined.abstract_from_full_text == 0  # from abstracts
     candidates, rejected = split_candidates(papers)
     assert set(candidates.column("paper_id").to_pylist()) == {"256868338", "256868353", "255784916"}
     assert dict(zip(rejected.column("paper_id").to_pylist(), rejected.column("failed_criterion").to_pylist())) == {
