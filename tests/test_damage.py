@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import duckdb
 import pytest
 from gzip_oracle import decodable_prefix
 
-from citeworth_assets.lib import lake
+from citeworth_assets.lib import domains, lake, warehouse
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.lake_catalogue import build_works
@@ -33,10 +34,12 @@ from citeworth_assets.lib.s2orc.records import (
     read_paragraphs,
 )
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
+from citeworth_assets.lib.sql_models import load_models
 from citeworth_assets.samples import mag as mag_sample
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 RELEASE = "20200705v1"
+SQL_MODELS = Path(__file__).resolve().parents[1] / "dbt_like_sql"
 
 
 @dataclass
@@ -151,14 +154,36 @@ def invalid_utf8_in_id(dump: Path) -> Expected:
 
 
 def invalid_utf8_in_text(dump: Path) -> Expected:
+    """Kept with U+FFFD in place of the bad bytes (as unarXive's reader does), reported at its line."""
     name = "pdf_parses_0.jsonl.gz"
     lines = lines_of(dump, name)
     index = 3
-    lost = paper_id(lines[index])
     text = json.loads(lines[index])["body_text"][0]["text"].encode()
     lines[index] = lines[index].replace(text[:20], text[:10] + b"\xc3\x28" + text[12:20], 1)
     write_lines(dump, name, lines)
-    return Expected("invalid_utf8", name, index + 1, lost={name: {lost}})
+    return Expected("invalid_utf8", name, index + 1)
+
+
+def lone_surrogate(name: str, index: int, where: Callable[[dict], None]) -> Callable[[Path], Expected]:
+    """A parser that cuts a string between the two halves of a surrogate pair (mathematical letters such as
+    U+1D465 are written ``\\ud835\\udc65`` in JSON) leaves a lone ``\\ud835``: strict JSON parsers reject the whole
+    line. The record is kept with U+FFFD there and the line is reported."""
+
+    def damage(dump: Path) -> Expected:
+        edit_record(dump, name, index, where)
+        path = path_of(dump, name)
+        path.write_bytes(gzip.compress(gzip.decompress(path.read_bytes()).replace(b"LONE", b"\\ud835")))
+        return Expected("invalid_utf8", name, index + 1)
+
+    return damage
+
+
+def _lone_in_paragraph(record: dict) -> None:
+    record["body_text"][0]["text"] = "a variable LONE x " + record["body_text"][0]["text"]
+
+
+def _lone_in_title(record: dict) -> None:
+    record["title"] = "On LONE-spaces " + (record["title"] or "")
 
 
 def out_of_range_year(dump: Path) -> Expected:
@@ -215,6 +240,8 @@ CASES = {
     "missing half": half_shard(empty=False),
     "invalid UTF-8 in an id": invalid_utf8_in_id,
     "invalid UTF-8 in text": invalid_utf8_in_text,
+    "lone surrogate, pdf_parses": lone_surrogate("pdf_parses_1.jsonl.gz", 2, _lone_in_paragraph),
+    "lone surrogate, metadata": lone_surrogate("metadata_0.jsonl.gz", 5, _lone_in_title),
     "out-of-range number": out_of_range_year,
     "wrong types": wrong_types,
     "wrong types in spans": wrong_types_in_spans,
@@ -313,11 +340,15 @@ def test_damage_loses_only_the_damaged_records_and_is_reported(case, clean, tmp_
 
 
 def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp_path):
+    """A paper in two shards (S2ORC's own releases repeat a few paper_ids across shards, and a re-download can put
+    a shard's lines into another): listed with the first kept, and counted once by the warehouse views."""
     clean_dump, _ = clean
     dump = tmp_path / "dump"
     shutil.copytree(clean_dump, dump)
     repeated = lines_of(dump, "metadata_0.jsonl.gz")[0]
     write_lines(dump, "metadata_1.jsonl.gz", lines_of(dump, "metadata_1.jsonl.gz") + [repeated])
+    parse = next(line for line in lines_of(dump, "pdf_parses_0.jsonl.gz") if paper_id(line) == paper_id(repeated))
+    write_lines(dump, "pdf_parses_1.jsonl.gz", lines_of(dump, "pdf_parses_1.jsonl.gz") + [parse])
     ingest(dump, tmp_path / "lake")
     assert write_duplicate_papers(tmp_path / "lake") == 2
     rows = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
@@ -325,6 +356,28 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
         (paper_id(repeated), f"{RELEASE}_0", True),
         (paper_id(repeated), f"{RELEASE}_1", False),
     ]
+    with duckdb.connect() as connection:
+        warehouse_model(connection, tmp_path / "lake", "s2orc.papers")
+        warehouse_model(connection, tmp_path / "lake", "s2orc.paragraphs")
+        papers = connection.execute("SELECT count(*), count(DISTINCT paper_id) FROM s2orc.papers").fetchall()
+        assert papers == [(60, 60)]
+        (stored,), (counted,) = (
+            connection.execute(f"SELECT count(*) FROM {name} WHERE paper_id = ?", [paper_id(repeated)]).fetchone()
+            for name in ("lake.s2orc_paragraphs", "s2orc.paragraphs")
+        )
+        assert stored == 2 * counted > 0  # read from both shards, counted from the kept one
+
+
+def warehouse_model(connection, lake_root: Path, relation: str) -> None:
+    """A warehouse SQL model over the lake tables it reads, as the warehouse asset creates them."""
+    model = next(m for m in load_models(SQL_MODELS) if m.relation == relation)
+    tables = domains.lake_tables()
+    for upstream in sorted(model.upstream):
+        table = upstream.split(".")[1]
+        warehouse.create_lake_view(
+            connection, upstream, lake_root, table, tables[table].schema, tables[table].partition_column
+        )
+    warehouse.create_relation(connection, relation, model.sql, model.materialized, model.description)
 
 
 # -- the works catalogue: fields of the wrong type (issue 33) ----------------------------------------------------------
