@@ -147,6 +147,25 @@ def half_shard(empty: bool) -> Callable[[Path], Expected]:
     return damage
 
 
+def shard_of_directories(dump: Path) -> Expected:
+    """Both files of a shard are folders of that name (``gunzip -r`` or an archive tool unpacking into a folder
+    named like the archive): nothing to read, and the shard is reported, not skipped in silence."""
+    for kind in ("metadata", "pdf_parses"):
+        folder = dump / RELEASE / "full" / kind / f"{kind}_2.jsonl.gz"
+        folder.mkdir()
+        (folder / f"{kind}_2.jsonl").write_bytes(b"")
+    return Expected("incomplete_shard", "metadata_2.jsonl.gz", None, incomplete=f"{RELEASE}_2")
+
+
+def half_shard_as_directory(dump: Path) -> Expected:
+    """One file of a shard replaced by a folder of its name: the shard is reported and its papers not read."""
+    name = "pdf_parses_1.jsonl.gz"
+    lost = {f: {paper_id(line) for line in lines_of(dump, f)} for f in ("metadata_1.jsonl.gz", name)}
+    path_of(dump, name).unlink()
+    path_of(dump, name).mkdir()
+    return Expected("incomplete_shard", name, None, lost=lost, incomplete=f"{RELEASE}_1")
+
+
 def invalid_utf8_in_id(dump: Path) -> Expected:
     name = "metadata_0.jsonl.gz"
     lost = replace_line(dump, name, 4, b'{"paper_id": "\xff\xfe12", "title": "x"}')
@@ -238,6 +257,8 @@ CASES = {
     "not gzip": not_gzip,
     "empty half": half_shard(empty=True),
     "missing half": half_shard(empty=False),
+    "a shard of directories": shard_of_directories,
+    "a half shard that is a directory": half_shard_as_directory,
     "invalid UTF-8 in an id": invalid_utf8_in_id,
     "invalid UTF-8 in text": invalid_utf8_in_text,
     "lone surrogate, pdf_parses": lone_surrogate("pdf_parses_1.jsonl.gz", 2, _lone_in_paragraph),
@@ -315,6 +336,7 @@ def test_damage_loses_only_the_damaged_records_and_is_reported(case, clean, tmp_
 
     if expected.incomplete:
         assert [shard.key for shard in after.incomplete] == [expected.incomplete]
+        assert expected.file in after.incomplete[0].problem
     else:
         problems = [(issue.kind, Path(issue.file).name, issue.line) for issue in after.issues]
         matching = [p for p in problems if p[:2] == (expected.kind, expected.file)]
