@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_records
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
@@ -101,7 +101,8 @@ def record_batches(
             continue
         paper_id = str(paper_id)
         if "\ufffd" in paper_id:  # a repaired id names no paper: the record is not filed under it
-            RecordReporter(issues, source.path, number, offset, None)("bad_value", "paper_id is not text; skipped")
+            problem = "paper_id is not valid UTF-8 (or holds a lone surrogate): record skipped"
+            issues.replace_or_add(ReadIssue(str(source.path), number, offset, "invalid_utf8", problem))
             continue
         if paper_ids is not None and paper_id not in paper_ids:
             continue
