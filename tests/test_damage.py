@@ -22,6 +22,7 @@ import pytest
 from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib import domains, lake, warehouse
+from citeworth_assets.lib.citeworth.dataset import sample_candidate_papers
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.lake_catalogue import build_works
@@ -388,6 +389,11 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
             for name in ("lake.s2orc_paragraphs", "s2orc.paragraphs")
         )
         assert stored == 2 * counted > 0  # read from both shards, counted from the kept one
+    for shard in (f"{RELEASE}_0", f"{RELEASE}_1"):  # every paper a candidate: the rule comparison's sample
+        papers = lake.read_partition(tmp_path / "lake", "s2orc_papers", shard)
+        lake.write_partition(tmp_path / "lake", "s2orc_candidate_papers", PAPER_SCHEMA, papers.to_pylist(), shard)
+    sampled = [paper.paper_id for paper in sample_candidate_papers(tmp_path / "lake", 1000)]
+    assert len(sampled) == len(set(sampled)) == 60
 
 
 def warehouse_model(connection, lake_root: Path, relation: str) -> None:

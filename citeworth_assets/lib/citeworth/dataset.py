@@ -59,16 +59,20 @@ def _rank(*parts) -> str:
 
 
 def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
-    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs."""
+    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs; a paper in
+    several shards is taken once, from the first."""
     shards = sorted(path.name.split("=", 1)[1] for path in (lake_root / "s2orc_candidate_papers").glob("shard=*"))
     papers: list[PaperInput] = []
+    seen: set[str] = set()
     for shard in shards:
         fields = {
             row["paper_id"]: row["mag_field_of_study"]
             for row in lake.iter_partition_rows(
                 lake_root, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"]
             )
+            if row["paper_id"] not in seen
         }
+        seen.update(fields)
         wanted = list(fields)[: limit - len(papers)]
         wanted_ids = set(wanted)
         with_paragraphs = {
