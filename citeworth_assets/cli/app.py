@@ -63,12 +63,23 @@ def out_folder_option(help: str):
     return click.option("--out", required=True, type=click.Path(file_okay=False), help=help)
 
 
-@click.group()
-def main() -> None:
+class _Commands(click.Group):
+    """The command group; notes whether help was asked for, so that help is shown whatever the settings."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["citeworth.help"] = "--help" in args
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_Commands)
+@click.pass_context
+def main(context: click.Context) -> None:
     """citeworth: scholarly dumps into research datasets, as a Dagster asset graph over a DuckDB warehouse."""
     from citeworth_assets.lib.progress import quiet_libraries
 
     quiet_libraries()  # before any command imports them; `build --verbose` turns them up again
+    if context.meta.get("citeworth.help"):
+        return
     try:  # the settings no flag can override, before any command starts (each checks its flags itself)
         check_environment()
     except SettingError as error:

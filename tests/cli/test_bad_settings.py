@@ -111,3 +111,8 @@ def test_the_library_checks_the_same_forms(monkeypatch):
     monkeypatch.setenv("CITEWORTH_DUCKDB_MEMORY", "0MB")
     with pytest.raises(SettingError, match="expected a size above 0"):
         Settings.resolve()
+
+
+def test_help_is_shown_whatever_the_settings(tmp_path):
+    result, left = run(tmp_path, ["build", "--help"], {"CITEWORTH_DUCKDB_MEMORY": "garbage"})
+    assert result.exit_code == 0 and "--dumps" in result.output and left == []
