@@ -100,8 +100,8 @@ def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
 def test_an_arxiv_paper_in_two_dump_files_reaches_the_dataset_once(tmp_path):
     """unarXive files overlap (the same paper in two downloaded parts): CiteWorth over arXiv cleans it in each, and
     the dataset takes the paragraphs of the first file (by partition key) that holds it; S2ORC rows are untouched."""
-    from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
     from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
+    from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
 
     root = tmp_path / "lake"
 
