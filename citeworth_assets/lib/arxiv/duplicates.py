@@ -1,4 +1,4 @@
-"""arXiv papers found in several unarXive dump files (or twice in one): the first by release, dump file and line is
+"""arXiv papers found in several unarXive dump files: the first by release, dump file and line is
 kept, as with S2ORC shards.
 
 Each dump file is read on its own, so a paper repeated across files can only be seen once every file is in the

@@ -4,7 +4,8 @@ columns or a bad id) are counted in the lake and in asset metadata; every run su
 
 Issue 24 adds, in the same build: NUL, U+241E, control characters, invalid UTF-8 and lone surrogates in unarXive 2022
 paper text, two file names that normalise to one partition key (holding the same papers: each paper kept once), a
-symlink out of the dump root and a refs.db that is not SQLite."""
+symlink out of the dump root and a refs.db that is not SQLite. Issue 33: a paper repeated within one file, and every
+view counting a paper of several files once."""
 
 import gzip
 import json
@@ -44,6 +45,7 @@ def write_issue_24_damage(root, dumps, works):
         if index == 4:
             line = line.replace(b'"text": "', b'"text": "lone \\ud800 surrogate ', 1)
         lines.append(line)
+    lines.append(lines[1])  # the file joined from overlapping parts: a paper again, within one file
     (folder / "text.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     secret = root / "secret.txt"
     secret.write_text("SECRET outside the dump root\n")
@@ -145,6 +147,9 @@ def test_bad_bytes_and_lone_surrogates_keep_their_papers(built):
         settings, "SELECT file, line FROM arxiv.read_issues WHERE kind = 'invalid_utf8' AND file LIKE '%text.jsonl'"
     )
     assert sorted(issues) == [("unarxive-2022/text.jsonl", 4), ("unarxive-2022/text.jsonl", 5)]
+    repeated = query(settings, "SELECT file, line FROM arxiv.read_issues WHERE kind = 'duplicate_paper_id'")
+    assert repeated == [("unarxive-2022/text.jsonl", 6)]  # read once, the repeat counted
+    assert query(settings, "SELECT count(*) FROM lake.arxiv_papers WHERE paper_id LIKE '2212.130%'") == [(5,)]
 
 
 def test_colliding_names_are_both_read_and_each_paper_exported_once(built):
