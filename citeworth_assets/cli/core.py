@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, default_option, main
+from citeworth_assets.cli.app import QUIET_RUN, checked_settings, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import Settings
@@ -98,18 +98,9 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
     since it keys lake partitions and export folders.
     """
     from citeworth_assets.lib.citeworth.rules import rule_set
-    from citeworth_assets.lib.sentences import SPLITTERS
 
-    settings = Settings.resolve(rules=rules, splitter=splitter)
-    try:
-        rules = rule_set(settings.rules).name
-    except ValueError as error:
-        raise click.UsageError(str(error)) from error
-    if settings.splitter not in SPLITTERS:
-        raise click.UsageError(
-            f"unknown sentence splitter {settings.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}"
-        )
-    return rules, settings.splitter
+    settings = checked_settings(rules=rules, splitter=splitter)
+    return rule_set(settings.rules).name, settings.splitter
 
 
 RULES_OPTION = click.option(

@@ -152,13 +152,20 @@ def catalogued_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
 
 
 def kept_candidates(lake_root: Path) -> list[dict]:
-    """Every kept candidate of every shard, in shard order."""
+    """Every kept candidate of every shard, in shard order; a citing paper found in several shards gives the
+    candidates of its first occurrence only (``s2orc_duplicate_papers``), as in CiteWorth."""
     if not lake.has_data(lake_root, "citesum_candidates"):
         return []
+    not_repeated = (
+        f"AND NOT EXISTS (SELECT 1 FROM read_parquet('{lake.table_glob(lake_root, 's2orc_duplicate_papers')}') AS d "
+        "WHERE NOT d.kept AND d.paper_id = c.citing_paper_id AND d.shard = c.shard) "
+        if lake.has_data(lake_root, "s2orc_duplicate_papers")
+        else ""
+    )
     query = (
         "SELECT * EXCLUDE (kept, failed_thresholds) "
-        f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
-        "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
+        f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') AS c "
+        f"WHERE kept {not_repeated}ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
     )
     with bounded() as connection:
         return connection.sql(query).to_arrow_table().to_pylist()
