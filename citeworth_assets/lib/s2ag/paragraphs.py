@@ -155,7 +155,11 @@ def _outside(spans: list[Span], starts: list[int], ends: list[int]) -> list[Span
 
 
 def _ref_ids(spans: list[Span]) -> list[str | None]:
-    attributes = list(map(itemgetter(2), spans))
+    return ref_ids_of(list(map(itemgetter(2), spans)))
+
+
+def ref_ids_of(attributes: list) -> list[str | None]:
+    """The ``ref_id`` of each span's attributes, as text (None where there is none)."""
     if set(map(type, attributes)) <= {dict}:
         ref_ids = list(map(dict.get, attributes, repeat("ref_id")))
     else:

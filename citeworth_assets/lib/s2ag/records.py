@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
 from citeworth_assets.lib.s2ag.annotations import RecordTally
+from citeworth_assets.lib.s2ag.batch_paragraphs import batch_paragraphs, list_column
 from citeworth_assets.lib.s2ag.fulltext import FullText, read_full_text
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, paused_gc
 from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
@@ -153,13 +154,6 @@ def full_text_batches(source: ShardSource, log: IssueLog) -> Iterator[pa.Table]:
         yield pa.Table.from_pylist(rows, schema=FULL_TEXT_SCHEMA)
 
 
-def _list_column(counts: list[int], children: list[pa.Array], struct: pa.StructType) -> pa.Array:
-    offsets = np.concatenate(([0], np.cumsum(np.asarray(counts, np.int64))))
-    return pa.ListArray.from_arrays(
-        pa.array(offsets, pa.int32()), pa.StructArray.from_arrays(children, fields=list(struct))
-    )
-
-
 def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) -> pa.Table:
     """The ``s2orc_paragraphs`` rows of a batch of papers with provenance, column by column."""
     papers = [paper.paragraphs for _, paper in read if paper.paragraphs is not None and len(paper.paragraphs)]
@@ -188,8 +182,8 @@ def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) ->
         "paragraph_index": pa.array(flat("index"), int32),
         "section": pa.array(flat("section"), string),
         "text": pa.array(flat("text"), string),
-        "cite_spans": _list_column(flat("cite_count"), cite_children, CITATION_SPAN),
-        "ref_spans": _list_column(flat("ref_count"), ref_children, REFERENCE_SPAN),
+        "cite_spans": list_column(flat("cite_count"), cite_children, CITATION_SPAN),
+        "ref_spans": list_column(flat("ref_count"), ref_children, REFERENCE_SPAN),
         "invalid_span_count": pa.array(flat("invalid"), int32),
         "release": pa.array([source.release] * rows, string),
         "shard": pa.array([source.shard] * rows, string),
@@ -206,8 +200,24 @@ def paragraph_batches(
     source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None, max_chars: int = MAX_PARAGRAPH_CHARS
 ) -> Iterator[pa.Table]:
     """``s2orc_paragraphs`` rows with provenance of a full-text file (for ``paper_ids`` if given), batch by batch."""
-    for read in full_texts(source, log, paper_ids, max_chars):
-        yield paragraph_table(source, read)
+    for batch, issues in record_batches(source, log, paper_ids):
+        with paused_gc():
+            reporters = [RecordReporter(issues, source.path, i.line, i.offset, i.paper_id) for i in batch]
+            fast = batch_paragraphs(source, batch, reporters, max_chars)
+            read = []
+            for r in fast.slow:  # the records with more to say, read one by one
+                tally = RecordTally(reporters[r])
+                read.append((batch[r], read_full_text(batch[r].record, batch[r].paper_id, tally, max_chars)))
+                tally.flush()
+            for item in batch:
+                item.record = None  # let go of the parsed JSON once read
+        if not read:
+            yield fast.table
+            continue
+        slow = paragraph_table(source, read)
+        slow_records = [r for r, (_, paper) in zip(fast.slow, read) for _ in range(len(paper.paragraphs or ()))]
+        order = np.argsort(np.concatenate((fast.row_records, np.array(slow_records, np.int64))), kind="stable")
+        yield pa.concat_tables([fast.table, slow]).take(order)
 
 
 def write_paragraphs(
