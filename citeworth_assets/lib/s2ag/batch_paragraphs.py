@@ -17,8 +17,7 @@ from operator import getitem
 import numpy as np
 import pyarrow as pa
 
-from citeworth_assets.lib.s2ag.annotations import RecordTally
-from citeworth_assets.lib.s2ag.fulltext import links_of
+from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
 from citeworth_assets.lib.s2ag.paragraphs import footnote_lines, ref_ids_of
 from citeworth_assets.lib.s2ag.span_columns import SHIFT, SpanColumns, span_columns
 from citeworth_assets.lib.s2ag.texts import EXPECTED, record_texts
@@ -185,15 +184,8 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
     if "" in cite_refs:
         cite_refs = [None if r == "" else r for r in cite_refs]
     ref_refs = ref_ids_of(list(map(refs.attributes.__getitem__, ref_out[1].tolist())))
-    entries, n = batch.spans["entry"], batch.n
-    entry_bounds, cite_bounds = entries.bounds(n), np.searchsorted(cites.record[cite_out[1]], np.arange(n + 1))
-    linked, unlinked = [], np.zeros(n, np.int64)
-    for r in np.flatnonzero(~slow).tolist():
-        a, b = int(cite_bounds[r]), int(cite_bounds[r + 1])
-        links = links_of(entries.attributes[entry_bounds[r] : entry_bounds[r + 1]])
-        ids = cite_refs[a:b]
-        linked += map(links.get, ids)
-        unlinked[r] = (b - a) - sum(map(links.__contains__, ids))
+    n = batch.n
+    linked, unlinked = _links(batch.spans["entry"], cites.record[cite_out[1]], cite_refs, n)
     outside = (
         np.bincount(cites.record[cite_rows < 0], minlength=n),
         np.bincount(refs.record[ref_rows < 0], minlength=n),
@@ -234,6 +226,23 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
     }
     table = pa.Table.from_arrays([columns[name] for name in PARAGRAPH_SCHEMA.names], schema=PARAGRAPH_SCHEMA)
     return BatchRows(table, unit_record, np.flatnonzero(slow).tolist())
+
+
+def _links(entries: SpanColumns, records: np.ndarray, ref_ids: list, n: int) -> tuple[list, np.ndarray]:
+    """The paper each citation links to (:func:`~.fulltext.entry_links` of its record), and per record the number
+    of citations naming no entry; keyed by (record, entry id) over the whole batch."""
+    attributes = entries.attributes
+    ids = list(map(dict.get, attributes, repeat("id")))
+    matched = list(map(dict.get, attributes, repeat("matched_paper_id")))
+    if not set(map(type, ids)) <= {str}:
+        ids = [None if i is None or i == "" else str(i) for i in ids]
+    if not set(map(type, matched)) <= {str, NONE} or "" in matched:
+        matched = [None if m is None or m == "" else str(m) for m in matched]
+    owner = np.where(np.fromiter(map(bool, ids), bool, len(ids)), entries.record, -1).tolist()  # -1: no id
+    links = dict(zip(zip(reversed(owner), reversed(ids)), reversed(matched)))  # of two entries with one id, the first
+    keys = list(zip(records.tolist(), ref_ids))
+    found = np.fromiter(map(links.__contains__, keys), bool, len(keys))
+    return list(map(links.get, keys)), np.bincount(records[~found], minlength=n)
 
 
 def _report(batch: _Batch, r: int, tally: RecordTally, outside: tuple, unlinked: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain, repeat
-from operator import is_not, itemgetter
+from operator import is_, itemgetter
 
 import numpy as np
 import orjson
@@ -19,6 +19,7 @@ SHIFT = 32  # a span's batch key: record << SHIFT | start (texts are far shorter
 START, END = itemgetter("start"), itemgetter("end")
 INT = {int}
 ATTRIBUTE_TYPES = {dict, type(None)}
+NO_ATTRIBUTES: dict = {}  # never written to
 
 
 @dataclass
@@ -28,7 +29,7 @@ class SpanColumns:
     record: np.ndarray
     start: np.ndarray
     end: np.ndarray
-    attributes: list | None  # each kept span's attributes (the first repeat's, else the last's), or None
+    attributes: list | None  # each kept span's attributes (the first repeat's, else the last's; none: {})
     null: np.ndarray  # per record: the value was null
     repeats: np.ndarray  # per record: repeats dropped
 
@@ -78,45 +79,57 @@ def _lists(values: list, slow: np.ndarray) -> tuple[list, np.ndarray]:
     return lists, null
 
 
-def _flat(lists: list, slow: np.ndarray, attributes: bool) -> tuple[list, list, list | None]:
-    """The batch's starts, ends (and attributes); a record whose spans are not all well-typed is marked slow and
-    its spans left out."""
+def _arrays(lists: list, attributes: bool) -> tuple[np.ndarray, np.ndarray, list | None] | None:
+    """Starts, ends (and attributes) of the spans of ``lists``, when all are well-typed; None otherwise."""
     flat = list(chain.from_iterable(lists))
     offsets = _offsets(flat)
     found = _attributes(flat) if attributes and offsets is not None else None
-    if offsets is not None and (found is not None or not attributes):
-        try:
-            np.array(offsets, np.int64)  # an offset beyond int64 is out of range: the careful path says so
-            return offsets[0], offsets[1], found
-        except OverflowError:
-            pass
+    if offsets is None or (attributes and found is None):
+        return None
+    try:  # an offset beyond int64 is out of range: the careful path says so
+        return np.array(offsets[0], np.int64), np.array(offsets[1], np.int64), found
+    except OverflowError:
+        return None
+
+
+def _flat(lists: list, slow: np.ndarray, attributes: bool) -> tuple[np.ndarray, np.ndarray, list | None]:
+    """The batch's starts, ends (and attributes); a record whose spans are not all well-typed is marked slow and
+    its spans left out."""
+    arrays = _arrays(lists, attributes)
+    if arrays is not None:
+        return arrays
     for r, spans in enumerate(lists):  # find the records at fault (rare)
-        offsets = _offsets(spans) if spans else ([], [])
-        ok = offsets is not None and (not attributes or _attributes(spans) is not None)
-        if ok:
-            try:
-                np.array(offsets, np.int64)
-            except OverflowError:
-                ok = False
-        if not ok:
+        if spans and _arrays([spans], attributes) is None:
             slow[r] = True
             lists[r] = ()
-    return _flat(lists, slow, attributes)
+    return _arrays(lists, attributes)
+
+
+def _order(record: np.ndarray, start: np.ndarray, end: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The positions of the kept spans sorted by (record, start, end), repeats in reading order."""
+    kept = np.flatnonzero(keep)
+    if not len(kept):
+        return kept
+    record, start, end = record[kept], start[kept], end[kept]
+    if end.max() < 1 << 21 and record[-1] < 1 << 21:  # one key: record, start, end in 21 bits each
+        key = (record << 42) | (start << 21) | end
+        if (key[1:] > key[:-1]).all():
+            return kept  # already in order, no repeat
+        return kept[np.argsort(key, kind="stable")]
+    return kept[np.lexsort((end, (record << SHIFT) | start))]
 
 
 def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes: bool) -> SpanColumns:
     """The spans of one kind of each record (``values``: its raw annotation values); records at fault are marked in
     ``slow``. A record's spans must lie within ``lengths[record]``."""
     lists, null = _lists(values, slow)
-    starts, ends, found = _flat(lists, slow, attributes)
+    start, end, found = _flat(lists, slow, attributes)
     counts = np.fromiter(map(len, lists), np.int64, len(lists))
     record = np.repeat(np.arange(len(lists), dtype=np.int64), counts)
-    start, end = np.array(starts, np.int64), np.array(ends, np.int64)
     bad = (start < 0) | (start >= end) | (end > lengths[record])
     if bad.any():
         slow[np.unique(record[bad])] = True
-    keep = ~slow[record]
-    order = np.flatnonzero(keep)[np.lexsort((end[keep], (record[keep] << SHIFT) | start[keep]))]
+    order = _order(record, start, end, ~slow[record])
     record, start, end = record[order], start[order], end[order]
     new = np.ones(len(order), bool)
     new[1:] = (record[1:] != record[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])
@@ -126,7 +139,9 @@ def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes
     if attributes:
         lasts = np.append(firsts[1:], len(order)) - 1
         first, last = order[firsts], order[lasts]
-        present = np.fromiter(map(is_not, found, repeat(None)), bool, len(found))
-        chosen = np.where(present[first], first, last) if len(found) else first
+        absent = np.fromiter(map(is_, found, repeat(None)), bool, len(found))
+        chosen = np.where(absent[first], last, first) if len(found) else first
         kept = list(map(found.__getitem__, chosen.tolist()))
+        for k in np.flatnonzero(absent[chosen]).tolist():
+            kept[k] = NO_ATTRIBUTES  # read as attributes without a value: lists of dicts go through C-level maps
     return SpanColumns(record[firsts], start[firsts], end[firsts], kept, null, repeats)
