@@ -18,7 +18,8 @@ import numpy as np
 import pyarrow as pa
 
 from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
-from citeworth_assets.lib.s2ag.paragraphs import footnote_lines, ref_ids_of
+from citeworth_assets.lib.s2ag.footnote_columns import footnote_columns
+from citeworth_assets.lib.s2ag.paragraphs import ref_ids_of
 from citeworth_assets.lib.s2ag.span_columns import SHIFT, SpanColumns, span_columns
 from citeworth_assets.lib.s2ag.texts import EXPECTED, record_texts
 from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
@@ -121,17 +122,15 @@ class _Batch:
         found = ([], [], [], [])  # record, start, end, paragraph_index
         if outside.any():
             outside = np.flatnonzero(outside)
-            headers, entries = self.spans["section"], self.spans["entry"]
-            header_bounds, entry_bounds = headers.bounds(n), entries.bounds(n)
-            for r in np.unique(cites.record[outside]).tolist():
-                texts = self.texts[r]
-                blocks = _spans_of(paragraphs, self.paragraph_bounds, r) + _spans_of(headers, header_bounds, r)
-                if texts.bibliography is texts.body:
-                    blocks += _spans_of(entries, entry_bounds, r)
-                spans = _spans_of(cites, None, r, outside[cites.record[outside] == r])
-                lines = footnote_lines(texts, spans, blocks)
+            entries = self.spans["entry"]
+            in_body = np.array([t is not None and t.bibliography is t.body for t in self.texts])[entries.record]
+            in_body_entries = SpanColumns(entries.record[in_body], entries.start[in_body], entries.end[in_body], None)
+            blocks = [paragraphs, self.spans["section"], in_body_entries]
+            where = (cites.record[outside], cites.start[outside], cites.end[outside])
+            records = np.unique(where[0]).tolist()
+            for r, lines in footnote_columns(self.texts, records, blocks, where, self.slow).items():
                 first = int(self.paragraph_bounds[r + 1] - self.paragraph_bounds[r])
-                for k, (start, end, _) in enumerate(lines):
+                for k, (start, end) in enumerate(lines):
                     for column, value in zip(found, (r, start, end, first + k)):
                         column.append(value)
                 self.footnotes[r] = len(lines)

@@ -30,8 +30,8 @@ class SpanColumns:
     start: np.ndarray
     end: np.ndarray
     attributes: list | None  # each kept span's attributes (the first repeat's, else the last's; none: {})
-    null: np.ndarray  # per record: the value was null
-    repeats: np.ndarray  # per record: repeats dropped
+    null: np.ndarray | None = None  # per record: the value was null
+    repeats: np.ndarray | None = None  # per record: repeats dropped
 
     @property
     def key(self) -> np.ndarray:
