@@ -20,7 +20,7 @@ import pyarrow as pa
 from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
 from citeworth_assets.lib.s2ag.footnote_columns import footnote_columns
 from citeworth_assets.lib.s2ag.paragraphs import ref_ids_of
-from citeworth_assets.lib.s2ag.span_columns import SHIFT, SpanColumns, span_columns
+from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span_columns
 from citeworth_assets.lib.s2ag.texts import EXPECTED, record_texts
 from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
 from citeworth_assets.lib.s2orc.values import RecordReporter
@@ -195,9 +195,10 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
     unit_record = batch.unit_record[kept]
     headers = batch.spans["section"]
     header_texts = list(map(str.strip, _slices(batch.bodies, headers.record, headers.start, headers.end))) + [""]
-    unit_key = (unit_record << SHIFT) | batch.unit_start[kept]
-    h = np.searchsorted(headers.key, unit_key, "right") - 1
-    h = np.where((h >= 0) & (headers.record[np.maximum(h, 0)] == unit_record), h, len(header_texts) - 1)
+    unit_start = batch.unit_start[kept]
+    last_header = np.full(len(headers.key), LOW)  # a header "holds" every unit after it: the nearest is found
+    h = _place(headers.key, headers.record, last_header, SpanColumns(unit_record, unit_start, unit_start))
+    h = np.where(h >= 0, h, len(header_texts) - 1)
     string, int32 = pa.string(), pa.int32()
     cite_children = [
         pa.array(cite_out[2], int32),
@@ -213,7 +214,7 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
         "paper_id": pa.array([item.paper_id for item in records], string).take(rows),
         "paragraph_index": pa.array(batch.unit_index[kept], int32),
         "section": pa.array(header_texts, string).take(pa.array(h)),
-        "text": pa.array(_slices(batch.bodies, unit_record, batch.unit_start[kept], batch.unit_end[kept]), string),
+        "text": pa.array(_slices(batch.bodies, unit_record, unit_start, batch.unit_end[kept]), string),
         "cite_spans": list_column(np.bincount(cite_out[0], minlength=units), cite_children, CITATION_SPAN),
         "ref_spans": list_column(np.bincount(ref_out[0], minlength=units), ref_children, REFERENCE_SPAN),
         "invalid_span_count": pa.array(np.zeros(units, np.int32)),

@@ -7,9 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from citeworth_assets.lib.s2ag.paragraphs import COVERING
-from citeworth_assets.lib.s2ag.span_columns import SHIFT, SpanColumns, span_columns
-
-LOW = (1 << SHIFT) - 1
+from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span_columns
 
 
 def _stretches(record: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -20,7 +18,7 @@ def _stretches(record: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[
     new = np.ones(len(order), bool)
     new[1:] = (record[1:] != record[:-1]) | (start[1:] > (reach[:-1] & LOW))
     first = np.flatnonzero(new)
-    last = np.append(first[1:], len(order)) - 1
+    last = np.append(first, len(order))[1:] - 1
     return record[first], start[first], reach[last] & LOW
 
 
@@ -44,6 +42,8 @@ def footnote_columns(
     wanted[picked] = True
     keep = wanted[record]
     stretch_record, stretch_start, stretch_end = _stretches(record[keep], start[keep], end[keep])
+    if not len(stretch_record):  # no block at all: a record with footnotes has paragraphs; kept for safety
+        stretch_record = stretch_start = stretch_end = np.full(1, -1, np.int64)
     cite_record, cite_start, cite_end = cites
     i = np.searchsorted((stretch_record << SHIFT) | stretch_start, (cite_record << SHIFT) | cite_start, "right") - 1
     last = len(stretch_record) - 1

@@ -16,6 +16,7 @@ import numpy as np
 import orjson
 
 SHIFT = 32  # a span's batch key: record << SHIFT | start (texts are far shorter than 4G characters)
+LOW = (1 << SHIFT) - 1
 START, END = itemgetter("start"), itemgetter("end")
 INT = {int}
 ATTRIBUTE_TYPES = {dict, type(None)}
@@ -29,7 +30,7 @@ class SpanColumns:
     record: np.ndarray
     start: np.ndarray
     end: np.ndarray
-    attributes: list | None  # each kept span's attributes (the first repeat's, else the last's; none: {})
+    attributes: list | None = None  # each kept span's attributes (the first repeat's, else the last's; none: {})
     null: np.ndarray | None = None  # per record: the value was null
     repeats: np.ndarray | None = None  # per record: repeats dropped
 
@@ -137,7 +138,7 @@ def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes
     firsts = np.flatnonzero(new)
     kept = None
     if attributes:
-        lasts = np.append(firsts[1:], len(order)) - 1
+        lasts = np.append(firsts, len(order))[1:] - 1
         first, last = order[firsts], order[lasts]
         absent = np.fromiter(map(is_, found, repeat(None)), bool, len(found))
         chosen = np.where(absent[first], last, first) if len(found) else first
