@@ -77,12 +77,6 @@ def _slices(bodies: list[str], record: np.ndarray, start: np.ndarray, end: np.nd
     return list(map(getitem, map(bodies.__getitem__, record.tolist()), map(slice, start.tolist(), end.tolist())))
 
 
-def _spans_of(spans: SpanColumns, bounds: np.ndarray, r: int, where: np.ndarray | None = None) -> list:
-    if where is None:
-        where = np.arange(bounds[r], bounds[r + 1])
-    return list(zip(spans.start[where].tolist(), spans.end[where].tolist(), repeat(None)))
-
-
 class _Batch:
     """The spans of a batch of records and what is found from them."""
 
@@ -148,7 +142,7 @@ class _Batch:
         self.unit_key = ((self.unit_record << SHIFT) | self.unit_start)[by_start]
 
     def place(self, spans: SpanColumns) -> np.ndarray:
-        """Each span's unit (output position), -1 where none holds it; with their count per record."""
+        """Each span's unit (its output position), -1 where none holds it whole."""
         j = _place(self.unit_key, self.unit_record[self.by_start], self.unit_end[self.by_start], spans)
         return np.where(j >= 0, self.by_start[np.maximum(j, 0)], -1)
 

@@ -67,12 +67,7 @@ def external_ids(record: dict) -> dict[str, str]:
 def entry_links(entries: list[Span]) -> dict[str, str | None]:
     """Bibliography entry id -> the corpus id it is matched to, as text (None where it is matched to none); of two
     entries with one id, the first."""
-    return links_of(list(map(itemgetter(2), entries)))
-
-
-def links_of(attributes: list) -> dict[str, str | None]:
-    """:func:`entry_links` from the entries' attributes."""
-    attributes = [a for a in attributes if a is not None]
+    attributes = [a for a in map(itemgetter(2), entries) if a is not None]
     if not set(map(type, attributes)) <= {dict}:
         attributes = [a for a in attributes if type(a) is dict]
     ids = list(map(dict.get, attributes, repeat("id")))
