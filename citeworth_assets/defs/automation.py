@@ -59,6 +59,7 @@ class DumpSource:
     pending: Callable  # (instance, settings, force) -> (keys to run, keys to add to the partitions definition)
     progress: Callable  # (value: Callable[[str, str], object]) -> str
     partitions: dg.DynamicPartitionsDefinition | None = None
+    rank: int = 0  # a build runs the sources by rank: S2ORC shards, LaTeX conversions, the unarXive files they add, MAG
 
 
 automation_sensor = dg.AutomationConditionSensorDefinition(

@@ -48,4 +48,4 @@ def _catalogue_progress(value) -> str:
     )
 
 
-catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress)
+catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress, rank=3)
