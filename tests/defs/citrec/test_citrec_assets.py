@@ -7,8 +7,8 @@ import duckdb
 import mlflow
 import pytest
 
-from citeworth_assets.defs.citrec.definitions import citrec_job
 from citeworth_assets.defs.citrec.assets import citrec_assets
+from citeworth_assets.defs.citrec.definitions import citrec_job
 from citeworth_assets.defs.citrec.settings import CitrecSettings
 from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib.citrec.contexts import read_catalogue
