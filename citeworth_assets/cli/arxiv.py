@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from citeworth_assets.cli.app import default_option, input_option, main, out_folder_option
+from citeworth_assets.lib.read_issues import SHOWN_ISSUES
 
 SAMPLE_WORKS = 200
 
@@ -112,9 +113,6 @@ def contexts(
     if repairs.warning():
         click.echo(f"warning: {repairs.warning()}", err=True)
     report_issues(log)
-
-
-SHOWN_ISSUES = 20
 
 
 def check_2020(source: Path, refs: Path, log) -> None:

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import dagster as dg
 
-from citeworth_assets.defs.arxiv.issues import DIMENSION, issue_metadata
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.outputs import parquet_specs
+from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, converted_root, dump_issues, find_dump_file
+from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.resources import CiteworthSettings
@@ -104,7 +105,7 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     seconds = time.perf_counter() - started
     if log.total:
         context.log.warning(f"{dump.path}: {log.total} read issues {log.counts}")
-    issues = issue_metadata(settings.lake, ARXIV_ISSUES, dump.release, key, log, dumps)
+    issues = read_issue_metadata(settings.lake, ARXIV_ISSUES, log, dump.release, key, DIMENSION, dumps)
     yield dg.MaterializeResult(
         asset_key="arxiv_papers",
         metadata={

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import dagster as dg
 
-from citeworth_assets.defs.arxiv.issues import issue_metadata
 from citeworth_assets.defs.outputs import parquet_specs
+from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import MAG_DIR, OPENALEX_DIR, arxiv_metadata_files
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
@@ -83,7 +83,7 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     lake.write_partition(settings.lake, "mag_fields_of_study", FIELD_OF_STUDY_SCHEMA, field_rows)
     if log.total:
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
-    issues = issue_metadata(settings.lake, CATALOGUE_ISSUES, "catalogue", None, log, dumps)
+    issues = read_issue_metadata(settings.lake, CATALOGUE_ISSUES, log, "catalogue", dumps=dumps)
     yield dg.MaterializeResult(
         asset_key="works",
         metadata={

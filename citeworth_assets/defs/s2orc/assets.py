@@ -5,29 +5,16 @@ import time
 import dagster as dg
 
 from citeworth_assets.defs.outputs import derived_asset, duplicates_result, per_shard_kept_and_dropped
+from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
-from citeworth_assets.lib.s2orc.schema import READ_ISSUE_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.schema import ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
 from citeworth_assets.lib.s2orc.shards import find_shard
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
 from citeworth_assets.resources import CiteworthSettings
-
-SHOWN_ISSUES = 20
-
-
-def _write_issues(settings, table: str, source: ShardSource, log: IssueLog) -> dict:
-    """Store the read issues of a shard in the lake; metadata that counts them and shows the first few."""
-    lake.write_partition(settings.lake, table, READ_ISSUE_SCHEMA, map(source.issue_row, log.issues), source.shard)
-    shown = "\n".join(f"- `{issue}`" for issue in log.issues[:SHOWN_ISSUES]) or "none"
-    return {
-        "read_issues": log.total,
-        "read_issues_by_kind": dg.MetadataValue.json(log.counts),
-        "first_read_issues": dg.MetadataValue.md(shown),
-    }
 
 
 def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rate: tuple[str, int, float]) -> dict:
@@ -38,7 +25,7 @@ def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rat
         "source_file": str(source.path),
         "source_mb": round(source.path.stat().st_size / 1e6, 2),
         f"{unit}_per_second": round(rows / seconds, 1) if seconds else None,
-        **_write_issues(settings, table, source, log),
+        **read_issue_metadata(settings.lake, table, log, source.release, source.shard),
     }
 
 

@@ -7,7 +7,7 @@ from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DUMP_FILE
 from citeworth_assets.lib.fields import FIELD_DIMENSION
 from citeworth_assets.lib.lake import LakeTable
 from citeworth_assets.lib.mag.tables import FIELD_PAPER_SCHEMA
-from citeworth_assets.lib.s2orc.records import READ_ISSUE_SCHEMA
+from citeworth_assets.lib.read_issues import READ_ISSUE_SCHEMA
 
 LAKE_TABLES = (
     LakeTable("arxiv_papers", schemas.PAPER_SCHEMA, "arxiv_papers", DUMP_FILE),

@@ -2,9 +2,10 @@
 
 from citeworth_assets.lib.lake import SHARD_DIMENSION as SHARD
 from citeworth_assets.lib.lake import LakeTable
+from citeworth_assets.lib.read_issues import READ_ISSUE_SCHEMA
 from citeworth_assets.lib.s2orc.candidate_filter import REASONS, REJECTION_SCHEMA
 from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
-from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA, READ_ISSUE_SCHEMA
+from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
 
 LAKE_TABLES = (
     LakeTable("s2orc_papers", PAPER_SCHEMA, "s2orc_papers", SHARD),

@@ -29,7 +29,6 @@ from citeworth_assets.lib.s2orc.schema import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
     PROVENANCE,
-    READ_ISSUE_SCHEMA,
     REFERENCE_SPAN,
     ShardSource,
 )
@@ -42,7 +41,6 @@ __all__ = [  # the schemas and per-record rules are imported from here by the ot
     "PAPER_SCHEMA",
     "PARAGRAPH_SCHEMA",
     "PROVENANCE",
-    "READ_ISSUE_SCHEMA",
     "REFERENCE_SPAN",
     "RecordReporter",
     "ShardSource",

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import ReadIssue
-
 AUTHOR = pa.struct(
     [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
 )
@@ -86,19 +84,6 @@ PARAGRAPH_SCHEMA = pa.schema(
     ]
 )
 
-READ_ISSUE_SCHEMA = pa.schema(
-    [
-        ("release", pa.string()),
-        ("shard", pa.string()),
-        ("file", pa.string()),
-        ("line", pa.int64()),
-        ("byte_offset", pa.int64()),
-        ("kind", pa.string()),
-        ("message", pa.string()),
-        ("paper_id", pa.string()),
-    ]
-)
-
 
 @dataclass(frozen=True)
 class ShardSource:
@@ -116,6 +101,3 @@ class ShardSource:
             "line": line,
             "byte_offset": byte_offset,
         }
-
-    def issue_row(self, issue: ReadIssue) -> dict:
-        return {"release": self.release, "shard": self.shard, **vars(issue), "file": Path(issue.file).name}
