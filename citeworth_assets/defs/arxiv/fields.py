@@ -4,7 +4,7 @@
 import dagster as dg
 
 from citeworth_assets.defs.automation import follows_some_sources
-from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.field_papers import one_field_sql
 from citeworth_assets.lib.fields import FIELD_DIMENSION

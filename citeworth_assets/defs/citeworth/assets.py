@@ -6,7 +6,7 @@ import time
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.lib import lake
