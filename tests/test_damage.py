@@ -21,8 +21,8 @@ import pytest
 from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
@@ -30,6 +30,7 @@ from citeworth_assets.lib.s2orc.records import (
     read_metadata,
     read_paragraphs,
 )
+from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
@@ -316,7 +317,7 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
     repeated = lines_of(dump, "metadata_0.jsonl.gz")[0]
     write_lines(dump, "metadata_1.jsonl.gz", lines_of(dump, "metadata_1.jsonl.gz") + [repeated])
     ingest(dump, tmp_path / "lake")
-    assert write_duplicate_papers(tmp_path / "lake") == 2
+    assert write_duplicate_papers(tmp_path / "lake", DUPLICATES) == 2
     rows = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
     assert [(row["paper_id"], row["shard"], row["kept"]) for row in rows] == [
         (paper_id(repeated), f"{RELEASE}_0", True),

@@ -19,7 +19,8 @@ from citeworth_assets.lib.arxiv.context_csv import (
     CsvRepairs,
     export_contexts_and_catalogue,
 )
-from citeworth_assets.lib.arxiv.duplicates import write_duplicate_papers
+from citeworth_assets.lib.arxiv.schemas import DUPLICATES
+from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.resources import CiteworthSettings
 
 EXPORT_DATASET = "arxiv"
@@ -34,7 +35,7 @@ EXPORT_DATASET = "arxiv"
     "first by release, dump file and line is kept, and only its contexts are exported.",
 )
 def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake), "dump file")
+    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake, DUPLICATES), "dump file")
 
 
 @dg.asset(

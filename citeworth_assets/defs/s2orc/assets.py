@@ -8,9 +8,9 @@ from citeworth_assets.defs.outputs import derived_asset, duplicates_result, per_
 from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
+from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
-from citeworth_assets.lib.s2orc.schema import ShardSource
+from citeworth_assets.lib.s2orc.schema import DUPLICATES, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
 from citeworth_assets.lib.s2orc.shards import find_shard
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
@@ -132,7 +132,7 @@ def s2orc_paragraphs(
     "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
 )
 def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake), "shard")
+    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake, DUPLICATES), "shard")
 
 
 shard_assets = [s2orc_papers, s2orc_candidate_filter, s2orc_paragraphs]

@@ -1,50 +1,15 @@
-"""arXiv papers found in several unarXive dump files (or twice in one): the first by release, dump file and line is
-kept, as with S2ORC shards.
-
-Each dump file is read on its own, so a paper repeated across files can only be seen once every file is in the
-lake. Every occurrence is listed with whether it is the kept one; the context export writes the contexts of the
-kept occurrence only, so a paper listed in seven files is not exported seven times.
+"""arXiv papers found in several unarXive dump files (``arxiv_duplicate_papers``, written by
+:mod:`citeworth_assets.lib.duplicates`): the context export writes the contexts of the kept occurrence only, so a
+paper listed in seven files is not exported seven times.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
-
-DUPLICATE_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("release", pa.string()),
-        ("dump_file", pa.string()),
-        ("source_file", pa.string()),
-        ("line", pa.int64()),
-        ("kept", pa.bool_()),
-    ]
-)
-FIRST_OCCURRENCE = "row_number() OVER (PARTITION BY paper_id ORDER BY release, dump_file, line) = 1"
-
-
-def _papers_sql(lake_root: Path) -> str:
-    glob = lake.table_glob(lake_root, "arxiv_papers").replace("'", "''")
-    return f"read_parquet('{glob}', hive_partitioning = true)"
-
-
-def write_duplicate_papers(lake_root: Path) -> int:
-    """Write ``arxiv_duplicate_papers``: every occurrence of a paper found more than once."""
-    if not lake.has_data(lake_root, "arxiv_papers"):
-        return lake.write_partition(lake_root, "arxiv_duplicate_papers", DUPLICATE_SCHEMA, [])
-    sql = f"""
-        SELECT paper_id, release, dump_file, source_file, line, {FIRST_OCCURRENCE} AS kept
-        FROM {_papers_sql(lake_root)}
-        QUALIFY count(*) OVER (PARTITION BY paper_id) > 1
-        ORDER BY paper_id, release, dump_file, line
-    """
-    return lake.write_partition_from_query(lake_root, "arxiv_duplicate_papers", sql, [])
 
 
 def dropped_occurrences(lake_root: Path) -> set[tuple[str, str]]:

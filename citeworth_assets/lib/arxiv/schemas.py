@@ -7,6 +7,8 @@ warehouse) reads one table per kind whatever the release. Provenance names the f
 
 import pyarrow as pa
 
+from citeworth_assets.lib.duplicates import DuplicateTable
+
 DUMP_FILE_DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
 
 MARKER = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("ref_id", pa.string())])
@@ -83,3 +85,6 @@ CONTEXT_SCHEMA = pa.schema(
         ("adjacent_openalex_ids", pa.list_(pa.string())),
     ]
 )
+
+# papers in several dump files (or twice in one); the dump file is the partition folder, not a column of the rows
+DUPLICATES = DuplicateTable("arxiv_papers", "arxiv_duplicate_papers", DUMP_FILE_DIMENSION, hive_partitioning=True)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from citeworth_assets.lib.duplicates import DuplicateTable
+
 AUTHOR = pa.struct(
     [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
 )
@@ -101,3 +103,6 @@ class ShardSource:
             "line": line,
             "byte_offset": byte_offset,
         }
+
+
+DUPLICATES = DuplicateTable("s2orc_papers", "s2orc_duplicate_papers", "shard")  # papers in several shards
