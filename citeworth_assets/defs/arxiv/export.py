@@ -1,5 +1,5 @@
 """The citation-context export in unarXive's CSV format, with the catalogue of the works it names
-(:mod:`citeworth_assets.lib.arxiv.context_csv` writes both).
+(:mod:`citeworth_assets.lib.arxiv.csv_export` writes both).
 
 CONTRACT (read by the citation-recommendation assets, which depend on the asset key ``arxiv_context_export``):
 ``<exports>/arxiv/contexts.csv`` (seven U+241E-separated fields, lists by U+241F, ``None`` for missing; a work with an
@@ -13,13 +13,9 @@ import dagster as dg
 
 from citeworth_assets.defs.automation import follows_some_sources
 from citeworth_assets.defs.outputs import duplicates_result
-from citeworth_assets.lib.arxiv.context_csv import (
-    CATALOGUE_FILE,
-    CONTEXTS_FILE,
-    CsvRepairs,
-    export_contexts_and_catalogue,
-)
+from citeworth_assets.lib.arxiv.csv_export import CATALOGUE_FILE, CONTEXTS_FILE, export_contexts_and_catalogue
 from citeworth_assets.lib.arxiv.schemas import DUPLICATES
+from citeworth_assets.lib.context_csv import CsvRepairs
 from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.resources import CiteworthSettings
 

@@ -3,7 +3,7 @@
 Candidates (unarXive 2020, as published): the ``bibitem`` rows whose ``cited_mag_id`` is set (and,
 with ``min_citing_docs`` > 1, cited that often), in the order of the published query (by cited MAG id;
 the same SQL is run here, so SQLite orders ties the same way). Each candidate's markers in its citing
-paper's text give one context each; :mod:`citeworth_assets.lib.arxiv.context_csv` writes them in the
+paper's text give one context each; :mod:`citeworth_assets.lib.context_csv` writes them in the
 published CSV format.
 
 Here each paper is read once (not once per candidate) and its contexts are put back in the published

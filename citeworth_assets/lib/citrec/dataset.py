@@ -18,12 +18,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeworth_assets.lib.citrec.contexts import (
-    CitationContext,
-    WorkInfo,
-    citing_year,
-    read_contexts,
-)
+from citeworth_assets.lib.citrec.contexts import WorkInfo, citing_year, read_contexts
+from citeworth_assets.lib.context_csv import CitationContext
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
 

@@ -15,12 +15,13 @@ from dataclasses import asdict
 
 import pyarrow as pa
 
-from citeworth_assets.lib.citrec.contexts import CitationContext, WorkInfo
+from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
     EvalDataset,
     EvalSettings,
     dataset_statistics,
 )
+from citeworth_assets.lib.context_csv import CitationContext
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_models.citrec.evaluate import RESULT_SCHEMA as EVALUATION_SCHEMA
 

@@ -16,7 +16,6 @@ import hashlib
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_csv import context_csv_line, write_contexts_csv
 from citeworth_assets.lib.arxiv.context_export import (
     ContextRow,
     contexts_2020,
@@ -33,6 +32,8 @@ from citeworth_assets.lib.arxiv.contexts import (
     marker_context,
     punkt_tokenizer,
 )
+from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+from citeworth_assets.lib.context_csv import context_csv_line
 from citeworth_assets.lib.jsonl import IssueLog
 
 A, B, C = (

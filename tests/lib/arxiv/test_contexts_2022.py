@@ -6,7 +6,6 @@ import re
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
-from citeworth_assets.lib.arxiv.context_csv import CsvRepairs, context_csv_line, mag_or_openalex, write_contexts_csv
 from citeworth_assets.lib.arxiv.context_export import Candidate, contexts_2022, text_contexts
 from citeworth_assets.lib.arxiv.contexts import (
     UNARXIVE_2022,
@@ -14,7 +13,9 @@ from citeworth_assets.lib.arxiv.contexts import (
     group_adjacent_ids,
     replace_placeholders,
 )
-from citeworth_assets.lib.citrec.contexts import parse_context_line, read_contexts
+from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+from citeworth_assets.lib.citrec.contexts import read_contexts
+from citeworth_assets.lib.context_csv import CsvRepairs, context_csv_line, mag_or_openalex, parse_context_line
 from citeworth_assets.lib.jsonl import IssueLog
 
 SAMPLE = "arXiv_src_2212_086.first20.jsonl"

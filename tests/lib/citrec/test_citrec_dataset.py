@@ -2,12 +2,12 @@
 
 import pytest
 
-from citeworth_assets.lib.citrec.contexts import CitationContext
 from citeworth_assets.lib.citrec.dataset import (
     EvalSettings,
     build_eval_dataset,
     dataset_statistics,
 )
+from citeworth_assets.lib.context_csv import CitationContext
 from citeworth_assets.lib.jsonl import IssueLog
 
 
