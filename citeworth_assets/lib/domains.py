@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from citeworth_assets import lib
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.duckdb_limits import sql_literal
 from citeworth_assets.lib.lake import LakeTable
 from citeworth_assets.lib.reasons import DROP_REASON_SCHEMA
 
@@ -79,15 +80,16 @@ def drop_reason_table() -> pa.Table:
 
 def drop_count_sql(lake_root: Path) -> str:
     """A query counting every domain's drops per reason over the lake (domain, reason, dropped), reading the tables
-    the domains name in ``DROP_TABLES``; empty before any of them has data."""
+    the domains name in ``DROP_TABLES``; empty before any of them has data. A view's definition: values are
+    literals."""
     parts = []
     for module, (table, column) in _drop_tables():
         if not lake.has_data(lake_root, table):
             continue
-        path = lake.table_glob(lake_root, table).replace("'", "''")
+        path, domain = sql_literal(lake.table_glob(lake_root, table)), sql_literal(domain_of(module))
         parts.append(
-            f"SELECT '{domain_of(module)}' AS domain, CAST({column} AS VARCHAR) AS reason, count(*) AS dropped "
-            f"FROM read_parquet('{path}', union_by_name = true, hive_partitioning = false) GROUP BY ALL"
+            f"SELECT {domain} AS domain, CAST({column} AS VARCHAR) AS reason, count(*) AS dropped "
+            f"FROM read_parquet({path}, union_by_name = true, hive_partitioning = false) GROUP BY ALL"
         )
     empty = "SELECT NULL::VARCHAR AS domain, NULL::VARCHAR AS reason, NULL::BIGINT AS dropped WHERE false"
     return "\nUNION ALL\n".join(parts) or empty

@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.duckdb_limits import bounded, sql_literal
 from citeworth_assets.lib.lake import has_data, table_glob
 
 _BUILDS: dict[Path, Path] = {}  # warehouse -> the build draft its writers publish into (see published_whole)
@@ -157,10 +157,9 @@ def create_lake_view(
     _ensure_schema(connection, name)
     _drop_relation(connection, name)
     if has_data(lake, table):
-        path = table_glob(lake, table).replace("'", "''")
         connection.execute(
             f"CREATE VIEW {name} AS SELECT * FROM "
-            f"read_parquet('{path}', union_by_name = true, hive_partitioning = false)"
+            f"read_parquet({sql_literal(table_glob(lake, table))}, union_by_name = true, hive_partitioning = false)"
         )
     else:
         empty = schema.empty_table()  # noqa: F841  (read by DuckDB's replacement scan)
@@ -181,8 +180,7 @@ def create_relation(
     kind = "TABLE" if materialized == "table" else "VIEW"
     connection.execute(f"CREATE {kind} {name} AS {sql}")
     if description:
-        quoted = description.replace("'", "''")  # COMMENT ON takes no parameter
-        connection.execute(f"COMMENT ON {kind} {name} IS '{quoted}'")
+        connection.execute(f"COMMENT ON {kind} {name} IS {sql_literal(description)}")
     if kind == "TABLE":
         return first_row(connection, f"SELECT count(*) FROM {name}")[0]
     return None

@@ -6,7 +6,7 @@ import dagster as dg
 from citeworth_assets.defs.automation import follows_some_sources
 from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.field_papers import one_field_sql
+from citeworth_assets.lib.arxiv.field_papers import one_field_query
 from citeworth_assets.lib.fields import FIELD_DIMENSION
 from citeworth_assets.resources import CiteworthSettings
 
@@ -26,10 +26,9 @@ def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     settings = citeworth.settings
     if not lake.has_data(settings.lake, "arxiv_papers"):
         raise dg.Failure("no arXiv papers in the lake yet: materialize arxiv_papers for a dump file first")
-    sql = one_field_sql(settings.lake)
     papers = {
         field: lake.write_partition_from_query(
-            settings.lake, "arxiv_field_papers", sql, [field], field, FIELD_DIMENSION
+            settings.lake, "arxiv_field_papers", *one_field_query(settings.lake, field), field, FIELD_DIMENSION
         )
         for field in context.partition_keys
     }

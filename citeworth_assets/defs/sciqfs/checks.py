@@ -15,8 +15,7 @@ def _release_files(citeworth: CiteworthSettings) -> list[str]:
 def _first_row(sql: str, files: list[str]):
     """The first row of ``sql`` over the release's split files (named ``release`` in it)."""
     with bounded() as connection:
-        listed = ", ".join("'" + path.replace("'", "''") + "'" for path in files)
-        return connection.execute(sql.replace("release", f"read_parquet([{listed}])")).fetchone()
+        return connection.execute(sql.replace("release", "read_parquet(?::VARCHAR[])"), [files]).fetchone()
 
 
 @dg.asset_check(

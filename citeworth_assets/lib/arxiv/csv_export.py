@@ -93,16 +93,17 @@ def _works_naming(lake_root: Path, ids: set[str], arxiv_ids: set[str]) -> list[d
     superset (an OpenAlex id's trailing digits); :func:`catalogue_rows` decides exactly as over every work."""
     if not ids or not lake.has_data(lake_root, "works"):
         return []
-    glob = lake.table_glob(lake_root, "works").replace("'", "''")
+    glob = lake.table_glob(lake_root, "works")
     with bounded() as connection:
         connection.register("named", pa.table({"id": sorted(ids)}))
         connection.register("named_arxiv", pa.table({"id": sorted(arxiv_ids)}, schema=pa.schema([("id", pa.string())])))
         result = connection.sql(
-            f"""SELECT mag_id, openalex_id, arxiv_id, year, title, fields, filename, file_row_number
-            FROM read_parquet('{glob}', filename = true, file_row_number = true)
+            """SELECT mag_id, openalex_id, arxiv_id, year, title, fields, filename, file_row_number
+            FROM read_parquet(?, filename = true, file_row_number = true)
             WHERE mag_id IN (SELECT id FROM named)
                OR regexp_extract(openalex_id, '(\\d+)$', 1) IN (SELECT id FROM named)
-               OR arxiv_id IN (SELECT id FROM named_arxiv)"""
+               OR arxiv_id IN (SELECT id FROM named_arxiv)""",
+            params=[glob],
         ).to_arrow_table()
     rows = result.to_pylist()
     rows.sort(key=lambda r: (Path(r.pop("filename")), r.pop("file_row_number")))
@@ -134,10 +135,10 @@ def dropped_occurrences(lake_root: Path) -> set[tuple[str, str]]:
     holds the kept one is left to that file)."""
     if not lake.has_data(lake_root, "arxiv_duplicate_papers"):
         return set()
-    glob = lake.table_glob(lake_root, "arxiv_duplicate_papers").replace("'", "''")
+    glob = lake.table_glob(lake_root, "arxiv_duplicate_papers")
     with bounded() as connection:
         rows = connection.execute(
-            f"""SELECT dump_file, paper_id FROM read_parquet('{glob}') GROUP BY ALL HAVING NOT bool_or(kept)"""
+            "SELECT dump_file, paper_id FROM read_parquet(?) GROUP BY ALL HAVING NOT bool_or(kept)", [glob]
         ).fetchall()
     return {(key, paper) for key, paper in rows}
 

@@ -91,18 +91,22 @@ def write_cited_abstract_catalogue(lake_root: Path) -> int:
     """
     if not (lake.has_data(lake_root, "s2orc_papers") and lake.has_data(lake_root, "s2orc_paragraphs")):
         return lake.write_partition(lake_root, CITED_ABSTRACTS, CITED_ABSTRACT_SCHEMA, [])
-    sql = f"""
+    sql = """
         WITH cited AS (
             SELECT DISTINCT span.linked_paper_id AS paper_id
-            FROM read_parquet('{lake.table_glob(lake_root, "s2orc_paragraphs")}'), unnest(cite_spans) AS s(span)
+            FROM read_parquet($paragraphs), unnest(cite_spans) AS s(span)
             WHERE span.linked_paper_id IS NOT NULL
         )
         SELECT p.paper_id, p.title, p.abstract, p.mag_field_of_study
-        FROM read_parquet('{lake.table_glob(lake_root, "s2orc_papers")}') AS p JOIN cited USING (paper_id)
+        FROM read_parquet($papers) AS p JOIN cited USING (paper_id)
         QUALIFY row_number() OVER (PARTITION BY p.paper_id ORDER BY p.release, p.shard, p.line) = 1
         ORDER BY p.paper_id
     """
-    return lake.write_partition_from_query(lake_root, CITED_ABSTRACTS, sql, [])
+    globs = {
+        "paragraphs": lake.table_glob(lake_root, "s2orc_paragraphs"),
+        "papers": lake.table_glob(lake_root, "s2orc_papers"),
+    }
+    return lake.write_partition_from_query(lake_root, CITED_ABSTRACTS, sql, globs)
 
 
 def catalogued_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
@@ -118,12 +122,15 @@ def kept_candidates(lake_root: Path) -> list[dict]:
     if not lake.has_data(lake_root, "citesum_candidates"):
         return []
     query = (
-        "SELECT * EXCLUDE (kept, failed_thresholds) "
-        f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
+        "SELECT * EXCLUDE (kept, failed_thresholds) FROM read_parquet(?) "
         "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
     )
     with bounded() as connection:
-        return connection.sql(query).to_arrow_table().to_pylist()
+        return (
+            connection.sql(query, params=[lake.table_glob(lake_root, "citesum_candidates")])
+            .to_arrow_table()
+            .to_pylist()
+        )
 
 
 def export_release(table: pa.Table, folder: Path) -> tuple[Path, dict]:

@@ -168,8 +168,8 @@ def citing_paper_ids(lake_root: Path) -> list[str]:
     """The id of every citing paper of every partition (the population the split is drawn from)."""
     if not lake.has_data(lake_root, "sciqfs_papers"):
         return []
-    path = lake.table_glob(lake_root, "sciqfs_papers").replace("'", "''")
+    path = lake.table_glob(lake_root, "sciqfs_papers")
     with bounded() as connection:
         return [
-            row[0] for row in connection.execute(f"SELECT DISTINCT paper_id FROM read_parquet('{path}')").fetchall()
+            row[0] for row in connection.execute("SELECT DISTINCT paper_id FROM read_parquet(?)", [path]).fetchall()
         ]
