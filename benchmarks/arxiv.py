@@ -41,8 +41,8 @@ def peak_rss_mb() -> float:
 
 def run_step(name: str, folder: str) -> dict:
     from citeworth_assets.lib.arxiv import unarxive2020
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020
-    from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
+    from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS, ContextSettings
     from citeworth_assets.lib.jsonl import IssueLog
 
     folder = Path(folder)

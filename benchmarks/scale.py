@@ -76,8 +76,8 @@ def stage(name: str, dumps: Path, data: Path, batch: int = BATCH) -> dict:
         report = resolution_report(resolutions)
         return {"batch": batch, **{k: report[k] for k in ("references", "resolved", "resolved_share", "by_route")}}
     if name == "contexts":
-        from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS
-        from citeworth_assets.lib.arxiv.dump_contexts import lake_context_rows
+        from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS
+        from citeworth_assets.lib.arxiv.dump_file_contexts import lake_context_rows
         from citeworth_assets.lib.arxiv.dump_files import find_dump_file
 
         dump = find_dump_file(dumps, PARTITION)

@@ -64,10 +64,10 @@ def contexts(
     """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
     from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
-    from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020, contexts_2022
+    from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextSettings
     from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
-    from citeworth_assets.lib.arxiv.dump_contexts import paper_folder
+    from citeworth_assets.lib.arxiv.dump_file_contexts import paper_folder
     from citeworth_assets.lib.arxiv.dump_files import (
         JSON_LINES,
         UNARXIVE_2020,

@@ -3,7 +3,7 @@
 One idiom for every filter (the S2ORC candidate filter's criteria, CiteWorth's rules, CiteSum's and ROUGE-SciQFS's
 drops): a drop carries only its reason's name, and the domain's :class:`ReasonRegistry` says what that name means.
 A name that was never registered is an error where it is given (:meth:`ReasonRegistry.require`), so the registries
-cannot fall behind the code. :func:`citeworth_assets.lib.domains.drop_reasons` merges every domain's registry; the
+cannot fall behind the code. :func:`citeworth_assets.lib.domains.drop_reason_table` merges every domain's registry; the
 warehouse publishes them as ``platform.drop_reasons`` with the count of each reason the lake holds.
 """
 

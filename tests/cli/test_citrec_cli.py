@@ -107,8 +107,8 @@ def test_citrec_train_builds_the_index_that_recommend_reads(sample, tmp_path, mo
 
 @pytest.mark.slow  # exports the contexts of 100 real papers (about 10 s) and evaluates them twice
 def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020
-    from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
+    from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS
     from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
     from citeworth_assets.lib.jsonl import IssueLog
 

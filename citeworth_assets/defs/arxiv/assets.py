@@ -8,8 +8,8 @@ from citeworth_assets.defs.arxiv.ingest import arxiv_ingest
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
-from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
-from citeworth_assets.lib.arxiv.dump_contexts import lake_context_rows, resolver_linked_rows
+from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextSettings
+from citeworth_assets.lib.arxiv.dump_file_contexts import lake_context_rows, resolver_linked_rows
 from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file, is_converted
 from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, agreement, resolution_report
 from citeworth_assets.lib.arxiv.schemas import CONTEXT_SCHEMA

@@ -12,7 +12,7 @@ from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
+from citeworth_assets.lib.arxiv.context_windows import MAX_SPLIT_CHARS
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, converted_root, dump_issues, find_dump_file
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA

@@ -1,7 +1,7 @@
 """The arxiv_contexts run configuration: the published presets and the sentence-splitter choice."""
 
 from citeworth_assets.defs.arxiv.assets import ContextConfig
-from citeworth_assets.lib.arxiv.contexts import PRESETS, ContextSettings
+from citeworth_assets.lib.arxiv.context_windows import PRESETS, ContextSettings
 
 
 def test_defaults_are_the_scripts_window_with_the_published_punkt():

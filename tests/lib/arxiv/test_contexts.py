@@ -16,13 +16,8 @@ import hashlib
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_export import (
-    ContextRow,
-    contexts_2020,
-    contexts_2022,
-    published_contexts,
-)
-from citeworth_assets.lib.arxiv.contexts import (
+from citeworth_assets.lib.arxiv.context_extraction import ContextRow, contexts_2020, contexts_2022, published_contexts
+from citeworth_assets.lib.arxiv.context_windows import (
     PUBLISHED_SETTINGS,
     UNARXIVE_2020,
     UNARXIVE_2022,

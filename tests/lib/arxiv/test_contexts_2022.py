@@ -6,8 +6,8 @@ import re
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
-from citeworth_assets.lib.arxiv.context_export import Candidate, contexts_2022, text_contexts
-from citeworth_assets.lib.arxiv.contexts import (
+from citeworth_assets.lib.arxiv.context_extraction import Candidate, contexts_2022, text_contexts
+from citeworth_assets.lib.arxiv.context_windows import (
     UNARXIVE_2022,
     ContextSettings,
     group_adjacent_ids,

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
-from citeworth_assets.lib.arxiv.contexts import ContextSettings
+from citeworth_assets.lib.arxiv.context_extraction import contexts_2020, contexts_2022
+from citeworth_assets.lib.arxiv.context_windows import ContextSettings
 from citeworth_assets.lib.arxiv.resolution import (
     Catalogue,
     agreement,

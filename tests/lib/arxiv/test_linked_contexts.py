@@ -1,7 +1,7 @@
-"""Contexts of bibliography items linked by the input or by the resolver (lib/arxiv/linked_contexts)."""
+"""Contexts of bibliography items linked by the input or by the resolver (lib/arxiv/context_extraction.py)."""
 
-from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020, ContextSettings
-from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
+from citeworth_assets.lib.arxiv.context_extraction import linked_contexts, reference_links
+from citeworth_assets.lib.arxiv.context_windows import UNARXIVE_2020, ContextSettings
 
 A, B, C = (f"{n}1234567-89ab-4cde-8f01-23456789abcd" for n in "abc")
 TEXT = (

@@ -114,8 +114,8 @@ def test_real_unarxive_contexts_without_terms_get_empty_rankings_from_the_defaul
     """The citing-sentence contexts of the real unarXive 2020 sample include 14 with no term left ("See MAINCIT .",
     "CIT , CIT , MAINCIT , CIT ."): bm25 raised IndexError on them and citrec-eval printed nothing."""
     from citeworth_assets.defs.citrec.settings import DEFAULT_MODELS
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020
-    from citeworth_assets.lib.arxiv.contexts import PRESETS
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
+    from citeworth_assets.lib.arxiv.context_windows import PRESETS
     from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
     from citeworth_assets.lib.jsonl import IssueLog
     from citeworth_models.citrec.text import bow_terms

@@ -17,12 +17,17 @@ from pathlib import Path
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import stored_papers, unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.catalogue_lookup import openalex_mag_ids
-from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022, published_contexts
-from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
-from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
-from citeworth_assets.lib.arxiv.contexts import ContextSettings
+from citeworth_assets.lib.arxiv.context_extraction import (
+    contexts_2020,
+    contexts_2022,
+    linked_contexts,
+    published_contexts,
+    reference_links,
+)
+from citeworth_assets.lib.arxiv.context_windows import UNARXIVE_2020 as UNARXIVE_2020_RULES
+from citeworth_assets.lib.arxiv.context_windows import UNARXIVE_2022 as UNARXIVE_2022_RULES
+from citeworth_assets.lib.arxiv.context_windows import ContextSettings
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, is_converted
-from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
@@ -97,8 +102,9 @@ def resolver_linked_rows(
     lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog, dumps: Path | None = None
 ) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows, from the lake's stored papers, for every item linked by the input (a shipped OpenAlex id
-    gets its MAG id from the catalogue) or by the resolver (:mod:`citeworth_assets.lib.arxiv.linked_contexts`); in a
-    file converted from LaTeX sources, also every item naming an arXiv id (no links are shipped there)."""
+    gets its MAG id from the catalogue) or by the resolver
+    (:func:`~citeworth_assets.lib.arxiv.context_extraction.linked_contexts`); in a file converted from LaTeX sources,
+    also every item naming an arXiv id (no links are shipped there)."""
     columns = [
         "ref_id",
         "citing_paper_id",
