@@ -42,9 +42,9 @@ def stage(name: str, dumps: Path, data: Path, batch: int = BATCH) -> dict:
     """Run one stage in this process (called in a child); returns counts."""
     from citeworth_assets.lib import lake
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.settings import Settings
+    from citeworth_assets.lib.settings import PlatformSettings
 
-    settings = Settings.resolve(dumps=str(dumps), data=str(data))
+    settings = PlatformSettings.resolve(dumps=str(dumps), data=str(data))
     log = IssueLog()
     if name == "catalogue":
         from citeworth_assets.lib.mag.lake_catalogue import build_works

@@ -98,7 +98,7 @@ def partition_step(name: str, root: Path, key: str, out: Path) -> dict:
     from citeworth_assets.lib.sciqfs.splits import SplitSettings
     from citeworth_assets.lib.sentences import splitter
 
-    dimension, settings = lake_tables.S2ORC_DIMENSION, dataset.DatasetSettings()
+    dimension, settings = lake_tables.S2ORC_DIMENSION, dataset.SciqfsSettings()
     if name != "release":  # the release splits no text
         split = splitter().split
         split("Warm the splitter up. Before the clock starts.")

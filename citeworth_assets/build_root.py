@@ -43,14 +43,14 @@ def build_data_root(
     from citeworth_assets.definitions import SOURCES, build_definitions
     from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.warehouse import BUILD_DRAFT_ENV, published_whole
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.resources import PlatformResource
     from citeworth_assets.run_queue import daemon_dequeues, environment, run_queue
 
     with data_root_lock(settings.data):
         instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
         for line in recover_dead_build(instance, settings.data, settings.warehouse):
             echo(line)
-        defs = build_definitions(CiteworthSettings(**settings.values()))
+        defs = build_definitions(PlatformResource(**settings.values()))
         warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
         train = None
         if train_job is not None:

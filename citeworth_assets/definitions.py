@@ -16,7 +16,7 @@ from types import ModuleType
 import dagster as dg
 
 from citeworth_assets import defs as defs_folder
-from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+from citeworth_assets.resources import PlatformResource, TrainingDevice
 
 DOMAIN_MODULE = "definitions"  # defs/<domain>/definitions.py, where dg's autoloading stops for that folder
 
@@ -34,10 +34,10 @@ def defs_modules() -> tuple[ModuleType, ...]:
     return tuple(found)
 
 
-def build_definitions(settings: CiteworthSettings | None = None) -> dg.Definitions:
+def build_definitions(settings: PlatformResource | None = None) -> dg.Definitions:
     """The code location, with settings from the environment unless given (the CLI passes its flags)."""
     resources = {
-        "citeworth": settings or CiteworthSettings.from_environment(),
+        "citeworth": settings or PlatformResource.from_environment(),
         "training_device": TrainingDevice.from_environment(),
     }
     return dg.Definitions.merge(*(module.defs for module in defs_modules()), dg.Definitions(resources=resources))

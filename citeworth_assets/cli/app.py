@@ -3,14 +3,14 @@ defaults."""
 
 import click
 
-from citeworth_assets.lib.settings import SettingError, Settings
+from citeworth_assets.lib.settings import PlatformSettings, SettingError
 
 QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
-def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> Settings:
+def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> PlatformSettings:
     """The settings (flags beat the environment, which beats the defaults), with the paths checked."""
-    settings = Settings.resolve(dumps=dumps, data=data, **others)
+    settings = PlatformSettings.resolve(dumps=dumps, data=data, **others)
     try:
         if need_dumps:
             settings.require_dumps()

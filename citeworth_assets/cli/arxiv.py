@@ -65,7 +65,7 @@ def contexts(
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
     from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
     from citeworth_assets.lib.arxiv.context_extraction import contexts_2020, contexts_2022
-    from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextSettings
+    from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextWindow
     from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
     from citeworth_assets.lib.arxiv.dump_file_contexts import paper_folder
     from citeworth_assets.lib.arxiv.dump_files import (
@@ -83,11 +83,11 @@ def contexts(
     if preset is not None:
         window = PRESETS[preset]
     elif words is not None:
-        window = ContextSettings("words", words, words)
+        window = ContextWindow("words", words, words)
     else:
         before = PUBLISHED_SETTINGS.before if sentences_before is None else sentences_before
         after = PUBLISHED_SETTINGS.after if sentences_after is None else sentences_after
-        window = ContextSettings("sentences", before, after, tokenizer)
+        window = ContextWindow("sentences", before, after, tokenizer)
     source, log = Path(papers), IssueLog()
     started = time.perf_counter()
     if source.is_file() and JSON_LINES.search(source.name):

@@ -10,7 +10,7 @@ import click
 from citeworth_assets.cli.app import QUIET_RUN, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 
 @main.command("generate-sample")
@@ -91,7 +91,7 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import SPLITTERS
 
-    settings = Settings.resolve(rules=rules, splitter=splitter)
+    settings = PlatformSettings.resolve(rules=rules, splitter=splitter)
     try:
         rules = rule_set(settings.rules).name
     except ValueError as error:
@@ -204,7 +204,7 @@ def build(
 
 
 def _build_held(
-    settings: Settings,
+    settings: PlatformSettings,
     models: str | bool,
     model_params: str,
     skip_incomplete: bool,
@@ -272,7 +272,7 @@ def _build_held(
         raise click.ClickException(f"failed: {', '.join(failed)}")
 
 
-def _train_citrec(settings: Settings, instance) -> bool:
+def _train_citrec(settings: PlatformSettings, instance) -> bool:
     """With --models, the citation recommendation job after the build (training and evaluation, like the models),
     when the build exported arXiv citation contexts; False when it failed."""
     from citeworth_assets.cli.citrec import run_citrec_job
@@ -302,9 +302,9 @@ def _citrec_figures(warehouse) -> str:
             "max(value) FILTER (metric = 'ndcg' AND k = 10) FROM citrec.results GROUP BY model ORDER BY model"
         ).fetchall()
     if not candidates:
-        from citeworth_assets.defs.citrec.settings import CitrecSettings
+        from citeworth_assets.defs.citrec.settings import CitrecResource
 
-        rule = CitrecSettings()
+        rule = CitrecResource()
         return (
             f"citrec: no cited work has {rule.min_contexts} training contexts from {rule.min_citing_papers} citing "
             f"papers up to {rule.split_year} (Saier 2019 Appendix C's candidate rule): nothing to evaluate"
@@ -325,7 +325,7 @@ def _latest(instance, key: str, field: str):
     return None if value is None else value.value
 
 
-def _report_data(settings: Settings, instance, result) -> None:
+def _report_data(settings: PlatformSettings, instance, result) -> None:
     """The lines once the data has settled: what the build made of the datasets, and the warehouse (published now,
     before any model trains)."""
     import dagster as dg

@@ -8,7 +8,7 @@ import click
 
 from citeworth_assets.cli.app import input_option, main, out_folder_option
 from citeworth_assets.cli.core import SPLITTER_OPTION
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 CHEAP_EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars")
 
@@ -86,7 +86,7 @@ def sciqfs(
     from citeworth_assets.lib.jsonl import IssueLog
     from citeworth_assets.lib.lake import replaced_folder
     from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
-    from citeworth_assets.lib.sciqfs.dataset import DatasetSettings, build_dataset
+    from citeworth_assets.lib.sciqfs.dataset import SciqfsSettings, build_dataset
     from citeworth_assets.lib.sciqfs.examples import ExampleSettings
     from citeworth_assets.lib.sciqfs.science_parse import catalogue_abstracts, read_science_parse_folder
     from citeworth_assets.lib.sciqfs.splits import SplitSettings
@@ -94,12 +94,12 @@ def sciqfs(
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
     from citeworth_assets.lib.warehouse import markdown_table
 
-    name = Settings.resolve(splitter=splitter).splitter
+    name = PlatformSettings.resolve(splitter=splitter).splitter
     if name not in SPLITTERS:
         raise click.UsageError(
             f"unknown sentence splitter {name!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}"
         )
-    settings = DatasetSettings(
+    settings = SciqfsSettings(
         examples=ExampleSettings(max_sentences=max_sentences),
         augmentation=AugmentationSettings(rouge_type=f"rouge{rouge_n}"),
         splits=SplitSettings(seed=seed),

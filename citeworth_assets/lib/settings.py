@@ -62,7 +62,10 @@ def describe(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Settings:
+class PlatformSettings:
+    """What the platform runs with: where dumps are read and everything is written, the CiteWorth rule set and
+    sentence splitter, the MLflow store, the encoder checkpoint and DuckDB's memory limit."""
+
     dumps: Path
     data: Path
     rules: str = SETTINGS["rules"][2]
@@ -74,7 +77,7 @@ class Settings:
     duckdb_memory: str = SETTINGS["duckdb_memory"][2]  # DuckDB's memory_limit of every connection (duckdb_limits)
 
     @classmethod
-    def resolve(cls, **explicit) -> Settings:
+    def resolve(cls, **explicit) -> PlatformSettings:
         """Settings from explicit values (None: not given), else the environment, else the defaults.
 
         Paths are made absolute once, here.

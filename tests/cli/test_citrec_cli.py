@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from citeworth_assets.cli import main
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec.registry import create_model
 from citeworth_models.citrec.store import IndexWriter
@@ -67,7 +67,7 @@ def test_recommend_without_an_index_names_the_command_that_trains_one(tmp_path):
 
 def test_recommend_prints_titles_and_scores_from_the_latest_index(sample, tmp_path):
     dataset = dataset_from_csv(
-        [sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
+        [sample.contexts_path], CitrecDatasetSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
     )
     titles = {w.id: w.title for w in sample.works}
     with IndexWriter(

@@ -8,7 +8,7 @@ from citeworth_assets.defs.warehouse.assets import SQL_MODELS_DIR, create_source
 from citeworth_assets.lib import domains, lake, warehouse
 from citeworth_assets.lib.citeworth.cleaning import REJECTION_SCHEMA
 from citeworth_assets.lib.reasons import ReasonRegistry
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 from citeworth_assets.lib.sql_models import load_models
 
 
@@ -49,7 +49,7 @@ def test_a_registry_refuses_unknown_repeated_or_unexplained_reasons():
 
 
 def test_drop_reasons_view_lists_every_domain_with_lake_counts(tmp_path):
-    settings = Settings(dumps=tmp_path / "dumps", data=tmp_path / "data")
+    settings = PlatformSettings(dumps=tmp_path / "dumps", data=tmp_path / "data")
     rejection = {name: None for name in REJECTION_SCHEMA.names}
     rows = [
         {**rejection, "rule_set": "citeworth_2021", "paper_id": str(i), "reason": "hanging_citation"} for i in range(3)

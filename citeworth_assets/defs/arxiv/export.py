@@ -17,7 +17,7 @@ from citeworth_assets.lib.arxiv.csv_export import CATALOGUE_FILE, CONTEXTS_FILE,
 from citeworth_assets.lib.arxiv.schemas import DUPLICATES
 from citeworth_assets.lib.context_csv import CsvRepairs
 from citeworth_assets.lib.duplicates import write_duplicate_papers
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 EXPORT_DATASET = "arxiv"
 
@@ -30,7 +30,7 @@ EXPORT_DATASET = "arxiv"
     description="Every occurrence of an arXiv paper found in several unarXive dump files (or twice in one); the "
     "first by release, dump file and line is kept, and only its contexts are exported.",
 )
-def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake, DUPLICATES), "dump file")
 
 
@@ -50,7 +50,7 @@ def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: Citewor
         "published together; read by the citation-recommendation assets."
     ),
 )
-def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     settings.require_data()
     folder = settings.export_dir(EXPORT_DATASET)

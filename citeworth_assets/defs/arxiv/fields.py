@@ -8,7 +8,7 @@ from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.field_papers import one_field_query
 from citeworth_assets.lib.fields import FIELD_DIMENSION
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 @dg.asset(
@@ -22,7 +22,7 @@ from citeworth_assets.resources import CiteworthSettings
     "work, else unarXive 2022's discipline as a MAG field (field_source says which); a paper with several fields is "
     "in each.",
 )
-def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     if not lake.has_data(settings.lake, "arxiv_papers"):
         raise dg.Failure("no arXiv papers in the lake yet: materialize arxiv_papers for a dump file first")

@@ -17,7 +17,7 @@ from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, conve
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 ARXIV_ISSUES = "arxiv_read_issues"
 # a dump file partition added without a run (a converted LaTeX source dump, Saier 2019 §4.2.3) is ingested
@@ -83,7 +83,7 @@ def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
     ),
     partitions_def=arxiv_dump_files,
 )
-def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     settings, key = citeworth.settings, context.partition_key
     dumps = settings.require_dumps()
     dump = find_dump_file(dumps, key, converted_root(settings.data))

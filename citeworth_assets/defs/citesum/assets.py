@@ -16,7 +16,7 @@ from citeworth_assets.lib.figures import citesum_rouge_figure
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 class CandidateConfig(dg.Config):
@@ -42,7 +42,7 @@ class CandidateConfig(dg.Config):
     "the lookup CiteSum candidates are scored against, built from every shard first so that the dataset does not "
     "depend on which shards happened to be in the lake when a shard ran.",
 )
-def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_cited_abstracts(citeworth: PlatformResource) -> dg.MaterializeResult:
     papers = tables.write_cited_abstract_catalogue(citeworth.settings.lake)
     return dg.MaterializeResult(metadata={"cited_papers": papers})
 
@@ -58,7 +58,7 @@ def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResul
     dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
     automation_condition=follows_shards(),
 )
-def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: CiteworthSettings):
+def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: PlatformResource):
     settings, shard = citeworth.settings, context.partition_key
     cited_ids = {
         span["linked_paper_id"]
@@ -106,7 +106,7 @@ class DatasetConfig(dg.Config):
     "Kept candidates with the cited paper's abstract, title and discipline, split 90/5/5 by cited paper "
     "(no cited paper of validation or test in train); Table 3 statistics and the discipline distribution.",
 )
-def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     kept = tables.kept_candidates(settings.lake)
     cited = tables.catalogued_papers(settings.lake, {row["cited_paper_id"] for row in kept})
@@ -153,7 +153,7 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
     "files), plus Parquet, under <data>/exports/citesum/.",
     kinds=("json", "parquet"),
 )
-def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_release(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, "citesum_dataset")
     folder, counts = tables.export_release(table, settings.export_dir("citesum"))
@@ -165,7 +165,7 @@ def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     [citesum_dataset],
     "EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (§3.1) on the CiteSum test split: mean ROUGE-1/2/L F1 x100.",
 )
-def citesum_baselines(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_baselines(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, "citesum_dataset")
     test = [row for row in table.to_pylist() if row["split"] == "test"]

@@ -4,7 +4,7 @@ import dagster as dg
 
 from citeworth_assets.defs.citrec.assets import citrec_assets
 from citeworth_assets.defs.citrec.checks import citrec_checks
-from citeworth_assets.defs.citrec.settings import CitrecSettings
+from citeworth_assets.defs.citrec.settings import CitrecResource
 
 citrec_job = dg.define_asset_job(
     "citrec_job",
@@ -14,5 +14,5 @@ citrec_job = dg.define_asset_job(
 )
 
 defs = dg.Definitions(
-    assets=citrec_assets, asset_checks=citrec_checks, jobs=[citrec_job], resources={"citrec": CitrecSettings()}
+    assets=citrec_assets, asset_checks=citrec_checks, jobs=[citrec_job], resources={"citrec": CitrecResource()}
 )

@@ -15,7 +15,7 @@ from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
 from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 CATALOGUE_ISSUES = "catalogue_read_issues"
 
@@ -69,7 +69,7 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
         )
     ],
 )
-def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def mag_catalogue(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     settings = citeworth.settings
     dumps = settings.require_dumps()
     log = IssueLog()

@@ -14,7 +14,7 @@ from citeworth_assets.lib.s2orc.schema import DUPLICATES, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
 from citeworth_assets.lib.s2orc.shards import find_shard
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rate: tuple[str, int, float]) -> dict:
@@ -35,7 +35,7 @@ def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rat
     kinds={"parquet"},
     description="S2ORC metadata rows of a shard, typed, with provenance (release, shard, file, line).",
 )
-def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def s2orc_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_shard(settings.require_dumps(), context.partition_key)
     source = ShardSource(shard.release, shard.key, shard.metadata)
@@ -66,7 +66,7 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
         "Every paper of the shard is either a candidate or a rejection, once.",
     ),
 )
-def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     split = write_candidates(citeworth.settings.lake, context.partition_key)
     yield dg.MaterializeResult(
         asset_key="s2orc_candidate_papers",
@@ -102,7 +102,7 @@ class ParagraphConfig(dg.Config):
     ),
 )
 def s2orc_paragraphs(
-    context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_shard(settings.require_dumps(), context.partition_key)
@@ -131,7 +131,7 @@ def s2orc_paragraphs(
     "Every occurrence of a paper_id found in more than one shard; the first by release, shard and line "
     "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
 )
-def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake, DUPLICATES), "shard")
 
 

@@ -30,7 +30,7 @@ from citeworth_assets.lib.arxiv.context_windows import (
     UNARXIVE_2020,
     UNARXIVE_2022,
     ContextRules,
-    ContextSettings,
+    ContextWindow,
     SentenceWindows,
     adjacent_ids,
     group_adjacent_ids,
@@ -123,7 +123,7 @@ def text_contexts(
     text: str,
     targets: Iterable[tuple[tuple, Candidate]],
     id_map: dict,
-    settings: ContextSettings,
+    settings: ContextWindow,
     rules: ContextRules,
     exact: bool = False,
     tokenizer: PunktSentenceTokenizer | None = None,
@@ -165,7 +165,7 @@ def text_contexts(
 def contexts_2020(
     papers: str | Path,
     refs_db: str | Path,
-    settings: ContextSettings,
+    settings: ContextWindow,
     log: IssueLog,
     *options,
     root: str | Path | None = None,
@@ -205,7 +205,7 @@ def published_contexts(
     refs_db: str | Path,
     present: Container[str],
     texts: Callable[[list[str]], Iterable[tuple]],
-    settings: ContextSettings,
+    settings: ContextWindow,
     log: IssueLog,
     min_contexts: int = 1,
     min_citing_docs: int = 1,
@@ -291,7 +291,7 @@ def _published_groups(candidates, present, by_rank, published_labels: bool) -> I
 
 
 def contexts_2022(
-    paper: unarxive2022.Paper, settings: ContextSettings, log: IssueLog | None = None
+    paper: unarxive2022.Paper, settings: ContextWindow, log: IssueLog | None = None
 ) -> Iterator[ContextRow]:
     """Contexts of one unarXive 2022 paper, per paragraph; candidates are references with a shipped link (MAG or
     OpenAlex id), which each context carries with the DOI shipped for the reference."""
@@ -370,7 +370,7 @@ def reference_links(
 
 
 def linked_contexts(
-    texts: Iterable[tuple[str, str | None, str]], links: dict, settings: ContextSettings, rules: ContextRules
+    texts: Iterable[tuple[str, str | None, str]], links: dict, settings: ContextWindow, rules: ContextRules
 ) -> Iterator[ContextRow]:
     """Contexts of ``(citing paper id, citing MAG id, text)`` items for the markers of their linked references."""
     for order, (citing, citing_mag, text) in enumerate(texts):

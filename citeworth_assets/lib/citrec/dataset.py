@@ -24,7 +24,7 @@ from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 
 
 @dataclass(frozen=True)
-class EvalSettings:
+class CitrecDatasetSettings:
     """Filter and split settings; the defaults are the thesis's arXiv data set (Table 6, Appendix C)."""
 
     name: str = "arxiv"
@@ -47,7 +47,7 @@ class TestItem:
 
 @dataclass
 class EvalDataset:
-    settings: EvalSettings
+    settings: CitrecDatasetSettings
     candidates: list[str]  # sorted work ids; a model's score columns follow this order
     train: dict[str, list[CitationContext]]  # candidate -> its training contexts
     test: list[TestItem]
@@ -94,7 +94,7 @@ def _year_or_issue(
 
 
 def _citing_filter(
-    settings: EvalSettings, catalogue: Mapping[str, WorkInfo] | None
+    settings: CitrecDatasetSettings, catalogue: Mapping[str, WorkInfo] | None
 ) -> Callable[[CitationContext], bool]:
     if not settings.citing_fields:
         return lambda context: True
@@ -111,7 +111,7 @@ def _citing_filter(
 
 def build_eval_dataset(
     contexts: Callable[[], Iterable[CitationContext]],
-    settings: EvalSettings = EvalSettings(),
+    settings: CitrecDatasetSettings = CitrecDatasetSettings(),
     catalogue: Mapping[str, WorkInfo] | None = None,
     issues: IssueLog | None = None,
 ) -> EvalDataset:
@@ -149,7 +149,7 @@ def build_eval_dataset(
 
 def dataset_from_csv(
     paths: Sequence[str | Path],
-    settings: EvalSettings = EvalSettings(),
+    settings: CitrecDatasetSettings = CitrecDatasetSettings(),
     catalogue: Mapping[str, WorkInfo] | None = None,
     issues: IssueLog | None = None,
 ) -> EvalDataset:

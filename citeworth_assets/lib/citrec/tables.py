@@ -17,8 +17,8 @@ import pyarrow as pa
 
 from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
+    CitrecDatasetSettings,
     EvalDataset,
-    EvalSettings,
     dataset_statistics,
 )
 from citeworth_assets.lib.context_csv import CitationContext
@@ -135,8 +135,8 @@ def statistics_row(dataset: EvalDataset, issues: IssueLog, catalogue_fields: lis
     }
 
 
-def settings_from_statistics(row: Mapping) -> EvalSettings:
-    return EvalSettings(
+def settings_from_statistics(row: Mapping) -> CitrecDatasetSettings:
+    return CitrecDatasetSettings(
         row["dataset"],
         row["min_contexts"],
         row["min_citing_papers"],
@@ -145,7 +145,7 @@ def settings_from_statistics(row: Mapping) -> EvalSettings:
     )
 
 
-def dataset_from_tables(settings: EvalSettings, candidates: pa.Table, contexts: pa.Table) -> EvalDataset:
+def dataset_from_tables(settings: CitrecDatasetSettings, candidates: pa.Table, contexts: pa.Table) -> EvalDataset:
     """The :class:`EvalDataset` that :func:`context_rows` and :func:`candidate_rows` wrote."""
     works = sorted(candidates.column("work").to_pylist())
     dataset = EvalDataset(settings, works, {work: [] for work in works}, [])

@@ -128,7 +128,7 @@ def test_partitions_give_the_examples_of_the_whole_collection(tmp_path):
     from citeworth_assets.lib.sciqfs import dataset, lake_tables
 
     root, keys = ingest_generated_dump(tmp_path, shards=2)
-    split, settings, dimension = default_splitter(), dataset.DatasetSettings(), lake_tables.S2ORC_DIMENSION
+    split, settings, dimension = default_splitter(), dataset.SciqfsSettings(), lake_tables.S2ORC_DIMENSION
 
     def rows(examples):
         return sorted(
