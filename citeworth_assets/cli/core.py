@@ -19,18 +19,25 @@ from citeworth_assets.lib.settings import PlatformSettings
 @click.option("--shards", default=2, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
+    "--layout",
+    type=click.Choice(["2020", "s2ag", "both"]),
+    default="both",
+    show_default=True,
+    help="S2ORC 20200705v1 shards, an S2AG release (s2orc, s2orc_v2, papers, abstracts) of the same papers, or both.",
+)
+@click.option(
     "--verbose",
     is_flag=True,
     help="Also print the full summary (every count per shard, reason and artefact kind, the files).",
 )
-def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool) -> None:
-    """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed), and its full summary as
-    sample_summary.json in the output folder."""
+def generate_sample(out: str, papers: int, shards: int, seed: int, layout: str, verbose: bool) -> None:
+    """Write a synthetic dump in the S2ORC 20200705v1 layout and/or as an S2AG release of the same papers
+    (deterministic for a seed), and its full summary as sample_summary.json in the output folder."""
     from citeworth_assets.cli.sample_summary import summary_lines, write_summary
-    from citeworth_assets.samples.s2orc import generate_sample_dump
+    from citeworth_assets.samples.s2ag import generate_sample as generate
 
     started = time.perf_counter()
-    summary = generate_sample_dump(Path(out), papers=papers, shards=shards, seed=seed)
+    summary = generate(Path(out), papers=papers, shards=shards, seed=seed, layout=layout)
     click.echo(
         f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)"
     )
@@ -359,13 +366,10 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     its file) and skipped; the other papers are cleaned and printed, and the exit status is then 1."""
     import json
 
-    from citeworth_assets.lib.citeworth.cleaning import (
-        INTERNAL_ERROR,
-        clean_papers,
-        paragraph_row,
-        release_record,
-    )
+    from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
+    from citeworth_assets.lib.citeworth.dataset import release_record
     from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+    from citeworth_assets.lib.citeworth.partition import paragraph_row
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
 

@@ -123,19 +123,6 @@ class PartitionWriter:
             shutil.rmtree(self.staging, ignore_errors=True)
 
 
-@contextmanager
-def kept_and_dropped(
-    lake: Path, kept: tuple[str, pa.Schema], dropped: tuple[str, pa.Schema], key: str, dimension: str = SHARD_DIMENSION
-) -> Iterator[tuple[PartitionWriter, PartitionWriter]]:
-    """Writers of a step's two outputs for one partition: the rows it keeps and the rows it drops (with their
-    reasons), each ``(table, schema)``. Both are published only if the block succeeds."""
-    with (
-        PartitionWriter(lake, *dropped, key, dimension) as dropped_writer,
-        PartitionWriter(lake, *kept, key, dimension) as kept_writer,
-    ):
-        yield kept_writer, dropped_writer
-
-
 def publish(staging: Path, target: Path) -> None:
     """Move a finished staging folder into place, replacing what was there.
 

@@ -31,6 +31,7 @@ OUTCOMES = {
     "no_main_file": "no TeX file with \\documentclass and \\begin{document}",
     "conversion_failed": "the LaTeX reader rejected the document even after salvage",
     "timeout": "conversion ran past the per-submission timeout",
+    "worker_died": "the worker process converting it died (killed for memory, a crash in the LaTeX reader)",
 }
 DEFAULT_TIMEOUT = 120.0
 COMMAND = re.compile(r"\\[A-Za-z]+")

@@ -22,11 +22,7 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.card import CARD
-from citeworth_assets.lib.citeworth.cleaning import (
-    PARAGRAPH_SCHEMA,
-    release_record,
-    rules_key,
-)
+from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.fields import FIELD_DIMENSION, field_key
@@ -218,6 +214,36 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, RULES_DIMENSION) as out:
         out.write_table(result)
     return result
+
+
+RELEASE_FIELDS = (
+    "paper_id",
+    "section_idx",
+    "file_index",
+    "file_offset",
+    "mag_field_of_study",
+    "original_text",
+    "section_title",
+    "samples",
+)
+
+
+def release_record(row: dict) -> dict:
+    """A paragraph row (lake or dataset) in the published CiteWorth release schema.
+
+    The one place the release record is built: the export and ``citeworth clean-paper`` both use it.
+    Non-cite-worthy samples carry no ``citation_text`` key in the published files.
+    """
+    record = {name: row[name] for name in RELEASE_FIELDS}
+    record["samples"] = [
+        {
+            key: value
+            for key, value in sample.items()
+            if not (key == "citation_text" and sample["label"] == NON_CHECK_WORTHY)
+        }
+        for sample in row["samples"]
+    ]
+    return record
 
 
 def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -341,19 +340,20 @@ def paper_input(paper: ConvertedPaper, source_file: str, line: int, log: IssueLo
     return PaperInput(paper.paper_id, rows, paper.metadata["mag_field_of_study"], provenance)
 
 
-def arxiv_paper_inputs(path: Path, rules_name: str, dropped, turned_away: Counter | None = None) -> Iterator:
+def arxiv_paper_inputs(path: Path, rules_name: str, run) -> Iterator:
     """The papers of a unarXive 2022 file as CiteWorth reads them (numeric citation style, as most arXiv papers
-    cite); a paper the candidate filter turns away becomes a paper-level rejection row in ``dropped`` (counted in
-    ``turned_away`` by criterion). Read issues
-    of the file are reported by the arXiv ingestion of the same file, so they are not counted twice here."""
+    cite), through the candidate filter: ``run`` (a :class:`~citeworth_assets.lib.filters.FilterRun` with the
+    S2ORC tally) counts each paper kept, and each turned away as a paper-level rejection row with its criterion.
+    Read issues of the file are reported by the arXiv ingestion of the same file, so they are not counted twice
+    here."""
     from citeworth_assets.lib.citeworth.partition import candidate_rejection
 
     log = IssueLog()
+    candidates = run.tallies["s2orc"]
     for paper in convert_file(path, "numeric", log):
         kept = paper_input(paper, str(path), paper.line, log)
         if isinstance(kept, str):
-            dropped.write(candidate_rejection(rules_name, paper.paper_id, kept, str(path), paper.line))
-            if turned_away is not None:
-                turned_away[kept] += 1
+            run.drop(kept, candidate_rejection(rules_name, paper.paper_id, kept, str(path), paper.line), "s2orc")
         else:
+            candidates.keep()
             yield kept

@@ -161,17 +161,20 @@ def test_records_read_without_issues_and_reruns_give_the_same_bytes():
     assert "{{ref:" in paper.paragraphs[0]["text"]
 
 
-def test_a_worker_that_never_answers_costs_only_its_submission():
-    import multiprocessing
-
+def test_a_lost_worker_costs_only_its_submission():
     from citeworth_assets.lib.arxiv_sources import runner
 
-    class Dead:
-        def get(self, timeout):
-            raise multiprocessing.TimeoutError
+    row, record = runner._lost(181, submission({}, "2101.00012"), "timeout")
+    assert row["outcome"] == "timeout" and row["arxiv_id"] == "2101.00012" and record is None and row["seconds"] == 181
+    row, record = runner._lost(181, submission({}, "2101.00013"), "worker_died")
+    assert row["outcome"] == "worker_died" and row["arxiv_id"] == "2101.00013" and record is None
+    assert row["outcome"] in runner_outcomes()
 
-    row, record = runner._result(submission({}, "2101.00012"), Dead(), 1)
-    assert row["outcome"] == "timeout" and row["arxiv_id"] == "2101.00012" and record is None
+
+def runner_outcomes():
+    from citeworth_assets.lib.arxiv_sources.convert import OUTCOMES
+
+    return OUTCOMES
 
 
 IEEE_BBL = (

@@ -62,8 +62,8 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
 
 
 def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
-    from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
     from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
+    from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
 
     root = tmp_path / "lake"
 
