@@ -43,7 +43,7 @@ def run_step(name: str, folder: str) -> dict:
     from citeworth_assets.lib.arxiv import unarxive2020
     from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
     from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS, ContextWindow
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     folder = Path(folder)
     size = sum(p.stat().st_size for p in folder.glob("*.txt"))

@@ -41,7 +41,7 @@ PARTITION = "unarxive_2020_papers"
 def stage(name: str, dumps: Path, data: Path, batch: int = BATCH) -> dict:
     """Run one stage in this process (called in a child); returns counts."""
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.settings import PlatformSettings
 
     settings = PlatformSettings.resolve(dumps=str(dumps), data=str(data))

@@ -61,7 +61,7 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
     from citeworth_assets.lib import lake
     from citeworth_assets.lib.citesum.tables import write_cited_abstract_catalogue
     from citeworth_assets.lib.duplicates import write_duplicate_papers
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
     from citeworth_assets.lib.s2orc.records import (
         PAPER_SCHEMA,
@@ -91,7 +91,7 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
 
 def partition_step(name: str, root: Path, key: str, out: Path) -> dict:
     """One SciQFS step in this process, as the asset runs it; its CPU time, peak RSS and counts."""
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.sciqfs import dataset, lake_tables, s2orc_lake
     from citeworth_assets.lib.sciqfs.examples import ExampleCounts
     from citeworth_assets.lib.sciqfs.release import write_release

@@ -60,7 +60,7 @@ def real_s2orc_parsed_papers(shared_data, split) -> tuple[list, object]:
     the issue log they were read into."""
     import json
 
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
 
     folder = shared_data / "s2orc-20200705"

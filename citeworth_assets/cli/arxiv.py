@@ -74,7 +74,7 @@ def contexts(
         DumpFile,
     )
     from citeworth_assets.lib.context_csv import CsvRepairs
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     if words is not None and (sentences_before is not None or sentences_after is not None):
         raise click.UsageError("give either --words or --sentences-before/--sentences-after, not both")

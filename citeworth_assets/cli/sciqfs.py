@@ -83,8 +83,8 @@ def sciqfs(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from citeworth_assets.lib.jsonl import IssueLog
     from citeworth_assets.lib.lake import replaced_folder
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
     from citeworth_assets.lib.sciqfs.dataset import SciqfsSettings, build_dataset
     from citeworth_assets.lib.sciqfs.examples import ExampleSettings

@@ -110,7 +110,7 @@ def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
     from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
     from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS
     from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     papers = shared_data / "unarxive-2020" / "papers"
     csv_path = tmp_path / "unarxive2020.csv"

@@ -14,7 +14,7 @@ from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file
 from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, agreement, resolution_report
 from citeworth_assets.lib.arxiv.schemas import CONTEXT_SCHEMA
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.resources import PlatformResource
 
 LINK_COLUMNS = ["ref_id", "linked_mag_id", "linked_openalex_id"]

@@ -16,7 +16,7 @@ from citeworth_assets.lib.arxiv.context_windows import MAX_SPLIT_CHARS
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, converted_root, dump_issues, find_dump_file
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.resources import PlatformResource
 
 ARXIV_ISSUES = "arxiv_read_issues"

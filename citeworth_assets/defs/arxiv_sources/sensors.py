@@ -6,7 +6,7 @@ from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.resources import PlatformResource
 
 arxiv_source_job = dg.define_asset_job(

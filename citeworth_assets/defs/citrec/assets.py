@@ -70,7 +70,7 @@ def citrec_dataset(
     from citeworth_assets.lib.citrec.contexts import read_catalogue
     from citeworth_assets.lib.citrec.dataset import dataset_from_csv
     from citeworth_assets.lib.citrec.run import catalogue_field_names
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     settings = citrec.eval_settings
     contexts_csv, catalogue_path = context_export(citeworth)

@@ -11,10 +11,10 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import MAG_DIR, OPENALEX_DIR, arxiv_metadata_files
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
 from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.resources import PlatformResource
 
 CATALOGUE_ISSUES = "catalogue_read_issues"

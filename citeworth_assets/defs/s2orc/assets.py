@@ -9,7 +9,7 @@ from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib.duplicates import write_duplicate_papers
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.schema import DUPLICATES, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
 from citeworth_assets.lib.s2orc.shards import find_shard

@@ -40,7 +40,7 @@ from citeworth_assets.lib.arxiv.context_windows import (
 )
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 if TYPE_CHECKING:
     from nltk.tokenize.punkt import PunktSentenceTokenizer

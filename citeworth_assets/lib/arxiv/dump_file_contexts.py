@@ -31,7 +31,7 @@ from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, is_co
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 @contextmanager

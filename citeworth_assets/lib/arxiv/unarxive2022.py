@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 RELEASE = "unarxive-2022"
 MARKER = re.compile(r"\{\{cite:([^{}\s]*)\}\}")

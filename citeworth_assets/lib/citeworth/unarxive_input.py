@@ -28,7 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 STYLES = ("numeric", "author_year")
 MARKER = re.compile(r"\{\{(cite|formula|figure|table):([^{}\s]*)\}\}")

@@ -16,12 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeworth_assets.lib.context_csv import FIELD_SEP, N_FIELDS, CitationContext, parse_context_line
-from citeworth_assets.lib.jsonl import (
-    IssueLog,
-    ReadIssue,
-    iter_json_lines,
-    iter_raw_lines,
-)
+from citeworth_assets.lib.jsonl import iter_json_lines, iter_raw_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from citeworth_assets.lib.citrec.contexts import WorkInfo, citing_year, read_contexts
 from citeworth_assets.lib.context_csv import CitationContext
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 @dataclass(frozen=True)

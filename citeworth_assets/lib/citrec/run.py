@@ -22,7 +22,7 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_from_csv,
     dataset_statistics,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_models.citrec.base import Recommender
 from citeworth_models.citrec.evaluate import RESULT_SCHEMA, ModelRun, ScoringSettings, result_rows, run_model
 from citeworth_models.citrec.nlp import ParserUnavailable

@@ -22,7 +22,7 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_statistics,
 )
 from citeworth_assets.lib.context_csv import CitationContext
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_models.citrec.evaluate import RESULT_SCHEMA as EVALUATION_SCHEMA
 
 DIMENSION = "dataset"  # lake partitions: <table>/dataset=<name>/

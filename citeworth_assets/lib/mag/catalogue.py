@@ -13,9 +13,10 @@ from pathlib import Path
 
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import find_arxiv_ids, normalise_doi, short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.titles import mag_normalise_title
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 def _find(folder: Path, name: str) -> Path | None:

@@ -27,11 +27,12 @@ import pyarrow as pa
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
 from citeworth_assets.lib.identifiers import normalise_doi, short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, snapshot_files
 from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
 from citeworth_assets.lib.mag.titles import mag_normalise_title
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 _PAPERS = pa.schema(
     [(n, t) for n, t in zip(WORK_SCHEMA.names, WORK_SCHEMA.types) if n not in ("authors", "fields")]

@@ -18,8 +18,9 @@ from typing import TypeVar
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
+from citeworth_assets.lib.jsonl import iter_json_records
 from citeworth_assets.lib.papers import PaperInput
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
 from citeworth_assets.lib.s2orc.paragraph_columns import paragraph_table

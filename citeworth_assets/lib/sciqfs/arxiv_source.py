@@ -32,7 +32,8 @@ from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.sciqfs.s2orc_source import (
     SentenceBounds,
     paper_from_paragraphs,

@@ -20,7 +20,7 @@ from pathlib import Path
 import orjson
 import pyarrow.parquet as pq
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment_examples
 from citeworth_assets.lib.sciqfs.examples import Example, ExampleCounts, ExampleSettings, SentenceBounds, build_examples
 from citeworth_assets.lib.sciqfs.release import example_row, write_release

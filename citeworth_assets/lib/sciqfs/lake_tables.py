@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.duckdb_limits import bounded
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
 from citeworth_assets.lib.sciqfs.tables import (

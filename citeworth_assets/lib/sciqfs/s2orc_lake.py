@@ -19,7 +19,7 @@ from pathlib import Path
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import bounded
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.sciqfs.s2orc_source import SentenceBounds, paper_from_paragraphs
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper
 

@@ -29,7 +29,7 @@ from citeworth_assets.lib.arxiv.context_windows import (
 )
 from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
 from citeworth_assets.lib.context_csv import context_csv_line
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 A, B, C = (
     "9ad20b7d-87d1-47f5-aeed-10a1cf89a2e2",

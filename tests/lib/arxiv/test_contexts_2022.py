@@ -16,7 +16,7 @@ from citeworth_assets.lib.arxiv.context_windows import (
 from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
 from citeworth_assets.lib.citrec.contexts import read_contexts
 from citeworth_assets.lib.context_csv import CsvRepairs, context_csv_line, mag_or_openalex, parse_context_line
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 SAMPLE = "arXiv_src_2212_086.first20.jsonl"
 

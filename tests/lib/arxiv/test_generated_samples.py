@@ -16,8 +16,8 @@ from citeworth_assets.lib.arxiv.resolution import (
     resolve_all,
 )
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.arxiv import STYLES, write_unarxive_2020, write_unarxive_2022
 from citeworth_assets.samples.mag import (
     NOISE_MAG_ID,

@@ -8,7 +8,7 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_statistics,
 )
 from citeworth_assets.lib.context_csv import CitationContext
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 def ctx(cited, citing_arxiv, adjacent=(), text="a context MAINCIT ."):

@@ -16,7 +16,7 @@ from citeworth_assets.lib.citrec.tables import (
     settings_from_statistics,
     statistics_row,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 
 

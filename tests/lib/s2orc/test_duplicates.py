@@ -5,7 +5,7 @@ import json
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duplicates import write_duplicate_papers
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     ShardSource,

@@ -18,9 +18,9 @@ from citeworth_assets.lib.arxiv.schemas import (
     PARAGRAPH_SCHEMA,
     REFERENCE_SCHEMA,
 )
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import openalex_works
 from citeworth_assets.lib.mag.schemas import WORK_SCHEMA
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.arxiv_source import (
     DIMENSION,
     CitedWorks,

@@ -4,7 +4,7 @@ the catalogue, and only what the shard needs is read."""
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.tables import CITED_ABSTRACT_SCHEMA, CITED_ABSTRACTS
 from citeworth_assets.lib.duplicates import write_duplicate_papers
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
 from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.sciqfs.examples import ExampleCounts, build_examples, default_splitter

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import augment_examples
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.release import example_row, write_release, write_split_files

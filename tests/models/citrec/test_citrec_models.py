@@ -4,7 +4,7 @@ import pytest
 
 from citeworth_assets.lib.citrec.contexts import read_catalogue
 from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.citrec import write_citrec_sample
 from citeworth_models.citrec.evaluate import (
     RESULT_SCHEMA,

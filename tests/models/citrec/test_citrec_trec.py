@@ -117,7 +117,7 @@ def test_real_unarxive_contexts_without_terms_get_empty_rankings_from_the_defaul
     from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
     from citeworth_assets.lib.arxiv.context_windows import PRESETS
     from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_models.citrec.text import bow_terms
 
     folder = shared_data / "unarxive-2020" / "papers"

@@ -5,7 +5,7 @@ import pytest
 import torch
 from builders import real_s2orc_parsed_papers
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import augment_examples
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
