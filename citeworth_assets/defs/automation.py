@@ -50,13 +50,14 @@ def refreshed_view() -> dg.AutomationCondition:
 
 @dataclass(frozen=True)
 class DumpSource:
-    """Runs that read a dump root directly, as the domain's sensor requests them: ``pending`` gives the partition
-    keys to run (``None`` for an unpartitioned job) and those to add to ``partitions`` first; ``progress`` turns one
-    run's materializations (a metadata lookup ``value(asset, field)``) into its progress line."""
+    """Runs that read a dump root directly, as the domain's sensor requests them: ``pending`` gives three lists, the
+    partition keys found (added to ``partitions`` first), those of them to run (``None`` for an unpartitioned job)
+    and lines to show the user; ``progress`` turns one run's materializations (a metadata lookup ``value(asset,
+    field)``) into its progress line."""
 
     name: str
     job_name: str
-    pending: Callable  # (instance, settings, force) -> (keys to run, keys to add to the partitions definition)
+    pending: Callable  # (instance, settings, force) -> (keys found, keys to run, notes)
     progress: Callable  # (value: Callable[[str, str], object]) -> str
     partitions: dg.DynamicPartitionsDefinition | None = None
     rank: int = 0  # a build runs the sources by rank: S2ORC shards, LaTeX conversions, the unarXive files they add, MAG
