@@ -55,7 +55,7 @@ def build_graph():
 
 
 def _build_graph(dumps: Path, data: Path, workers: int = 2, in_process: bool = True, **settings_values):
-    from citeworth_assets.build_root import build_data_root
+    from citeworth_assets.build.root import build_data_root
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.lib.settings import PlatformSettings
     from citeworth_assets.resources import PlatformResource

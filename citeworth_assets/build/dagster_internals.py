@@ -23,37 +23,60 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import dagster as dg
-from dagster._core.definitions.selector import JobSubsetSelector
-from dagster._core.instance.ref import InstanceRef
-from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
-from dagster._core.workspace.context import WorkspaceProcessContext
-from dagster._core.workspace.load_target import WorkspaceFileTarget
-from dagster._daemon.controller import get_daemon_statuses
-from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import QueuedRunCoordinatorDaemon
 
 CHECKED_AGAINST = "1.13"  # the Dagster minor version these internals were read in
 
-__all__ = [
-    "ASSET_PARTITION_RANGE_END_TAG",
-    "ASSET_PARTITION_RANGE_START_TAG",
-    "CHECKED_AGAINST",
-    "QueuedRunCoordinatorDaemon",
-    "daemon_dequeues",
-    "dynamic_partitions_read_once",
-    "instance_with_overrides",
-    "job_selector",
-    "workspace_context",
-]
+
+def internals() -> dict:
+    """Every internal name used here, imported (each where it is used, too: the daemon's and the workspace's modules
+    take about half a second to import, which a process that never queues a run should not pay)."""
+    from dagster._core.definitions.selector import JobSubsetSelector
+    from dagster._core.instance.ref import InstanceRef
+    from dagster._core.storage import tags
+    from dagster._core.workspace.context import WorkspaceProcessContext
+    from dagster._core.workspace.load_target import WorkspaceFileTarget
+    from dagster._daemon.controller import get_daemon_statuses
+    from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import QueuedRunCoordinatorDaemon
+
+    return {
+        "JobSubsetSelector": JobSubsetSelector,
+        "InstanceRef": InstanceRef,
+        "tags": tags,
+        "WorkspaceProcessContext": WorkspaceProcessContext,
+        "WorkspaceFileTarget": WorkspaceFileTarget,
+        "get_daemon_statuses": get_daemon_statuses,
+        "QueuedRunCoordinatorDaemon": QueuedRunCoordinatorDaemon,
+    }
+
+
+def partition_range_tags(first: str, last: str) -> dict[str, str]:
+    """The tags that make one run of a range of partitions, as a backfill of a ``single_run`` asset sets them."""
+    from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
+
+    return {ASSET_PARTITION_RANGE_START_TAG: first, ASSET_PARTITION_RANGE_END_TAG: last}
 
 
 def daemon_dequeues(instance: dg.DagsterInstance) -> bool:
     """Whether a live ``dagster-daemon`` (e.g. of ``citeworth ui``) dequeues this instance's runs."""
+    from dagster._daemon.controller import get_daemon_statuses
+    from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import QueuedRunCoordinatorDaemon
+
     kind = QueuedRunCoordinatorDaemon.daemon_type()
     return bool(get_daemon_statuses(instance, [kind], ignore_errors=True)[kind].healthy)
 
 
+def dequeuer(interval_seconds: float):
+    """The daemon's dequeue step, to run in a wait loop (``run_iteration(workspace_process_context)``; a context
+    manager to close)."""
+    from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import QueuedRunCoordinatorDaemon
+
+    return QueuedRunCoordinatorDaemon(interval_seconds=interval_seconds)
+
+
 def job_selector(location: str, repository: str, job_name: str, assets: Iterable[dg.AssetKey] | None):
     """What the launchpad asks a code location for: ``job_name``, only ``assets`` of it when given."""
+    from dagster._core.definitions.selector import JobSubsetSelector
+
     return JobSubsetSelector(
         location_name=location,
         repository_name=repository,
@@ -63,8 +86,11 @@ def job_selector(location: str, repository: str, job_name: str, assets: Iterable
     )
 
 
-def workspace_context(instance: dg.DagsterInstance, workspace_file: Path) -> WorkspaceProcessContext:
+def workspace_context(instance: dg.DagsterInstance, workspace_file: Path):
     """The code locations of a workspace file, served as ``dagster dev`` serves them (a context manager)."""
+    from dagster._core.workspace.context import WorkspaceProcessContext
+    from dagster._core.workspace.load_target import WorkspaceFileTarget
+
     return WorkspaceProcessContext(
         instance, WorkspaceFileTarget(paths=[str(workspace_file)]), code_server_log_level="WARNING"
     )
@@ -72,6 +98,8 @@ def workspace_context(instance: dg.DagsterInstance, workspace_file: Path) -> Wor
 
 def instance_with_overrides(home: Path, overrides: dict) -> dg.DagsterInstance:
     """The instance of ``home`` with ``overrides`` over its ``dagster.yaml``, for this process only."""
+    from dagster._core.instance.ref import InstanceRef
+
     return dg.DagsterInstance.from_ref(InstanceRef.from_dir(str(home), overrides=overrides))
 
 

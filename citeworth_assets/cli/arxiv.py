@@ -1,5 +1,5 @@
 """The arXiv/MAG commands: citation contexts of a plain folder without the graph, the arXiv/MAG/OpenAlex sample
-dumps; ``citeworth build`` builds these sources like every other (:mod:`citeworth_assets.build_plan`)."""
+dumps; ``citeworth build`` builds these sources like every other (:mod:`citeworth_assets.build.plan`)."""
 
 import itertools
 import time

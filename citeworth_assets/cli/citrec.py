@@ -154,7 +154,7 @@ def _write_trec(report, out_dir: Path) -> None:
 def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models) -> None:
     """Run the citrec job: data set from the arXiv context export, train and save every model, evaluate into MLflow
     and the warehouse (citrec.results). Training is manual; this is the command that does it outside the UI."""
-    from citeworth_assets.instance import dagster_instance
+    from citeworth_assets.build.instance import dagster_instance
     from citeworth_assets.lib.citrec.tables import check_dataset_name
 
     try:

@@ -190,7 +190,7 @@ def build(
     files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Every run
     goes through the instance's run queue, `--workers` at a time, in the order the asset graph gives. One build
     holds a data root at a time: a second one is refused."""
-    from citeworth_assets.build_guard import DataRootBusy, data_root_lock
+    from citeworth_assets.build.guard import DataRootBusy, data_root_lock
 
     rules, splitter = _rules_and_splitter(rules, splitter)
     settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
@@ -221,7 +221,7 @@ def _build_held(
     here: bool,
 ) -> None:
     """`citeworth build` once the data root is held; ``models``: False, or the model set to train ("all", "fast")."""
-    from citeworth_assets.build_root import build_data_root
+    from citeworth_assets.build.root import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
     from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards

@@ -3,7 +3,7 @@
 Sources (S2ORC shards, unarXive dump files, the works catalogue) are run by their dump sensors, or by ``citeworth
 build``, for inputs the instance has not built yet: each domain declares them as :class:`DumpSource` beside its
 sensor. Everything computed from them carries an automation condition, and the automation sensor (or ``citeworth
-build``, through :mod:`citeworth_assets.build_plan`) asks Dagster which asset partitions those conditions request.
+build``, through :mod:`citeworth_assets.build.plan`) asks Dagster which asset partitions those conditions request.
 
 :func:`follows_shards` is Dagster's ``eager`` condition: run once any dependency was updated, but not while a
 dependency is missing or has a run queued or in progress. Batching comes from that last clause: an asset that reads

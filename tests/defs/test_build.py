@@ -14,9 +14,9 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
+from citeworth_assets.build.instance import dagster_instance
 from citeworth_assets.cli import main
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor
-from citeworth_assets.instance import dagster_instance
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
 from citeworth_assets.lib.settings import PlatformSettings

@@ -3,9 +3,9 @@
 import dagster as dg
 import duckdb
 
+from citeworth_assets.build.instance import dagster_instance
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.instance import dagster_instance
 from citeworth_assets.lib.s2orc.shards import discover_shards
 from citeworth_assets.lib.settings import PlatformSettings
 from citeworth_assets.resources import PlatformResource

@@ -74,7 +74,8 @@ def dagster_instance(settings: PlatformSettings, max_concurrent_runs: int | None
     if max_concurrent_runs is None:
         return dg.DagsterInstance.get()
     import yaml
-    from dagster._core.instance.ref import InstanceRef
+
+    from citeworth_assets.build.dagster_internals import instance_with_overrides
 
     concurrency = (yaml.safe_load((home / "dagster.yaml").read_text()) or {}).get("concurrency") or {}
     overrides = {
@@ -83,4 +84,4 @@ def dagster_instance(settings: PlatformSettings, max_concurrent_runs: int | None
             "runs": {**concurrency.get("runs", {}), "max_concurrent_runs": max_concurrent_runs},
         }
     }
-    return dg.DagsterInstance.from_ref(InstanceRef.from_dir(str(home), overrides=overrides))
+    return instance_with_overrides(home, overrides)
