@@ -21,7 +21,9 @@ import pytest
 from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.duplicates import write_duplicate_papers
+from citeworth_assets.lib.mag.lake_catalogue import build_works
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
@@ -32,6 +34,7 @@ from citeworth_assets.lib.s2orc.records import (
 )
 from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
+from citeworth_assets.samples import mag as mag_sample
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 RELEASE = "20200705v1"
@@ -323,3 +326,116 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
         (paper_id(repeated), f"{RELEASE}_0", True),
         (paper_id(repeated), f"{RELEASE}_1", False),
     ]
+
+
+# -- the works catalogue: fields of the wrong type (issue 33) ----------------------------------------------------------
+# A damaged export gives a field another JSON type than the format's: ``referenced_works`` as a number (crashed the
+# catalogue step with a TypeError), a string (one edge per character) or an object (an edge to a key). Each such
+# field is a counted ``bad_type`` issue naming the file and line; the work stays, without that field.
+
+CATALOGUE_LIMITS = DuckDbLimits("256MB", threads=1)
+MISTYPED = [  # (field, value, the real-world pattern it comes from)
+    ("referenced_works", 7, "the count (referenced_works_count) written where the list belongs"),
+    ("referenced_works", "https://openalex.org/W2741809807", "a single id not wrapped in a list"),
+    ("referenced_works", {"https://openalex.org/W2741809807": 1}, "a list turned into an object keyed by id"),
+    ("authorships", "Vaswani, Ashish; Shazeer, Noam", "authors flattened into one string"),
+    ("concepts", {"display_name": "Physics", "level": 0}, "a one-element list unwrapped"),
+    ("locations", "https://arxiv.org/abs/1706.03762", "a landing page URL where the list belongs"),
+    ("publication_year", True, "a boolean flag in the year's column"),
+    ("cited_by_count", 10**20, "a count beyond 64 bits (a float rendered as an integer)"),
+    ("ids", ["https://openalex.org/W1"], "the ids object given as a list"),
+    ("doi", 101103, "a DOI's numeric suffix alone"),
+    ("primary_topic", "Physics", "a topic's name in place of the topic object"),
+    ("topics", {"display_name": "Physics"}, "a one-element list unwrapped"),
+]
+
+
+def catalogue(snapshot: Path, lake_root: Path) -> tuple[dict, set, IssueLog]:
+    log = IssueLog()
+    build_works(lake_root, None, snapshot, log, CATALOGUE_LIMITS)
+    works = {w["work_id"]: w for w in lake.read_partition(lake_root, "works").to_pylist()}
+    edges = {
+        (e["citing_work_id"], e["cited_work_id"]) for e in lake.read_partition(lake_root, "work_references").to_pylist()
+    }
+    return works, edges, log
+
+
+@pytest.fixture(scope="module")
+def clean_catalogue(tmp_path_factory):
+    root = tmp_path_factory.mktemp("catalogue_damage")
+    works = mag_sample.sample_works(9, 20)
+    references = [(a.mag_id, b.mag_id) for a, b in zip(works, works[1:])]
+    mag_sample.write_openalex_snapshot(root / "openalex", works, references, per_part=100)
+    before = catalogue(root / "openalex", root / "lake")
+    assert before[2].counts == {} and before[1]
+    return root / "openalex", before
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "pattern"), MISTYPED, ids=[f"{n}-{type(v).__name__}" for n, v, _ in MISTYPED]
+)
+def test_a_mistyped_catalogue_field_costs_that_field_only(name, value, pattern, clean_catalogue, tmp_path):
+    snapshot, (works_before, edges_before, _) = clean_catalogue
+    shutil.copytree(snapshot, tmp_path / "openalex")
+    part = next((tmp_path / "openalex").glob("works/*/part_*.gz"))
+    records = [json.loads(line) for line in gzip.decompress(part.read_bytes()).splitlines()]
+    records[1][name] = value
+    part.write_bytes(gzip.compress(b"".join(json.dumps(r).encode() + b"\n" for r in records)))
+    damaged = records[1]["id"].rsplit("/", 1)[-1]
+
+    works, edges, log = catalogue(tmp_path / "openalex", tmp_path / "lake")  # finishes: no exception escapes
+
+    assert log.counts == {"bad_type": 1}, pattern
+    issue = log.issues[0]
+    assert (Path(issue.file).name, issue.line, issue.paper_id) == (part.name, 2, damaged) and name in issue.message
+    assert works.keys() == works_before.keys()
+    for work_id, work in works.items():  # only the damaged work's own field is lost
+        lost = {
+            "authorships": "authors",
+            "locations": "arxiv_id",
+            "publication_year": "year",
+            "cited_by_count": "citation_count",
+            "ids": "mag_id",
+            "doi": "doi",
+            "concepts": "fields",
+        }.get(name)
+        expected = works_before[work_id]
+        if work_id == damaged and lost:
+            assert work[lost] in (None, [], 0)
+            expected = {**expected, lost: work[lost]}
+            if lost == "doi":
+                expected["arxiv_id"] = work["arxiv_id"]
+        assert work == expected
+    lost_edges = {e for e in edges_before if e[0] == damaged} if name == "referenced_works" else set()
+    assert edges == edges_before - lost_edges
+
+
+def test_a_mistyped_mag_integer_costs_that_field_only(tmp_path):
+    works = mag_sample.sample_works(9, 10)
+    mag_sample.write_mag_dump(tmp_path / "mag", works, damaged=False)
+    papers = (tmp_path / "mag" / "Papers.txt").read_text(encoding="utf-8").splitlines()
+    cells = papers[2].split("\t")
+    cells[7] = "19x9"  # an OCR'd year
+    papers[2] = "\t".join(cells)
+    (tmp_path / "mag" / "Papers.txt").write_text("\n".join(papers) + "\n", encoding="utf-8")
+    log = IssueLog()
+    build_works(tmp_path / "lake", tmp_path / "mag", None, log, CATALOGUE_LIMITS)
+    kept = {w["work_id"]: w for w in lake.read_partition(tmp_path / "lake", "works").to_pylist()}
+    assert log.counts == {"bad_type": 1} and log.issues[0].line == 3
+    assert len(kept) == len(works) and kept[f"mag:{cells[0]}"]["year"] is None
+    assert kept[f"mag:{cells[0]}"]["title"] == works[2].title
+
+
+def test_an_arxiv_metadata_line_with_a_mistyped_id_is_counted_not_silent(tmp_path):
+    from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
+
+    path = tmp_path / "arxiv-metadata.jsonl"
+    lines = [
+        {"id": "0704.0001", "title": "Calculation of prompt\\n  diphoton production"},
+        {"id": 704.0002, "title": "Sparsity-certifying Graph Decompositions"},  # a spreadsheet round trip
+        {"id": "0704.0003", "title": None},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    log = IssueLog()
+    assert [arxiv_id for arxiv_id, _ in read_arxiv_metadata_titles(path, log)] == ["0704.0001"]
+    assert log.counts == {"bad_type": 2} and [issue.line for issue in log.issues] == [2, 3]

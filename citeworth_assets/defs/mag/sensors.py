@@ -6,7 +6,7 @@ import dagster as dg
 
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_root_sensor
-from citeworth_assets.lib.arxiv.dump_files import catalogue_files, catalogue_signature
+from citeworth_assets.lib.arxiv.dump_files import OPENALEX_DIR, catalogue_files, catalogue_signature
 from citeworth_assets.resources import PlatformResource
 
 catalogue_job = dg.define_asset_job(
@@ -19,7 +19,7 @@ catalogue_job = dg.define_asset_job(
 @dump_root_sensor(
     catalogue_job,
     60,
-    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/works/ or "
+    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/ (works parts, any layout) or "
     "<dumps>/arxiv-metadata/ change and have settled (the cursor keeps their names, sizes and modification times).",
 )
 def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
@@ -36,8 +36,10 @@ def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformRes
 
 
 def _pending_catalogue(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list, list, list]:
-    """One catalogue run whenever the dump root holds MAG, OpenAlex or arXiv metadata files."""
-    runs = [None] if catalogue_files(settings.require_dumps()) else []
+    """One catalogue run whenever the dump root holds MAG, OpenAlex or arXiv metadata files, or an OpenAlex folder
+    (one without works parts fails the run, naming the layouts looked for, instead of an empty catalogue)."""
+    dumps = settings.require_dumps()
+    runs = [None] if catalogue_files(dumps) or (dumps / OPENALEX_DIR).is_dir() else []
     return runs, runs, []
 
 

@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeworth_assets.lib.arxiv import unarxive2024
+from citeworth_assets.lib.arxiv.unarxive2022 import MARKER as CITE_MARKER
 from citeworth_assets.lib.jsonl import iter_json_lines
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
@@ -210,7 +212,7 @@ def convert_record(record: dict, style: str = "numeric") -> ConvertedPaper:
             references[ref_id] = f"{REFERENCE_WORDS[kind]} {counters[kind]}"
     body = [
         convert_paragraph(paragraph, labels, references, style, problems)
-        for paragraph in record.get("body_text") or []
+        for paragraph in unarxive2024.body_text(record, CITE_MARKER)
         if isinstance(paragraph, dict) and isinstance(paragraph.get("text"), str)
     ]
     abstract_text = record.get("abstract", {}).get("text") if isinstance(record.get("abstract"), dict) else None
@@ -275,9 +277,10 @@ def _metadata(record: dict, paper_id: str, abstract: str, body: list[dict], bib_
 
 
 def convert_file(path: str | Path, style: str, log: IssueLog) -> Iterator[ConvertedPaper]:
-    """Every paper of a unarXive 2022 JSON-lines file (plain or gzipped), streaming; problems go to ``log``."""
+    """Every paper of a unarXive 2022 (or 2024) JSON-lines file (plain or gzipped), streaming, repaired as the arXiv
+    ingestion of the same file repairs it (a lone surrogate escape becomes U+FFFD); problems go to ``log``."""
     path = Path(path)
-    for line in iter_json_lines(path, log):
+    for line in iter_json_lines(path, log, repair=True):
         if not line.record.get("paper_id"):
             log.add(
                 ReadIssue(
