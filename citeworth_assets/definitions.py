@@ -10,6 +10,7 @@ renders their component schemas, about 0.3 s that each process loading the code 
 
 import importlib
 import pkgutil
+import warnings
 from functools import cache
 from types import ModuleType
 
@@ -26,11 +27,13 @@ def defs_modules() -> tuple[ModuleType, ...]:
     """The modules of the defs folder that declare definitions: each domain's ``definitions`` and each top-level
     module with a ``defs``, in name order."""
     found = []
-    for info in sorted(pkgutil.iter_modules(defs_folder.__path__), key=lambda info: info.name):
-        name = f"{defs_folder.__name__}.{info.name}"
-        module = importlib.import_module(f"{name}.{DOMAIN_MODULE}" if info.ispkg else name)
-        if isinstance(getattr(module, "defs", None), dg.Definitions):
-            found.append(module)
+    with warnings.catch_warnings():  # the package's filter, whatever filters the caller set since it was imported
+        defs_folder.silence_known_warnings()
+        for info in sorted(pkgutil.iter_modules(defs_folder.__path__), key=lambda info: info.name):
+            name = f"{defs_folder.__name__}.{info.name}"
+            module = importlib.import_module(f"{name}.{DOMAIN_MODULE}" if info.ispkg else name)
+            if isinstance(getattr(module, "defs", None), dg.Definitions):
+                found.append(module)
     return tuple(found)
 
 
