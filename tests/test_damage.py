@@ -22,7 +22,6 @@ from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.lib.mag.lake_catalogue import build_works
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
@@ -32,7 +31,6 @@ from citeworth_assets.lib.s2orc.records import (
     read_metadata,
     read_paragraphs,
 )
-from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
 from citeworth_assets.samples import mag as mag_sample
 from citeworth_assets.samples.s2orc import generate_sample_dump
@@ -145,6 +143,25 @@ def half_shard(empty: bool) -> Callable[[Path], Expected]:
     return damage
 
 
+def shard_of_directories(dump: Path) -> Expected:
+    """Both files of a shard are folders of that name (``gunzip -r`` or an archive tool unpacking into a folder
+    named like the archive): nothing to read, and the shard is reported, not skipped in silence."""
+    for kind in ("metadata", "pdf_parses"):
+        folder = dump / RELEASE / "full" / kind / f"{kind}_2.jsonl.gz"
+        folder.mkdir()
+        (folder / f"{kind}_2.jsonl").write_bytes(b"")
+    return Expected("incomplete_shard", "metadata_2.jsonl.gz", None, incomplete=f"{RELEASE}_2")
+
+
+def half_shard_as_directory(dump: Path) -> Expected:
+    """One file of a shard replaced by a folder of its name: the shard is reported and its papers not read."""
+    name = "pdf_parses_1.jsonl.gz"
+    lost = {f: {paper_id(line) for line in lines_of(dump, f)} for f in ("metadata_1.jsonl.gz", name)}
+    path_of(dump, name).unlink()
+    path_of(dump, name).mkdir()
+    return Expected("incomplete_shard", name, None, lost=lost, incomplete=f"{RELEASE}_1")
+
+
 def invalid_utf8_in_id(dump: Path) -> Expected:
     name = "metadata_0.jsonl.gz"
     lost = replace_line(dump, name, 4, b'{"paper_id": "\xff\xfe12", "title": "x"}')
@@ -152,14 +169,36 @@ def invalid_utf8_in_id(dump: Path) -> Expected:
 
 
 def invalid_utf8_in_text(dump: Path) -> Expected:
+    """Kept with U+FFFD in place of the bad bytes (as unarXive's reader does), reported at its line."""
     name = "pdf_parses_0.jsonl.gz"
     lines = lines_of(dump, name)
     index = 3
-    lost = paper_id(lines[index])
     text = json.loads(lines[index])["body_text"][0]["text"].encode()
     lines[index] = lines[index].replace(text[:20], text[:10] + b"\xc3\x28" + text[12:20], 1)
     write_lines(dump, name, lines)
-    return Expected("invalid_utf8", name, index + 1, lost={name: {lost}})
+    return Expected("invalid_utf8", name, index + 1)
+
+
+def lone_surrogate(name: str, index: int, where: Callable[[dict], None]) -> Callable[[Path], Expected]:
+    """A parser that cuts a string between the two halves of a surrogate pair (mathematical letters such as
+    U+1D465 are written ``\\ud835\\udc65`` in JSON) leaves a lone ``\\ud835``: strict JSON parsers reject the whole
+    line. The record is kept with U+FFFD there and the line is reported."""
+
+    def damage(dump: Path) -> Expected:
+        edit_record(dump, name, index, where)
+        path = path_of(dump, name)
+        path.write_bytes(gzip.compress(gzip.decompress(path.read_bytes()).replace(b"LONE", b"\\ud835")))
+        return Expected("invalid_utf8", name, index + 1)
+
+    return damage
+
+
+def _lone_in_paragraph(record: dict) -> None:
+    record["body_text"][0]["text"] = "a variable LONE x " + record["body_text"][0]["text"]
+
+
+def _lone_in_title(record: dict) -> None:
+    record["title"] = "On LONE-spaces " + (record["title"] or "")
 
 
 def out_of_range_year(dump: Path) -> Expected:
@@ -214,8 +253,12 @@ CASES = {
     "not gzip": not_gzip,
     "empty half": half_shard(empty=True),
     "missing half": half_shard(empty=False),
+    "a shard of directories": shard_of_directories,
+    "a half shard that is a directory": half_shard_as_directory,
     "invalid UTF-8 in an id": invalid_utf8_in_id,
     "invalid UTF-8 in text": invalid_utf8_in_text,
+    "lone surrogate, pdf_parses": lone_surrogate("pdf_parses_1.jsonl.gz", 2, _lone_in_paragraph),
+    "lone surrogate, metadata": lone_surrogate("metadata_0.jsonl.gz", 5, _lone_in_title),
     "out-of-range number": out_of_range_year,
     "wrong types": wrong_types,
     "wrong types in spans": wrong_types_in_spans,
@@ -289,6 +332,7 @@ def test_damage_loses_only_the_damaged_records_and_is_reported(case, clean, tmp_
 
     if expected.incomplete:
         assert [shard.key for shard in after.incomplete] == [expected.incomplete]
+        assert expected.file in after.incomplete[0].problem
     else:
         problems = [(issue.kind, Path(issue.file).name, issue.line) for issue in after.issues]
         matching = [p for p in problems if p[:2] == (expected.kind, expected.file)]
@@ -311,21 +355,6 @@ def test_damage_loses_only_the_damaged_records_and_is_reported(case, clean, tmp_
         for paper, index in before.paragraphs
         if paper not in lost_paper_ids and (paper, index) not in expected.lost_paragraphs
     }
-
-
-def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp_path):
-    clean_dump, _ = clean
-    dump = tmp_path / "dump"
-    shutil.copytree(clean_dump, dump)
-    repeated = lines_of(dump, "metadata_0.jsonl.gz")[0]
-    write_lines(dump, "metadata_1.jsonl.gz", lines_of(dump, "metadata_1.jsonl.gz") + [repeated])
-    ingest(dump, tmp_path / "lake")
-    assert write_duplicate_papers(tmp_path / "lake", DUPLICATES) == 2
-    rows = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
-    assert [(row["paper_id"], row["shard"], row["kept"]) for row in rows] == [
-        (paper_id(repeated), f"{RELEASE}_0", True),
-        (paper_id(repeated), f"{RELEASE}_1", False),
-    ]
 
 
 # -- the works catalogue: fields of the wrong type (issue 33) ----------------------------------------------------------

@@ -60,7 +60,7 @@ class DumpSource:
     pending: Callable  # (instance, settings, force) -> (keys found, keys to run, notes)
     progress: Callable  # (value: Callable[[str, str], object]) -> str
     partitions: dg.DynamicPartitionsDefinition | None = None
-    rank: int = 0  # a build runs the sources by rank: S2ORC shards, LaTeX conversions, the unarXive files they add, MAG
+    rank: int = 0  # a build runs the sources by rank: S2AG staging, S2ORC shards, LaTeX sources, unarXive files, MAG
 
 
 automation_sensor = dg.AutomationConditionSensorDefinition(

@@ -20,12 +20,16 @@ from citeworth_assets.lib import lake
 @dataclass(frozen=True)
 class DuplicateTable:
     """Where a source's papers are and where their duplicates go: ``unit`` is the column naming the input (the
-    partition dimension), read from the partition folders when ``hive_partitioning`` (the rows do not carry it)."""
+    partition dimension), read from the partition folders when ``hive_partitioning`` (the rows do not carry it);
+    ``source_id``, where a source's other tables name a paper otherwise than by ``paper_id``, is the SQL expression
+    of that name over the papers' columns (its ``?`` bound to ``source_id_params``)."""
 
     papers: str
     table: str
     unit: str
     hive_partitioning: bool = False
+    source_id: str | None = None
+    source_id_params: tuple = ()
 
     @property
     def schema(self) -> pa.Schema:
@@ -37,6 +41,7 @@ class DuplicateTable:
                 ("source_file", pa.string()),
                 ("line", pa.int64()),
                 ("kept", pa.bool_()),
+                *([("source_id", pa.string())] if self.source_id else []),
             ]
         )
 
@@ -48,13 +53,13 @@ def write_duplicate_papers(lake_root: Path, duplicates: DuplicateTable) -> int:
         return lake.write_partition(lake_root, duplicates.table, duplicates.schema, [])
     order = f"release, {duplicates.unit}, line"
     hive = ", hive_partitioning = true" if duplicates.hive_partitioning else ""
+    source_id = f", {duplicates.source_id} AS source_id" if duplicates.source_id else ""
     sql = f"""
         SELECT paper_id, release, {duplicates.unit}, source_file, line,
-               row_number() OVER (PARTITION BY paper_id ORDER BY {order}) = 1 AS kept
+               row_number() OVER (PARTITION BY paper_id ORDER BY {order}) = 1 AS kept{source_id}
         FROM read_parquet(?{hive})
         QUALIFY count(*) OVER (PARTITION BY paper_id) > 1
         ORDER BY paper_id, {order}
     """
-    return lake.write_partition_from_query(
-        lake_root, duplicates.table, sql, [lake.table_glob(lake_root, duplicates.papers)]
-    )
+    params = [*duplicates.source_id_params, lake.table_glob(lake_root, duplicates.papers)]
+    return lake.write_partition_from_query(lake_root, duplicates.table, sql, params)

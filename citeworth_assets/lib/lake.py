@@ -45,6 +45,14 @@ class LakeTable:
     def assets(self) -> tuple[str, ...]:
         return (self.asset,) if isinstance(self.asset, str) else self.asset
 
+    @property
+    def partition_column(self) -> str | None:
+        """The column that names a row's partition in the warehouse's view of the table (the dimension, from the
+        folder name), where the rows do not carry it themselves: views join per-file tables on it."""
+        if isinstance(self.dimension, str) and self.dimension not in self.schema.names:
+            return self.dimension
+        return None
+
 
 def partition_dir(lake: Path, table: str, key: str | None = None, dimension: str = SHARD_DIMENSION) -> Path:
     return lake / table / (f"{dimension}={key}" if key is not None else UNPARTITIONED)

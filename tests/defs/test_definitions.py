@@ -32,7 +32,10 @@ def test_all_definitions_load_without_warnings():
     assert defs.resolve_sensor_def("s2orc_dump_sensor")
     graph = defs.resolve_asset_graph()
     # A view over a lake table depends on the asset writing it; a view over views on those views.
-    assert graph.get(dg.AssetKey(["s2orc", "papers"])).parent_keys == {dg.AssetKey("s2orc_papers")}
+    assert graph.get(dg.AssetKey(["s2orc", "papers"])).parent_keys == {  # each paper once: its kept occurrence
+        dg.AssetKey("s2orc_papers"),
+        dg.AssetKey("s2orc_duplicate_papers"),
+    }
     assert graph.get(dg.AssetKey(["s2orc", "pdf_parse_issues"])).parent_keys == {dg.AssetKey("s2orc_paragraphs")}
     assert graph.get(dg.AssetKey(["s2orc", "candidate_filter_drops"])).parent_keys == {
         dg.AssetKey(["s2orc", "paper_rejections"])
@@ -84,7 +87,13 @@ def test_the_defs_folder_holds_what_dg_autoloading_finds():
 def test_a_build_runs_the_dump_sources_in_their_declared_order():
     from citeworth_assets.definitions import SOURCES
 
-    assert [source.name for source in SOURCES] == ["shards", "LaTeX source dumps", "dump files", "catalogue"]
+    assert [source.name for source in SOURCES] == [
+        "s2ag metadata",
+        "shards",
+        "LaTeX source dumps",
+        "dump files",
+        "catalogue",
+    ]
 
 
 def test_dg_checks_the_project(tmp_path):

@@ -68,5 +68,5 @@ def _file_progress(value) -> str:
 
 
 dump_file_source = DumpSource(
-    "dump files", arxiv_file_job.name, _pending_files, _file_progress, arxiv_dump_files, rank=2
+    "dump files", arxiv_file_job.name, _pending_files, _file_progress, arxiv_dump_files, rank=3
 )

@@ -48,5 +48,5 @@ def _source_progress(value) -> str:
 
 
 source_dump_source = DumpSource(
-    "LaTeX source dumps", arxiv_source_job.name, _pending_source_dumps, _source_progress, arxiv_source_dumps, rank=1
+    "LaTeX source dumps", arxiv_source_job.name, _pending_source_dumps, _source_progress, arxiv_source_dumps, rank=2
 )

@@ -105,9 +105,10 @@ class DatasetConfig(dg.Config):
 
 @derived_asset(
     "citesum",
-    [dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
+    [dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping()), "s2orc_duplicate_papers"],
     "Kept candidates with the cited paper's abstract, title and discipline, split 90/5/5 by cited paper "
-    "(no cited paper of validation or test in train); Table 3 statistics and the discipline distribution.",
+    "(no cited paper of validation or test in train; a citing paper in several shards counted once, from its "
+    "first occurrence); Table 3 statistics and the discipline distribution.",
 )
 def citesum_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings

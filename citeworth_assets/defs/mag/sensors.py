@@ -50,4 +50,4 @@ def _catalogue_progress(value) -> str:
     )
 
 
-catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress, rank=3)
+catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress, rank=4)

@@ -39,7 +39,9 @@ def create_sources(connection, settings, relations) -> None:
         elif table == DROP_REASON_REGISTRY:
             warehouse.replace_table(connection, relation, domains.drop_reason_table())
         else:
-            warehouse.create_lake_view(connection, relation, settings.lake, table, tables[table].schema)
+            warehouse.create_lake_view(
+                connection, relation, settings.lake, table, tables[table].schema, tables[table].partition_column
+            )
 
 
 def model_key(model: SqlModel) -> dg.AssetKey:

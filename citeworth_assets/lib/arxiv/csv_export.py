@@ -130,16 +130,20 @@ def export_contexts_and_catalogue(lake_root: Path, folder: Path, repairs: CsvRep
     }
 
 
+# (dump file, source id) of the occurrences not kept; a repeat within the file that holds the kept one is left to
+# that file. The warehouse views (dbt_like_sql/arxiv/*.sql) write the same condition over lake.arxiv_duplicate_papers.
+DROPPED_SQL = """
+    SELECT DISTINCT dump_file, source_id FROM read_parquet(?)
+    QUALIFY NOT bool_or(kept) OVER (PARTITION BY dump_file, paper_id)
+"""
+
+
 def dropped_occurrences(lake_root: Path) -> set[tuple[str, str]]:
-    """(dump file key, normalised paper id) of every occurrence that is not kept (a repeat within the file that
-    holds the kept one is left to that file)."""
+    """(dump file key, source id) of every occurrence that is not kept."""
     if not lake.has_data(lake_root, "arxiv_duplicate_papers"):
         return set()
-    glob = lake.table_glob(lake_root, "arxiv_duplicate_papers")
     with bounded() as connection:
-        rows = connection.execute(
-            "SELECT dump_file, paper_id FROM read_parquet(?) GROUP BY ALL HAVING NOT bool_or(kept)", [glob]
-        ).fetchall()
+        rows = connection.execute(DROPPED_SQL, [lake.table_glob(lake_root, "arxiv_duplicate_papers")]).fetchall()
     return {(key, paper) for key, paper in rows}
 
 
@@ -147,4 +151,4 @@ def is_dropped(dropped: set[tuple[str, str]], key: str, citing_paper_id: str | N
     """Whether a context of ``citing_paper_id`` (as the CSV names it) read from dump file ``key`` is a repeat."""
     if not dropped or not citing_paper_id:
         return False
-    return (key, normalise_arxiv_id(citing_paper_id) or citing_paper_id) in dropped
+    return (key, citing_paper_id) in dropped

@@ -59,16 +59,20 @@ def _rank(*parts) -> str:
 
 
 def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
-    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs."""
+    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs; a paper in
+    several shards is taken once, from the first."""
     shards = sorted(path.name.split("=", 1)[1] for path in (lake_root / "s2orc_candidate_papers").glob("shard=*"))
     papers: list[PaperInput] = []
+    seen: set[str] = set()
     for shard in shards:
         fields = {
             row["paper_id"]: row["mag_field_of_study"]
             for row in lake.iter_partition_rows(
                 lake_root, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"]
             )
+            if row["paper_id"] not in seen
         }
+        seen.update(fields)
         wanted = list(fields)[: limit - len(papers)]
         wanted_ids = set(wanted)
         with_paragraphs = {
@@ -87,6 +91,13 @@ def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
 
 
 ACCEPTED_TABLES = ("citeworth_paragraphs", "citeworth_arxiv_paragraphs")  # S2ORC shards, arXiv dump files
+# The arXiv dump file of a citeworth_arxiv_paragraphs row, from its folder (file=<rule set>.<dump file key>).
+ARXIV_FILE = r"regexp_extract(filename, '/file=[^/]*\.([a-z0-9_]+)/[^/]*$', 1)"
+# A paper found in several unarXive files keeps the paragraphs of the first file (by partition key) that holds it.
+NOT_REPEATED_ARXIV = (
+    "AND (p.shard IS NOT NULL OR p.arxiv_file = (SELECT min(q.arxiv_file) FROM accepted AS q "
+    "WHERE q.shard IS NULL AND q.rule_set = p.rule_set AND q.paper_id = p.paper_id)) "
+)
 
 
 def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) -> int:
@@ -107,9 +118,11 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
     )
     # hive_partitioning off: the folder names (shard=<rule set>.<shard>) must not replace the shard column
     query = (
-        "SELECT p.* FROM read_parquet(?::VARCHAR[], hive_partitioning = false, union_by_name = true) AS p "
+        f"WITH accepted AS (SELECT *, {ARXIV_FILE} AS arxiv_file FROM read_parquet(?::VARCHAR[], "
+        "hive_partitioning = false, union_by_name = true, filename = true)) "
+        "SELECT p.* EXCLUDE (filename, arxiv_file) FROM accepted AS p "
         f"WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? {not_repeated}"
-        "ORDER BY shard NULLS LAST, source_file, line, section_idx"
+        f"{NOT_REPEATED_ARXIV}ORDER BY shard NULLS LAST, source_file, line, section_idx"
     )
     params = [[lake.table_glob(lake_root, table) for table in tables], rules, field]
     params += [lake.table_glob(lake_root, "s2orc_duplicate_papers")] if repeats else []

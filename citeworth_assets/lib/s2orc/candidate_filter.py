@@ -27,15 +27,18 @@ REASONS = ReasonRegistry("s2orc", ("paper",))
 REASONS.describe(
     "paper",
     {
-        "mag_field_of_study": "the paper has no MAG field of study",
-        "has_inbound_citations": "no paper of the corpus cites it",
-        "has_pdf_parse": "the corpus has no PDF parse of the paper",
-        "has_pdf_parsed_abstract": "the PDF parse has no abstract",
-        "has_pdf_parsed_body_text": "the PDF parse has no body text",
-        "has_pdf_parsed_bib_entries": "the PDF parse has no bibliography entries",
-        "has_pdf_parsed_ref_entries": "the PDF parse has no table or figure references",
-        "abstract": "the metadata's abstract is missing or blank",
-        "venue_or_id": "no journal, venue, arXiv, ACL, PubMed or PMC identifier",
+        "mag_field_of_study": "the paper has no MAG field of study (S2AG: no MAG level-0 category among the papers "
+        "row's s2fieldsofstudy of source external)",
+        "has_inbound_citations": "no paper of the corpus cites it (S2AG: papers citationcount is 0 or missing)",
+        "has_pdf_parse": "the corpus has no PDF parse of the paper (S2AG: always parsed: the row is a full text's)",
+        "has_pdf_parsed_abstract": "the PDF parse has no abstract (S2AG s2orc: no abstract span; s2orc_v2: no "
+        "abstracts row)",
+        "has_pdf_parsed_body_text": "the PDF parse has no body text (S2AG: no paragraph span)",
+        "has_pdf_parsed_bib_entries": "the PDF parse has no bibliography entries (S2AG: no bibentry / bib_entry span)",
+        "has_pdf_parsed_ref_entries": "the PDF parse has no table or figure references (S2AG: no figure or table span)",
+        "abstract": "the metadata's abstract is missing or blank (S2AG: no abstracts row and no abstract span)",
+        "venue_or_id": "no journal, venue, arXiv, ACL, PubMed or PMC identifier (S2AG: papers journal.name, venue, "
+        "externalids ArXiv, ACL, PubMed, PubMedCentral)",
     },
 )
 ASCII_VISIBLE = "[!-~]"  # a text with one of these is not blank, whatever the definition of whitespace

@@ -41,20 +41,28 @@ class S2agRelease:
     release closes; a shard without papers still gets its (empty) files; on an error nothing half-written stays.
     """
 
-    def __init__(self, out_dir: str | Path, seed: int, shards: int, release: str = DEFAULT_RELEASE) -> None:
+    def __init__(
+        self,
+        out_dir: str | Path,
+        seed: int,
+        shards: int,
+        release: str = DEFAULT_RELEASE,
+        full_texts: tuple[str, ...] = ("s2orc", "s2orc_v2"),
+    ) -> None:
         self.out_dir, self.seed, self.shards, self.release = Path(out_dir), seed, shards, release
+        self.datasets = tuple(name for name in DATASETS if name in full_texts or name in ("papers", "abstracts"))
         self.root = self.out_dir / "s2ag" / release
         self.shard: int | None = None
         self.stack: ExitStack | None = None
         self.files: dict[str, _Lines] = {}
         self.picker = faults.FaultPicker(seed)
-        self.records: Counter = Counter({name: 0 for name in DATASETS})
+        self.records: Counter = Counter({name: 0 for name in self.datasets})
         self.faults: dict[str, list[int]] = {name: [] for name in faults.FAULTS}
         self.span_repeats: Counter = Counter()
         self.paths: list[Path] = []
 
     def __enter__(self) -> S2agRelease:
-        for dataset in DATASETS:
+        for dataset in self.datasets:
             (self.root / dataset).mkdir(parents=True, exist_ok=True)
         return self
 
@@ -62,7 +70,7 @@ class S2agRelease:
         self._close()
         self.shard, self.stack = shard, ExitStack()
         self.picker.start_shard(shard)
-        for dataset in DATASETS:
+        for dataset in self.datasets:
             path = self.root / dataset / file_name(self.seed, self.release, dataset, shard)
             self.files[dataset] = self.stack.enter_context(_Lines(path))
             self.paths.append(path)
@@ -89,10 +97,12 @@ class S2agRelease:
             self.files["abstracts"].write(abstract)
             self.records["abstracts"] += 1
         if parse is not None:
-            self.files["s2orc"].write(records.s2orc_record(self.seed, index, meta, parse, fault))
-            self.files["s2orc_v2"].write(records.s2orc_v2_record(self.seed, index, meta, parse, fault))
-            self.records["s2orc"] += 1
-            self.records["s2orc_v2"] += 1
+            if "s2orc" in self.files:
+                self.files["s2orc"].write(records.s2orc_record(self.seed, index, meta, parse, fault))
+                self.records["s2orc"] += 1
+            if "s2orc_v2" in self.files:
+                self.files["s2orc_v2"].write(records.s2orc_v2_record(self.seed, index, meta, parse, fault))
+                self.records["s2orc_v2"] += 1
             self.span_repeats[records.repeats(self.seed, index)] += 1
 
     def __exit__(self, exc_type, exc, tb) -> None:

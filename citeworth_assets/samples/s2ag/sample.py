@@ -15,11 +15,20 @@ from citeworth_assets.samples.s2orc.dump import generate_sample_dump
 from citeworth_assets.samples.s2orc.graph import ACCEPTED, CANDIDATE_CRITERIA
 from citeworth_assets.samples.s2orc.paper import _PaperWriter
 
-LAYOUTS = ("2020", "s2ag", "both")
+# The S2AG full-text datasets each layout writes. A release's `s2orc` and `s2orc_v2` hold the same papers, so a
+# dump of both (or of 2020 shards beside them) gives each paper several times: the build keeps the first and reports
+# the others in `s2orc_duplicate_papers`.
+FULL_TEXTS = {"2020": (), "s2ag": ("s2orc",), "s2ag_v2": ("s2orc_v2",), "both": ("s2orc", "s2orc_v2")}
+LAYOUTS = tuple(FULL_TEXTS)
 
 
 def generate_s2ag_release(
-    out_dir: str | Path, papers: int = 1000, shards: int = 2, seed: int = 0, release: str = DEFAULT_RELEASE
+    out_dir: str | Path,
+    papers: int = 1000,
+    shards: int = 2,
+    seed: int = 0,
+    release: str = DEFAULT_RELEASE,
+    full_texts: tuple[str, ...] = ("s2orc",),
 ) -> dict:
     """Write only the S2AG release of the sample (the papers ``generate_sample_dump`` would write for the seed)."""
     if papers < 0:
@@ -30,7 +39,7 @@ def generate_s2ag_release(
     styles: Counter = Counter()
     kinds: Counter = Counter()
     with_parse = 0
-    with S2agRelease(out_dir, seed, shards, release) as s2ag:
+    with S2agRelease(out_dir, seed, shards, release, full_texts) as s2ag:
         for shard in range(shards):
             for index in range(shard * papers // shards, (shard + 1) * papers // shards):
                 writer = _PaperWriter(seed, index, papers)
@@ -60,15 +69,15 @@ def generate_s2ag_release(
 def generate_sample(
     out_dir: str | Path, papers: int = 1000, shards: int = 2, seed: int = 0, layout: str = "both"
 ) -> dict:
-    """The sample in ``layout`` (``2020``, ``s2ag`` or ``both``); the summary of ``generate_sample_dump`` with the
+    """The sample in ``layout`` (a key of :data:`FULL_TEXTS`); the summary of ``generate_sample_dump`` with the
     S2AG release's own summary (records, files, faulty papers) under ``s2ag``."""
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, got {layout!r}")
     if layout == "2020":
         return generate_sample_dump(out_dir, papers=papers, shards=shards, seed=seed)
-    if layout == "s2ag":
-        return generate_s2ag_release(out_dir, papers=papers, shards=shards, seed=seed)
-    with S2agRelease(out_dir, seed, shards) as s2ag:
+    if layout != "both":
+        return generate_s2ag_release(out_dir, papers=papers, shards=shards, seed=seed, full_texts=FULL_TEXTS[layout])
+    with S2agRelease(out_dir, seed, shards, full_texts=FULL_TEXTS[layout]) as s2ag:
         summary = generate_sample_dump(out_dir, papers=papers, shards=shards, seed=seed, on_paper=s2ag.add)
     written = s2ag.summary()
     summary["files"] += written["files"]

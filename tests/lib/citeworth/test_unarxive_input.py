@@ -175,3 +175,21 @@ def test_real_papers_in_the_unarxive_2024_shape_convert_with_every_citation(shar
         assert spans == [s["ref_id"] for p in before[paper.paper_id].pdf_parse["body_text"] for s in p["cite_spans"]]
         assert paper.pdf_parse["body_text"] and paper.metadata == before[paper.paper_id].metadata
     assert not log.counts
+
+
+def test_a_lone_surrogate_keeps_its_paper(shared_data, tmp_path):
+    """unarXive's LaTeX-to-text step writes a mathematical letter cut between its surrogate halves as a lone
+    ``\\ud835`` escape; strict JSON parsers reject the line. CiteWorth over arXiv keeps the paper, as the unarXive
+    reader does, with U+FFFD in its place and an ``invalid_utf8`` issue at the line."""
+    lines = (shared_data / SAMPLE).read_bytes().splitlines()
+    record = json.loads(lines[2])
+    record["body_text"][0]["text"] = "a lone LONE letter " + record["body_text"][0]["text"]
+    lines[2] = json.dumps(record).encode().replace(b"LONE", b"\\ud835")
+    path = tmp_path / "lone.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    log = IssueLog()
+    papers = list(convert_file(path, "numeric", log))
+    assert len(papers) == 20 and [(i.kind, i.line) for i in log.issues if i.kind == "invalid_utf8"] == [
+        ("invalid_utf8", 3)
+    ]
+    assert any("a lone \ufffd letter" in p["text"] for p in papers[2].pdf_parse["body_text"])
