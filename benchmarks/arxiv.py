@@ -41,9 +41,9 @@ def peak_rss_mb() -> float:
 
 def run_step(name: str, folder: str) -> dict:
     from citeworth_assets.lib.arxiv import unarxive2020
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020
-    from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, ContextSettings
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
+    from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS, ContextWindow
+    from citeworth_assets.lib.read_issues import IssueLog
 
     folder = Path(folder)
     size = sum(p.stat().st_size for p in folder.glob("*.txt"))
@@ -59,8 +59,8 @@ def run_step(name: str, folder: str) -> dict:
     else:
         settings = {
             "contexts": PUBLISHED_SETTINGS,
-            "contexts_untrained": ContextSettings("sentences", 1, 1, "untrained"),
-            "contexts_words": ContextSettings("words", 50, 50),
+            "contexts_untrained": ContextWindow("sentences", 1, 1, "untrained"),
+            "contexts_words": ContextWindow("words", 50, 50),
         }[name]
         rows = contexts_2020(folder, folder / "refs.db", settings, log, published_labels=False)
         papers, items = sum(1 for _ in folder.glob("*.txt")), len(rows)

@@ -20,7 +20,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from citeworth_assets.lib.citesum import construction as citesum
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.records import (
         ShardSource,
         papers_from_paragraph_rows,

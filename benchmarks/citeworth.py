@@ -53,7 +53,7 @@ def real_dump(data: Path, out: Path) -> Path:
         convert_file,
         convert_record,
     )
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.candidate_filter import FLAGS
 
     parses = []
@@ -105,7 +105,7 @@ def unarxive_2020_records(folder: Path):
     import sqlite3
 
     from citeworth_assets.lib.arxiv.unarxive2020 import iter_papers
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     if not (folder / "papers" / "refs.db").is_file():
         return
@@ -135,7 +135,7 @@ def _cut(block: str, length: int = PARAGRAPH_CHARS) -> list[str]:
 
 
 def load_papers(dump: Path):
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.candidate_filter import shard_candidates
     from citeworth_assets.lib.s2orc.shards import discover_shards
 

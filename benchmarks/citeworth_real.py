@@ -58,7 +58,7 @@ def rule_set_names() -> list[str]:
 
 def candidate_papers(path: Path, style: str) -> tuple[list, Counter]:
     from citeworth_assets.lib.citeworth.unarxive_input import convert_file, paper_input
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     log, papers, rejected = IssueLog(), [], Counter()
     for line, converted in enumerate(convert_file(path, style, log), 1):

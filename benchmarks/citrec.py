@@ -36,12 +36,12 @@ def _peak_rss_mb() -> float:
 
 def measure(model_name: str, contexts_path: str, split_year: int, max_queries: int) -> dict:
     _one_core()
-    from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
-    from citeworth_models.citrec.evaluate import RunnerSettings, rank_test_items
+    from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
+    from citeworth_models.citrec.evaluate import ScoringSettings, rank_test_items
     from citeworth_models.citrec.metrics import item_metrics, mean_metrics
     from citeworth_models.citrec.registry import create_model
 
-    dataset = dataset_from_csv([contexts_path], EvalSettings("bench", 5, 5, split_year))
+    dataset = dataset_from_csv([contexts_path], CitrecDatasetSettings("bench", 5, 5, split_year))
     dataset.test = dataset.test[:max_queries]
     train_contexts = sum(len(v) for v in dataset.train.values())
     rss_data = _peak_rss_mb()
@@ -51,7 +51,7 @@ def measure(model_name: str, contexts_path: str, split_year: int, max_queries: i
     index_seconds = time.perf_counter() - started
     rss_index = _peak_rss_mb()
     started = time.perf_counter()
-    ranked = list(rank_test_items(model, dataset, RunnerSettings()))
+    ranked = list(rank_test_items(model, dataset, ScoringSettings()))
     query_seconds = time.perf_counter() - started
     recall = mean_metrics([item_metrics(r, item.cited, item.adjacent) for _, item, r in ranked])["recall"][9]
     per_query = query_seconds / max(len(ranked), 1)

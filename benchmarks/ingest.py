@@ -35,7 +35,7 @@ def step(name: str, dump: str, data: str) -> dict:
     import pyarrow as pa
     from isal import igzip
 
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.schema import ShardSource
     from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
     from citeworth_assets.lib.s2orc.shards import discover_shards

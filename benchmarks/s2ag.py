@@ -99,7 +99,7 @@ def step(name: str, dump: str, data: str) -> dict:
     import pyarrow as pa
     from isal import igzip
 
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2ag import layout, staging
     from citeworth_assets.lib.s2ag.join import write_papers as join_papers
     from citeworth_assets.lib.s2ag.records import paragraph_batches, write_paragraphs

@@ -41,10 +41,10 @@ PARTITION = "unarxive_2020_papers"
 def stage(name: str, dumps: Path, data: Path, batch: int = BATCH) -> dict:
     """Run one stage in this process (called in a child); returns counts."""
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.settings import Settings
+    from citeworth_assets.lib.read_issues import IssueLog
+    from citeworth_assets.lib.settings import PlatformSettings
 
-    settings = Settings.resolve(dumps=str(dumps), data=str(data))
+    settings = PlatformSettings.resolve(dumps=str(dumps), data=str(data))
     log = IssueLog()
     if name == "catalogue":
         from citeworth_assets.lib.mag.lake_catalogue import build_works
@@ -76,8 +76,8 @@ def stage(name: str, dumps: Path, data: Path, batch: int = BATCH) -> dict:
         report = resolution_report(resolutions)
         return {"batch": batch, **{k: report[k] for k in ("references", "resolved", "resolved_share", "by_route")}}
     if name == "contexts":
-        from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS
-        from citeworth_assets.lib.arxiv.dump_contexts import lake_context_rows
+        from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS
+        from citeworth_assets.lib.arxiv.dump_file_contexts import lake_context_rows
         from citeworth_assets.lib.arxiv.dump_files import find_dump_file
 
         dump = find_dump_file(dumps, PARTITION)

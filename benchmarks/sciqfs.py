@@ -60,9 +60,9 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
     """A generated one-shard dump ingested into a lake as the S2ORC and CiteSum assets write it."""
     from citeworth_assets.lib import lake
     from citeworth_assets.lib.citesum.tables import write_cited_abstract_catalogue
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.duplicates import write_duplicate_papers
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
-    from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
     from citeworth_assets.lib.s2orc.records import (
         PAPER_SCHEMA,
         PARAGRAPH_SCHEMA,
@@ -70,6 +70,7 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
         read_metadata,
         read_paragraphs,
     )
+    from citeworth_assets.lib.s2orc.schema import DUPLICATES
     from citeworth_assets.lib.s2orc.shards import discover_shards
     from citeworth_assets.samples.s2orc import generate_sample_dump
 
@@ -84,20 +85,20 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
     paragraphs = read_paragraphs(source, IssueLog(), candidates)
     lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
     write_cited_abstract_catalogue(root)
-    write_duplicate_papers(root)
+    write_duplicate_papers(root, DUPLICATES)
     return root, shard.key
 
 
 def partition_step(name: str, root: Path, key: str, out: Path) -> dict:
     """One SciQFS step in this process, as the asset runs it; its CPU time, peak RSS and counts."""
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.sciqfs import dataset, lake_tables, s2orc_lake
     from citeworth_assets.lib.sciqfs.examples import ExampleCounts
     from citeworth_assets.lib.sciqfs.release import write_release
     from citeworth_assets.lib.sciqfs.splits import SplitSettings
     from citeworth_assets.lib.sentences import splitter
 
-    dimension, settings = lake_tables.S2ORC_DIMENSION, dataset.DatasetSettings()
+    dimension, settings = lake_tables.S2ORC_DIMENSION, dataset.SciqfsSettings()
     if name != "release":  # the release splits no text
         split = splitter().split
         split("Warm the splitter up. Before the clock starts.")

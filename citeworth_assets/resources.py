@@ -6,15 +6,15 @@ from functools import lru_cache
 import dagster as dg
 
 from citeworth_assets.lib.citeworth.rules import RuleSet, rule_set
-from citeworth_assets.lib.settings import ENV_VARS, SETTINGS, Settings
+from citeworth_assets.lib.settings import ENV_VARS, SETTINGS, PlatformSettings
 
 
 @lru_cache(maxsize=32)
-def _resolved(**values) -> Settings:
-    return Settings.resolve(**values)
+def _resolved(**values) -> PlatformSettings:
+    return PlatformSettings.resolve(**values)
 
 
-class CiteworthSettings(dg.ConfigurableResource):
+class PlatformResource(dg.ConfigurableResource):
     """Where dumps are read from and everything is written (lake, warehouse, exports, MLflow store), which
     CiteWorth rule set and sentence splitter build the datasets, where runs are tracked and which local
     encoder checkpoint the BERT-style models start from (defaults: ``citeworth_assets.lib.settings``)."""
@@ -29,13 +29,13 @@ class CiteworthSettings(dg.ConfigurableResource):
     shard_settle_seconds: float = 30.0
 
     @classmethod
-    def from_environment(cls) -> "CiteworthSettings":
+    def from_environment(cls) -> "PlatformResource":
         """The resource of the code location: each ``CITEWORTH_*`` variable that is set is read through
         ``dg.EnvVar`` (so its value is taken when a run starts, and the UI shows where it came from)."""
         return cls(**{name: dg.EnvVar(env) for name, env in ENV_VARS.items() if env in os.environ})
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> PlatformSettings:
         """The resolved settings (absolute paths, defaults filled in), computed once per distinct configuration."""
         return _resolved(**{name: getattr(self, name) for name in SETTINGS})
 

@@ -60,7 +60,7 @@ def real_s2orc_parsed_papers(shared_data, split) -> tuple[list, object]:
     the issue log they were read into."""
     import json
 
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
 
     folder = shared_data / "s2orc-20200705"
@@ -82,7 +82,7 @@ def sensor_context(instance, dumps, data, cursor=None):
     """A sensor evaluation context whose settings read ``dumps`` and write ``data``; files settle after 60 s."""
     import dagster as dg
 
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.resources import PlatformResource
 
-    settings = CiteworthSettings(dumps=str(dumps), data=str(data), shard_settle_seconds=60)
+    settings = PlatformResource(dumps=str(dumps), data=str(data), shard_settle_seconds=60)
     return dg.build_sensor_context(instance=instance, cursor=cursor, resources={"citeworth": settings})

@@ -55,14 +55,14 @@ def build_graph():
 
 
 def _build_graph(dumps: Path, data: Path, workers: int = 2, in_process: bool = True, **settings_values):
-    from citeworth_assets.build_root import build_data_root
+    from citeworth_assets.build.root import build_data_root
     from citeworth_assets.definitions import build_definitions
-    from citeworth_assets.lib.settings import Settings
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.lib.settings import PlatformSettings
+    from citeworth_assets.resources import PlatformResource
 
-    settings = Settings.resolve(dumps=str(dumps), data=str(data), **settings_values)
+    settings = PlatformSettings.resolve(dumps=str(dumps), data=str(data), **settings_values)
     settings.require_data()
     with pytest.MonkeyPatch.context() as patch:  # the build points DAGSTER_HOME at the data root's instance
         patch.setenv("DAGSTER_HOME", str(settings.dagster_home))
         result, instance = build_data_root(settings, workers=workers, echo=lambda line: None, in_process=in_process)
-    return settings, result, instance, build_definitions(CiteworthSettings(**settings.values()))
+    return settings, result, instance, build_definitions(PlatformResource(**settings.values()))

@@ -15,7 +15,7 @@ from citeworth_assets.cli.summary import (
     warehouse_rows,
 )
 from citeworth_assets.lib.model_report import degenerate_reason, positive_share_of_test
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 
 def test_checks_are_counted_over_every_run_and_partition():
@@ -51,7 +51,7 @@ def test_checks_are_counted_over_every_run_and_partition():
 
 
 def test_summary_counts_every_check_and_names_the_failed(tmp_path):
-    settings = Settings.resolve(dumps=str(tmp_path), data=str(tmp_path / "data"))
+    settings = PlatformSettings.resolve(dumps=str(tmp_path), data=str(tmp_path / "data"))
     checks = [
         CheckOutcome("a/x", 4, ()),
         CheckOutcome("b/y", 1, ("s_1",)),
@@ -114,7 +114,7 @@ def test_warehouse_rows_issues_and_positive_share(tmp_path: Path):
 
 
 def test_empty_sources_are_said_once_and_checks_not_run_say_why(tmp_path: Path):
-    settings = Settings(dumps=tmp_path / "dumps", data=tmp_path / "data")
+    settings = PlatformSettings(dumps=tmp_path / "dumps", data=tmp_path / "data")
     tables = [("s2orc.papers", 10), ("arxiv.papers", 0), ("arxiv.contexts", 0), ("mag.works", 0), ("mag.edges", 0)]
     checks = [CheckOutcome("arxiv/papers/ids", 0, (), "its asset was not built: no input for it")]
     text = format_summary(settings, tables, checks, {}, [])

@@ -22,8 +22,8 @@ from gzip_oracle import decodable_prefix
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.lake_catalogue import build_works
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,

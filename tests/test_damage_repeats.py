@@ -13,8 +13,9 @@ from test_damage import RELEASE, ingest, lines_of, paper_id, write_lines
 
 from citeworth_assets.lib import domains, lake, warehouse
 from citeworth_assets.lib.citeworth.dataset import sample_candidate_papers
-from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
+from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA
+from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.sql_models import load_models
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
@@ -39,7 +40,7 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
     parse = next(line for line in lines_of(dump, "pdf_parses_0.jsonl.gz") if paper_id(line) == paper_id(repeated))
     write_lines(dump, "pdf_parses_1.jsonl.gz", lines_of(dump, "pdf_parses_1.jsonl.gz") + [parse])
     ingest(dump, tmp_path / "lake")
-    assert write_duplicate_papers(tmp_path / "lake") == 2
+    assert write_duplicate_papers(tmp_path / "lake", DUPLICATES) == 2
     rows = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
     assert [(row["paper_id"], row["shard"], row["kept"]) for row in rows] == [
         (paper_id(repeated), f"{RELEASE}_0", True),

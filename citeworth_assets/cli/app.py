@@ -3,7 +3,7 @@ defaults."""
 
 import click
 
-from citeworth_assets.lib.settings import SettingError, Settings, check_environment
+from citeworth_assets.lib.settings import PlatformSettings, SettingError, check_environment
 
 QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
@@ -15,14 +15,14 @@ class BadSetting(click.ClickException):
     exit_code = 2
 
 
-def checked_settings(**values) -> Settings:
+def checked_settings(**values) -> PlatformSettings:
     """The settings of ``values`` (flags; None: not given), the environment and the defaults, every one checked for
     its form, the rule set and splitter by name, and the environment-only ones (training device) too."""
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import SPLITTERS
 
     try:
-        settings = Settings.resolve(**values)
+        settings = PlatformSettings.resolve(**values)
         rule_set(settings.rules)
         if settings.splitter not in SPLITTERS:
             raise SettingError(
@@ -34,7 +34,7 @@ def checked_settings(**values) -> Settings:
     return settings
 
 
-def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> Settings:
+def resolve_settings(dumps: str | None, data: str | None, need_dumps: bool, **others) -> PlatformSettings:
     """The settings (flags beat the environment, which beats the defaults), every one checked, then the paths (the
     data root is created only once everything else is known to be right)."""
     settings = checked_settings(dumps=dumps, data=data, **others)

@@ -1,5 +1,5 @@
 """The arXiv/MAG commands: citation contexts of a plain folder without the graph, the arXiv/MAG/OpenAlex sample
-dumps; ``citeworth build`` builds these sources like every other (:mod:`citeworth_assets.build_plan`)."""
+dumps; ``citeworth build`` builds these sources like every other (:mod:`citeworth_assets.build.plan`)."""
 
 import itertools
 import time
@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from citeworth_assets.cli.app import default_option, input_option, main, out_folder_option
+from citeworth_assets.lib.read_issues import SHOWN_ISSUES
 
 SAMPLE_WORKS = 200
 
@@ -63,16 +64,17 @@ def contexts(
     """Write the citation contexts of a folder of papers in unarXive's CSV format (U+241E fields, U+241F lists, None
     for missing), with the published rules: candidates are bibliography items with a cited MAG id."""
     from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-    from citeworth_assets.lib.arxiv.context_csv import CsvRepairs, write_contexts_csv
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
-    from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
-    from citeworth_assets.lib.arxiv.dump_contexts import paper_folder
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020, contexts_2022
+    from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextWindow
+    from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+    from citeworth_assets.lib.arxiv.dump_file_contexts import paper_folder
     from citeworth_assets.lib.arxiv.dump_files import (
         JSON_LINES,
         UNARXIVE_2020,
         DumpFile,
     )
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.context_csv import CsvRepairs
+    from citeworth_assets.lib.read_issues import IssueLog
 
     if words is not None and (sentences_before is not None or sentences_after is not None):
         raise click.UsageError("give either --words or --sentences-before/--sentences-after, not both")
@@ -81,11 +83,11 @@ def contexts(
     if preset is not None:
         window = PRESETS[preset]
     elif words is not None:
-        window = ContextSettings("words", words, words)
+        window = ContextWindow("words", words, words)
     else:
         before = PUBLISHED_SETTINGS.before if sentences_before is None else sentences_before
         after = PUBLISHED_SETTINGS.after if sentences_after is None else sentences_after
-        window = ContextSettings("sentences", before, after, tokenizer)
+        window = ContextWindow("sentences", before, after, tokenizer)
     source, log = Path(papers), IssueLog()
     started = time.perf_counter()
     if source.is_file() and JSON_LINES.search(source.name):
@@ -112,9 +114,6 @@ def contexts(
     if repairs.warning():
         click.echo(f"warning: {repairs.warning()}", err=True)
     report_issues(log)
-
-
-SHOWN_ISSUES = 20
 
 
 def check_2020(source: Path, refs: Path, log) -> None:

@@ -90,11 +90,11 @@ def citrec_eval(contexts, catalogue, min_contexts, min_citing_papers, split_year
     import pyarrow.csv as pacsv
 
     from citeworth_assets.lib.citrec.contexts import read_catalogue
-    from citeworth_assets.lib.citrec.dataset import EvalSettings
+    from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings
     from citeworth_assets.lib.citrec.run import evaluate_csv
 
     names = _model_names(models)
-    settings = EvalSettings(name or Path(contexts[0]).stem, min_contexts, min_citing_papers, split_year)
+    settings = CitrecDatasetSettings(name or Path(contexts[0]).stem, min_contexts, min_citing_papers, split_year)
     works = read_catalogue(catalogue) if catalogue else None
     out_dir = Path(out) if out else None
     plot = out_dir / "metrics_against_k.png" if out_dir else None
@@ -154,7 +154,7 @@ def _write_trec(report, out_dir: Path) -> None:
 def citrec_train(data, name, min_contexts, min_citing_papers, split_year, models) -> None:
     """Run the citrec job: data set from the arXiv context export, train and save every model, evaluate into MLflow
     and the warehouse (citrec.results). Training is manual; this is the command that does it outside the UI."""
-    from citeworth_assets.instance import dagster_instance
+    from citeworth_assets.build.instance import dagster_instance
     from citeworth_assets.lib.citrec.tables import check_dataset_name
 
     try:
@@ -189,9 +189,9 @@ def run_citrec_job(settings, instance, citrec: dict | None = None):
     the resource's settings (Saier 2019 Appendix C's thresholds by default). Its failures are in the result."""
     from citeworth_assets.definitions import build_definitions
     from citeworth_assets.lib.signals import sigterm_kept
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.resources import PlatformResource
 
-    defs = build_definitions(CiteworthSettings(**settings.values()))
+    defs = build_definitions(PlatformResource(**settings.values()))
     with sigterm_kept():
         return defs.resolve_job_def("citrec_job").execute_in_process(
             instance=instance,
@@ -212,7 +212,7 @@ def recommend(context, model, top, dataset, data) -> None:
     """Print the cited works the latest trained index recommends for a context, with titles and scores."""
     from citeworth_assets.lib.citrec import run
     from citeworth_assets.lib.citrec.contexts import WorkInfo
-    from citeworth_assets.lib.citrec.dataset import EvalDataset, EvalSettings
+    from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, EvalDataset
     from citeworth_models.citrec.store import NoTrainedIndex, latest_index
 
     settings = _settings(None, data, need_dumps=False)
@@ -230,7 +230,7 @@ def recommend(context, model, top, dataset, data) -> None:
         recommender = index.load(model)
     except KeyError as error:
         raise click.BadParameter(str(error.args[0]), param_hint="--model") from error
-    candidates = EvalDataset(EvalSettings(index.manifest["dataset"]), index.candidates, {}, [])
+    candidates = EvalDataset(CitrecDatasetSettings(index.manifest["dataset"]), index.candidates, {}, [])
     titles = {work: WorkInfo(title=title) for work, title in zip(index.candidates, index.titles)}
     found = run.recommend(recommender, candidates, context, top, titles)
     if not found:

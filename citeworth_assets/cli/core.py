@@ -10,7 +10,7 @@ import click
 from citeworth_assets.cli.app import QUIET_RUN, checked_settings, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 
 @main.command("generate-sample")
@@ -183,7 +183,7 @@ def build(
     files, rule set and splitter, by this command, the dump sensor or a backfill (`--force` rebuilds it). Every run
     goes through the instance's run queue, `--workers` at a time, in the order the asset graph gives. One build
     holds a data root at a time: a second one is refused."""
-    from citeworth_assets.build_guard import DataRootBusy, data_root_lock
+    from citeworth_assets.build.guard import DataRootBusy, data_root_lock
 
     rules, splitter = _rules_and_splitter(rules, splitter)
     settings = _settings(dumps, data, need_dumps=True, rules=rules, splitter=splitter)
@@ -204,7 +204,7 @@ def build(
 
 
 def _build_held(
-    settings: Settings,
+    settings: PlatformSettings,
     models: str | bool,
     model_params: str,
     skip_incomplete: bool,
@@ -214,7 +214,7 @@ def _build_held(
     here: bool,
 ) -> None:
     """`citeworth build` once the data root is held; ``models``: False, or the model set to train ("all", "fast")."""
-    from citeworth_assets.build_root import build_data_root
+    from citeworth_assets.build.root import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
     from citeworth_assets.lib.s2ag.sources import full_text_sources as discover_shards  # 2020 shards and S2AG files
@@ -273,7 +273,7 @@ def _build_held(
         raise click.ClickException(f"failed: {', '.join(failed)}")
 
 
-def _train_citrec(settings: Settings, instance) -> bool:
+def _train_citrec(settings: PlatformSettings, instance) -> bool:
     """With --models, the citation recommendation job after the build (training and evaluation, like the models),
     when the build exported arXiv citation contexts; False when it failed."""
     from citeworth_assets.cli.citrec import run_citrec_job
@@ -303,9 +303,9 @@ def _citrec_figures(warehouse) -> str:
             "max(value) FILTER (metric = 'ndcg' AND k = 10) FROM citrec.results GROUP BY model ORDER BY model"
         ).fetchall()
     if not candidates:
-        from citeworth_assets.defs.citrec.settings import CitrecSettings
+        from citeworth_assets.defs.citrec.settings import CitrecResource
 
-        rule = CitrecSettings()
+        rule = CitrecResource()
         return (
             f"citrec: no cited work has {rule.min_contexts} training contexts from {rule.min_citing_papers} citing "
             f"papers up to {rule.split_year} (Saier 2019 Appendix C's candidate rule): nothing to evaluate"
@@ -326,7 +326,7 @@ def _latest(instance, key: str, field: str):
     return None if value is None else value.value
 
 
-def _report_data(settings: Settings, instance, result) -> None:
+def _report_data(settings: PlatformSettings, instance, result) -> None:
     """The lines once the data has settled: what the build made of the datasets, and the warehouse (published now,
     before any model trains)."""
     import dagster as dg

@@ -82,10 +82,10 @@ def sciqfs(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from citeworth_assets.lib.jsonl import IssueLog
     from citeworth_assets.lib.lake import replaced_folder
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
-    from citeworth_assets.lib.sciqfs.dataset import DatasetSettings, build_dataset
+    from citeworth_assets.lib.sciqfs.dataset import SciqfsSettings, build_dataset
     from citeworth_assets.lib.sciqfs.examples import ExampleSettings
     from citeworth_assets.lib.sciqfs.science_parse import catalogue_abstracts, read_science_parse_folder
     from citeworth_assets.lib.sciqfs.splits import SplitSettings
@@ -93,7 +93,7 @@ def sciqfs(
     from citeworth_assets.lib.warehouse import markdown_table
 
     name = checked_settings(splitter=splitter).splitter
-    settings = DatasetSettings(
+    settings = SciqfsSettings(
         examples=ExampleSettings(max_sentences=max_sentences),
         augmentation=AugmentationSettings(rouge_type=f"rouge{rouge_n}"),
         splits=SplitSettings(seed=seed),

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from citeworth_assets.lib.model_report import DEGENERATE_RULE, model_rows, positive_share_of_test
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 VERBOSE_HELP = "Show the libraries' INFO logs (transformers, MLflow, Dagster's event log) and their progress bars."
 
@@ -171,7 +171,7 @@ def format_models(rows: list[dict]) -> list[str]:
 
 
 def format_summary(
-    settings: Settings, tables, checks: list[CheckOutcome], issues: dict[str, int], models: list[dict]
+    settings: PlatformSettings, tables, checks: list[CheckOutcome], issues: dict[str, int], models: list[dict]
 ) -> str:
     lines = ["", "summary"]
     if tables:
@@ -224,12 +224,12 @@ def _process_started() -> float:
         return time.time() - 3600
 
 
-def print_build_summary(settings: Settings, instance, models: bool = False, since: float | None = None) -> None:
+def print_build_summary(settings: PlatformSettings, instance, models: bool = False, since: float | None = None) -> None:
     """Print the summary of the build that ran in this process (one call at the end of ``citeworth build``)."""
     from citeworth_assets.definitions import build_definitions
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.resources import PlatformResource
 
-    defs = build_definitions(CiteworthSettings(**settings.values()))
+    defs = build_definitions(PlatformResource(**settings.values()))
     check_keys = defs.resolve_asset_graph().asset_check_keys
     click.echo(
         format_summary(

@@ -83,7 +83,7 @@ def ui(dumps: str | None, data: str | None, port: int, host: str) -> None:
     stops the webserver, the daemon and the code server together."""
     import shutil
 
-    from citeworth_assets.instance import code_location_args, prepare_dagster_home
+    from citeworth_assets.build.instance import code_location_args, prepare_dagster_home
 
     settings = _settings(dumps, data, need_dumps=False)
     home = prepare_dagster_home(settings)

@@ -30,7 +30,7 @@ def unarxive_to_s2orc(paths: tuple[str, ...], dumps: str, release: str, style: s
         convert_file,
         write_s2orc_shard,
     )
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     for index, path in enumerate(paths):
         log = IssueLog()

@@ -4,6 +4,13 @@ import warnings
 
 import dagster as dg
 
-# The field gathers take all their partitions in one run (BackfillPolicy.single_run), a parameter Dagster 1.13 marks
-# beta: its warning, printed by every process that loads the definitions, says nothing a user can act on.
-warnings.filterwarnings("ignore", message="Parameter `backfill_policy` of function `asset`", category=dg.BetaWarning)
+
+def silence_known_warnings() -> None:
+    """The field gathers take all their partitions in one run (BackfillPolicy.single_run), a parameter Dagster 1.13
+    marks beta: its warning, printed by every process that loads the definitions, says nothing a user can act on."""
+    warnings.filterwarnings(
+        "ignore", message="Parameter `backfill_policy` of function `asset`", category=dg.BetaWarning
+    )
+
+
+silence_known_warnings()

@@ -3,7 +3,7 @@
 Sources (S2ORC shards, unarXive dump files, the works catalogue) are run by their dump sensors, or by ``citeworth
 build``, for inputs the instance has not built yet: each domain declares them as :class:`DumpSource` beside its
 sensor. Everything computed from them carries an automation condition, and the automation sensor (or ``citeworth
-build``, through :mod:`citeworth_assets.build_plan`) asks Dagster which asset partitions those conditions request.
+build``, through :mod:`citeworth_assets.build.plan`) asks Dagster which asset partitions those conditions request.
 
 :func:`follows_shards` is Dagster's ``eager`` condition: run once any dependency was updated, but not while a
 dependency is missing or has a run queued or in progress. Batching comes from that last clause: an asset that reads
@@ -50,15 +50,17 @@ def refreshed_view() -> dg.AutomationCondition:
 
 @dataclass(frozen=True)
 class DumpSource:
-    """Runs that read a dump root directly, as the domain's sensor requests them: ``pending`` gives the partition
-    keys to run (``None`` for an unpartitioned job) and those to add to ``partitions`` first; ``progress`` turns one
-    run's materializations (a metadata lookup ``value(asset, field)``) into its progress line."""
+    """Runs that read a dump root directly, as the domain's sensor requests them: ``pending`` gives three lists, the
+    partition keys found (added to ``partitions`` first), those of them to run (``None`` for an unpartitioned job)
+    and lines to show the user; ``progress`` turns one run's materializations (a metadata lookup ``value(asset,
+    field)``) into its progress line."""
 
     name: str
     job_name: str
-    pending: Callable  # (instance, settings, force) -> (keys to run, keys to add to the partitions definition)
+    pending: Callable  # (instance, settings, force) -> (keys found, keys to run, notes)
     progress: Callable  # (value: Callable[[str, str], object]) -> str
     partitions: dg.DynamicPartitionsDefinition | None = None
+    rank: int = 0  # a build runs the sources by rank: S2AG staging, S2ORC shards, LaTeX sources, unarXive files, MAG
 
 
 automation_sensor = dg.AutomationConditionSensorDefinition(

@@ -5,7 +5,7 @@ import json
 import dagster as dg
 
 from citeworth_assets.lib.settings import SettingError
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def dump_root_sensor(job, minimum_interval_seconds: int, description: str, name: str | None = None):
@@ -20,7 +20,7 @@ def dump_root_sensor(job, minimum_interval_seconds: int, description: str, name:
             default_status=dg.DefaultSensorStatus.RUNNING,
             description=description,
         )
-        def sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings):
+        def sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource):
             try:
                 dumps = citeworth.settings.require_dumps()
             except SettingError as error:

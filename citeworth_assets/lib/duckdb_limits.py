@@ -19,6 +19,13 @@ from citeworth_assets.lib.settings import check_setting
 MEMORY_ENV, DEFAULT_MEMORY = "CITEWORTH_DUCKDB_MEMORY", "512MB"  # as lib.settings names them
 
 
+def sql_literal(text: str | Path) -> str:
+    """``text`` as a SQL string literal, for the statements DuckDB cannot prepare: the definition of a view (``CREATE
+    VIEW ... AS SELECT ... FROM read_parquet('<path>')`` stores its SQL, so a path must be written into it) and
+    ``COMMENT ON``. Everywhere else a value is a parameter (``?``), never spliced into the SQL."""
+    return "'" + str(text).replace("'", "''") + "'"
+
+
 @dataclass(frozen=True)
 class DuckDbLimits:
     """``memory_limit`` (a DuckDB size such as ``1GB``) and ``threads`` of every connection that joins big tables."""
@@ -41,7 +48,7 @@ class DuckDbLimits:
         connection.execute(f"SET threads = {int(self.threads)}")
         if temp is not None:
             Path(temp).mkdir(parents=True, exist_ok=True)
-            connection.execute(f"SET temp_directory = '{str(temp).replace(chr(39), chr(39) * 2)}'")
+            connection.execute("SET temp_directory = ?", [str(temp)])
         connection.execute("SET preserve_insertion_order = false")
         return connection
 

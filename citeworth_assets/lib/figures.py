@@ -58,26 +58,24 @@ def funnel_counts(lake_root: Path, rules: str) -> tuple[list[tuple[str, int]], d
     first, papers_level, paragraphs_level, sentences_level = (name for name, _ in FUNNEL_LEVELS)
     candidates = accepted = sentences = 0
     if lake.has_data(lake_root, "s2orc_candidate_papers"):
-        candidates = _query(f"SELECT count(*) FROM read_parquet('{glob('s2orc_candidate_papers')}')")[0][0]
+        candidates = _query("SELECT count(*) FROM read_parquet(?)", [glob("s2orc_candidate_papers")])[0][0]
     if lake.has_data(lake_root, "s2orc_paper_rejections"):
         drops[first] = dict(
             _query(
-                f"SELECT failed_criterion, count(*) FROM read_parquet('{glob('s2orc_paper_rejections')}') GROUP BY 1"
+                "SELECT failed_criterion, count(*) FROM read_parquet(?) GROUP BY 1", [glob("s2orc_paper_rejections")]
             )
         )
     if lake.has_data(lake_root, "citeworth_rejections"):
         for level, reason, count in _query(
-            f"SELECT level, reason, count(*) FROM read_parquet('{glob('citeworth_rejections')}') "
-            "WHERE rule_set = ? GROUP BY 1, 2",
-            [rules],
+            "SELECT level, reason, count(*) FROM read_parquet(?) WHERE rule_set = ? GROUP BY 1, 2",
+            [glob("citeworth_rejections"), rules],
         ):
             target = {"paper": papers_level, "paragraph": paragraphs_level}.get(level, sentences_level)
             drops[target][reason] = drops[target].get(reason, 0) + count
     if lake.has_data(lake_root, "citeworth_paragraphs"):
         accepted, sentences = _query(
-            "SELECT count(*), coalesce(sum(len(samples)), 0) "
-            f"FROM read_parquet('{glob('citeworth_paragraphs')}') WHERE rule_set = ?",
-            [rules],
+            "SELECT count(*), coalesce(sum(len(samples)), 0) FROM read_parquet(?) WHERE rule_set = ?",
+            [glob("citeworth_paragraphs"), rules],
         )[0]
     kept_papers = candidates - sum(drops[papers_level].values())
     stages = [
@@ -116,7 +114,7 @@ def citesum_rouge_figure(lake_root: Path, folder: Path) -> dict:
     rows = [
         dict(zip(columns, values))
         for values in _query(
-            f"SELECT {', '.join(columns)} FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}')"
+            f"SELECT {', '.join(columns)} FROM read_parquet(?)", [lake.table_glob(lake_root, "citesum_candidates")]
         )
     ]
     png = plots.rouge_distribution(rows)

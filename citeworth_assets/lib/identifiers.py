@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 # Archives of old-style ids (before April 2007), with their optional subject class (math.AG/0101001).
 OLD_ARCHIVES = (

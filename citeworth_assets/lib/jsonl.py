@@ -19,49 +19,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 from isal import isal_zlib as zlib  # ISA-L inflate: zlib's interface, about 2.5x faster
 
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
+
 GZIP_MAGIC = b"\x1f\x8b\x08"
 CHUNK_BYTES = 1 << 18
-
-
-@dataclass(frozen=True)
-class ReadIssue:
-    """One problem met while reading a dump file; it names the file and the line."""
-
-    file: str
-    line: int | None
-    byte_offset: int | None
-    kind: str
-    message: str
-    paper_id: str | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line is not None else self.file
-        who = f" (paper {self.paper_id})" if self.paper_id else ""
-        return f"{where}{who}: {self.kind}: {self.message}"
-
-
-@dataclass
-class IssueLog:
-    """Collects issues and counts them by kind; keeps at most ``keep`` of them in full."""
-
-    keep: int = 100_000
-    issues: list[ReadIssue] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-
-    def add(self, issue: ReadIssue) -> None:
-        self.counts[issue.kind] = self.counts.get(issue.kind, 0) + 1
-        if len(self.issues) < self.keep:
-            self.issues.append(issue)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
 
 
 @dataclass(frozen=True)

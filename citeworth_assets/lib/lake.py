@@ -249,16 +249,21 @@ def write_partition(
 
 
 def write_partition_from_query(
-    lake: Path, table: str, sql: str, params: list, key: str | None = None, dimension: str = SHARD_DIMENSION
+    lake: Path, table: str, sql: str, params: list | dict, key: str | None = None, dimension: str = SHARD_DIMENSION
 ) -> int:
-    """Write the result of a DuckDB query as one partition (streamed by DuckDB, published atomically)."""
+    """Write the result of a DuckDB query as one partition (streamed by DuckDB, published atomically); ``params``
+    are the query's parameters, positional (``?``) or named (``$name``; ``$target`` is taken)."""
     target = partition_dir(lake, table, key, dimension)
     staging = lake / STAGING / f"{table}.{key or UNPARTITIONED}.{uuid.uuid4().hex}"
     staging.mkdir(parents=True)
     try:
         with bounded() as connection:
-            path = str(staging / "part-0.parquet").replace("'", "''")
-            connection.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet, COMPRESSION zstd)", params)
+            file = str(staging / "part-0.parquet")
+            if isinstance(params, dict):
+                copy, params = f"COPY ({sql}) TO $target", {**params, "target": file}
+            else:  # the file is the statement's last parameter, after the query's own
+                copy, params = f"COPY ({sql}) TO ?", [*params, file]
+            connection.execute(f"{copy} (FORMAT parquet, COMPRESSION zstd)", params)
         rows = pq.ParquetFile(staging / "part-0.parquet").metadata.num_rows
         publish(staging, target)
         return rows
@@ -315,9 +320,8 @@ def sorted_rows(lake: Path, ignored: tuple[str, ...] = ("run_id",)) -> dict[str,
     columns = "COLUMNS(lambda c: NOT list_contains(?, c))"
     with bounded() as connection:
         for folder in sorted(p for p in lake.iterdir() if p.is_dir() and not p.name.startswith("_")):
-            glob = str(folder / "*" / "*.parquet").replace("'", "''")
-            sql = f"SELECT {columns} FROM read_parquet('{glob}') ORDER BY ALL"
-            tables[folder.name] = connection.execute(sql, [list(ignored)]).fetchall()
+            sql = f"SELECT {columns} FROM read_parquet(?) ORDER BY ALL"
+            tables[folder.name] = connection.execute(sql, [list(ignored), str(folder / "*" / "*.parquet")]).fetchall()
     return tables
 
 

@@ -126,7 +126,10 @@ def check_environment() -> None:
 
 
 @dataclass(frozen=True)
-class Settings:
+class PlatformSettings:
+    """What the platform runs with: where dumps are read and everything is written, the CiteWorth rule set and
+    sentence splitter, the MLflow store, the encoder checkpoint and DuckDB's memory limit."""
+
     dumps: Path
     data: Path
     rules: str = SETTINGS["rules"][2]
@@ -138,7 +141,7 @@ class Settings:
     duckdb_memory: str = SETTINGS["duckdb_memory"][2]  # DuckDB's memory_limit of every connection (duckdb_limits)
 
     @classmethod
-    def resolve(cls, **explicit) -> Settings:
+    def resolve(cls, **explicit) -> PlatformSettings:
         """Settings from explicit values (None: not given), else the environment, else the defaults.
 
         Each value is checked for its form (:data:`FORMS`; a :class:`SettingError` names the first wrong one) and

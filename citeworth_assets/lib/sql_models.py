@@ -56,27 +56,65 @@ def upstream_relations(sql: str, parser: duckdb.DuckDBPyConnection | None = None
 
     ``parser``: an in-memory connection to reuse; opening one costs about 20 ms, which every process that loads
     the definitions would pay once per model."""
+    return _upstream_of_each([sql], parser)[0]
+
+
+def _upstream_of_each(sqls: list[str], parser: duckdb.DuckDBPyConnection | None = None) -> list[frozenset[str]]:
+    """:func:`upstream_relations` of several SELECTs in one query (one round trip instead of one per model: every
+    process loading the definitions parses every model); a SELECT DuckDB cannot parse raises."""
     connection = parser or bounded()
     try:
-        tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
+        rows = connection.execute(
+            "SELECT json_serialize_sql(sql) FROM unnest(?::VARCHAR[]) WITH ORDINALITY AS t(sql, i) ORDER BY i", [sqls]
+        ).fetchall()
     finally:
         if parser is None:
             connection.close()
-    if tree.get("error"):
-        raise SqlModelError(tree.get("error_message", "unparseable SQL"))
-    found: set[str] = set()
-    _base_tables(tree["statements"], found)
-    return frozenset(found)
+    found = []
+    for (text,) in rows:
+        tree = json.loads(text)
+        if tree.get("error"):
+            raise SqlModelError(tree.get("error_message", "unparseable SQL"))
+        tables: set[str] = set()
+        _base_tables(tree["statements"], tables)
+        found.append(frozenset(tables))
+    return found
 
 
 def load_model(path: Path, parser: duckdb.DuckDBPyConnection | None = None) -> SqlModel:
-    schema, name = path.parent.name, path.stem
-    if not (NAME.match(schema) and NAME.match(name)):
-        raise SqlModelError(f"{path}: folder and file names must be lower-case identifiers ([a-z0-9_])")
-    text = path.read_text()
-    sql = text.strip().rstrip(";").strip()
-    if not sql:
-        raise SqlModelError(f"{path}: the file holds no SQL")
+    return _models([path], parser)[0]
+
+
+def load_models(folder: Path) -> list[SqlModel]:
+    """Every model under ``folder`` (``<schema>/<name>.sql``), sorted by relation name."""
+    with bounded() as parser:
+        return _models(sorted(folder.glob("*/*.sql")), parser)
+
+
+def _models(paths: list[Path], parser: duckdb.DuckDBPyConnection | None) -> list[SqlModel]:
+    texts, sqls = [], []
+    for path in paths:
+        if not (NAME.match(path.parent.name) and NAME.match(path.stem)):
+            raise SqlModelError(f"{path}: folder and file names must be lower-case identifiers ([a-z0-9_])")
+        text = path.read_text()
+        sql = text.strip().rstrip(";").strip()
+        if not sql:
+            raise SqlModelError(f"{path}: the file holds no SQL")
+        texts.append(text)
+        sqls.append(sql)
+    try:
+        upstream = _upstream_of_each(sqls, parser)
+    except SqlModelError:
+        for path, sql in zip(paths, sqls):  # name the file: parse each alone
+            try:
+                _upstream_of_each([sql], parser)
+            except SqlModelError as error:
+                raise SqlModelError(f"{path}: {error}") from error
+        raise
+    return [_model(path, text, sql, relations) for path, text, sql, relations in zip(paths, texts, sqls, upstream)]
+
+
+def _model(path: Path, text: str, sql: str, upstream: frozenset[str]) -> SqlModel:
     comments = []
     for line in text.splitlines():
         if not line.startswith("--"):
@@ -84,22 +122,12 @@ def load_model(path: Path, parser: duckdb.DuckDBPyConnection | None = None) -> S
         if not MATERIALIZED.match(line):
             comments.append(line[2:].strip())
     materialized = MATERIALIZED.search(text)
-    try:
-        upstream = upstream_relations(sql, parser)
-    except SqlModelError as error:
-        raise SqlModelError(f"{path}: {error}") from error
     return SqlModel(
         path=path,
-        schema=schema,
-        name=name,
+        schema=path.parent.name,
+        name=path.stem,
         sql=sql,
         materialized=materialized.group(1).lower() if materialized else "view",
-        description=" ".join(comments) or f"SQL model {schema}.{name}",
+        description=" ".join(comments) or f"SQL model {path.parent.name}.{path.stem}",
         upstream=upstream,
     )
-
-
-def load_models(folder: Path) -> list[SqlModel]:
-    """Every model under ``folder`` (``<schema>/<name>.sql``), sorted by relation name."""
-    with bounded() as parser:
-        return [load_model(path, parser) for path in sorted(folder.glob("*/*.sql"))]

@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.duckdb_limits import bounded, sql_literal
 from citeworth_assets.lib.lake import has_data, table_glob
 
 _BUILDS: dict[Path, Path] = {}  # warehouse -> the build draft its writers publish into (see published_whole)
@@ -163,12 +163,12 @@ def create_lake_view(
     _ensure_schema(connection, name)
     _drop_relation(connection, name)
     if has_data(lake, table):
-        path = table_glob(lake, table).replace("'", "''")
+        path = sql_literal(table_glob(lake, table))
         partitions = "hive_partitioning = false"
         if partition_column:  # the folder's key as text, whatever it looks like (0, 2024-01)
-            partitions = f"hive_partitioning = true, hive_types = {{'{partition_column}': VARCHAR}}"
+            partitions = f"hive_partitioning = true, hive_types = {{{sql_literal(partition_column)}: VARCHAR}}"
         connection.execute(
-            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}', union_by_name = true, {partitions})"
+            f"CREATE VIEW {name} AS SELECT * FROM read_parquet({path}, union_by_name = true, {partitions})"
         )
     else:
         if partition_column:
@@ -191,8 +191,7 @@ def create_relation(
     kind = "TABLE" if materialized == "table" else "VIEW"
     connection.execute(f"CREATE {kind} {name} AS {sql}")
     if description:
-        quoted = description.replace("'", "''")  # COMMENT ON takes no parameter
-        connection.execute(f"COMMENT ON {kind} {name} IS '{quoted}'")
+        connection.execute(f"COMMENT ON {kind} {name} IS {sql_literal(description)}")
     if kind == "TABLE":
         return first_row(connection, f"SELECT count(*) FROM {name}")[0]
     return None

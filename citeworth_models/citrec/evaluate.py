@@ -50,7 +50,7 @@ RESULT_SCHEMA = pa.schema(
 
 
 @dataclass(frozen=True)
-class RunnerSettings:
+class ScoringSettings:
     batch_size: int = 256  # queries scored at once: a (batch x candidates) dense matrix
     max_k: int = MAX_K
 
@@ -71,7 +71,7 @@ class ModelRun:
         return sum(not ranking for _, ranking in self.rankings)
 
 
-def rank_test_items(model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings()):
+def rank_test_items(model: Recommender, dataset: EvalDataset, settings: ScoringSettings = ScoringSettings()):
     """(test item index, test item, ranked work ids) for each test item the fitted model is applicable to."""
     for start in range(0, len(dataset.test), settings.batch_size):
         batch = dataset.test[start : start + settings.batch_size]
@@ -85,7 +85,7 @@ def rank_test_items(model: Recommender, dataset: EvalDataset, settings: RunnerSe
 
 
 def run_model(
-    model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings(), fit: bool = True
+    model: Recommender, dataset: EvalDataset, settings: ScoringSettings = ScoringSettings(), fit: bool = True
 ) -> ModelRun:
     """Fit (unless ``fit`` is False) and rank every test item the model is applicable to."""
     run = ModelRun(model.name)
@@ -120,14 +120,14 @@ def result_rows(run: ModelRun, dataset: EvalDataset, max_k: int = MAX_K) -> list
 
 
 def evaluate_model(
-    model: Recommender, dataset: EvalDataset, settings: RunnerSettings = RunnerSettings(), fit: bool = True
+    model: Recommender, dataset: EvalDataset, settings: ScoringSettings = ScoringSettings(), fit: bool = True
 ) -> list[dict]:
     """Long-format result rows for one model on one data set."""
     return result_rows(run_model(model, dataset, settings, fit), dataset, settings.max_k)
 
 
 def evaluate_models(
-    models: Iterable[Recommender], dataset: EvalDataset, settings: RunnerSettings = RunnerSettings()
+    models: Iterable[Recommender], dataset: EvalDataset, settings: ScoringSettings = ScoringSettings()
 ) -> pa.Table:
     rows = [row for model in models for row in evaluate_model(model, dataset, settings)]
     return pa.Table.from_pylist(rows, schema=RESULT_SCHEMA)

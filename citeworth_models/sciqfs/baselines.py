@@ -21,7 +21,7 @@ from citeworth_models.sciqfs.embeddings import (
     tfidf_words,
 )
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
-from citeworth_models.sciqfs.rankers import TrainSettings, cosine_scores, euclidean_scores
+from citeworth_models.sciqfs.rankers import RankerTrainingSettings, cosine_scores, euclidean_scores
 
 CLASSIFIERS = ("cosine", "euclidean", "mlp", "lstm", "transformer")
 RANKERS = ("cosine", "euclidean")  # no training
@@ -38,7 +38,7 @@ CLASSIFIER_NAMES = {
 class BaselineSettings:
     embeddings: tuple[str, ...] = ("TFIDF-Words", "TFIDF-Chars", "Sentence-BERT", "SPECTER")
     classifiers: tuple[str, ...] = CLASSIFIERS
-    train: TrainSettings = field(default_factory=TrainSettings)
+    train: RankerTrainingSettings = field(default_factory=RankerTrainingSettings)
 
 
 def _embedder(name: str, device: str):

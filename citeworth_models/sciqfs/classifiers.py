@@ -23,7 +23,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence, pad_sequence
 
-from citeworth_models.sciqfs.rankers import TrainSettings, cosine_scores, euclidean_scores  # noqa: F401  (re-exported)
+from citeworth_models.sciqfs.rankers import RankerTrainingSettings, cosine_scores, euclidean_scores  # noqa: F401  (re-exported)
 
 
 class MLPScorer(nn.Module):
@@ -90,10 +90,10 @@ def _batch(features: list[np.ndarray], labels: list[np.ndarray] | None, device: 
 
 
 def train_scorer(
-    kind: str, features: list[np.ndarray], labels: list[np.ndarray], settings: TrainSettings | None = None
+    kind: str, features: list[np.ndarray], labels: list[np.ndarray], settings: RankerTrainingSettings | None = None
 ) -> nn.Module:
     """Train one classifier on documents given as (sentences x features) arrays with 0/1 labels."""
-    settings = settings or TrainSettings()
+    settings = settings or RankerTrainingSettings()
     torch.manual_seed(settings.seed)
     order = list(range(len(features)))
     shuffle = random.Random(settings.seed)

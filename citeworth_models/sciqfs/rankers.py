@@ -24,7 +24,7 @@ def euclidean_scores(sentences: np.ndarray, query: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class TrainSettings:
+class RankerTrainingSettings:
     epochs: int = 30
     learning_rate: float = 1e-3  # the paper: Adam, 1e-4 for 2,000 epochs
     weight_decay: float = 0.0  # the paper's L2 term

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from citeworth_assets.cli import main
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.settings import SettingError, Settings
+from citeworth_assets.lib.settings import PlatformSettings, SettingError
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 BAD_ENVIRONMENT = [
@@ -97,9 +97,9 @@ def test_a_bad_flag_is_one_line_too(args, named, dumps, tmp_path):
 
 def test_a_flag_beats_a_bad_environment_value(dumps, tmp_path, monkeypatch):
     monkeypatch.setenv("CITEWORTH_RULES", "citeworth2021")
-    assert Settings.resolve(rules="citeworth_2021", dumps=str(dumps)).rules == "citeworth_2021"
+    assert PlatformSettings.resolve(rules="citeworth_2021", dumps=str(dumps)).rules == "citeworth_2021"
     with pytest.raises(SettingError, match="CITEWORTH_RULES is 'citeworth 2021'"):
-        Settings.resolve(rules="citeworth 2021")
+        PlatformSettings.resolve(rules="citeworth 2021")
 
 
 def test_the_library_checks_the_same_forms(monkeypatch):
@@ -110,7 +110,7 @@ def test_the_library_checks_the_same_forms(monkeypatch):
     assert DuckDbLimits("1.5GiB").memory_limit == "1.5GiB"
     monkeypatch.setenv("CITEWORTH_DUCKDB_MEMORY", "0MB")
     with pytest.raises(SettingError, match="expected a size above 0"):
-        Settings.resolve()
+        PlatformSettings.resolve()
 
 
 def test_help_is_shown_whatever_the_settings(tmp_path):

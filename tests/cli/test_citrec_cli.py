@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from citeworth_assets.cli import main
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec.registry import create_model
 from citeworth_models.citrec.store import IndexWriter
@@ -67,7 +67,7 @@ def test_recommend_without_an_index_names_the_command_that_trains_one(tmp_path):
 
 def test_recommend_prints_titles_and_scores_from_the_latest_index(sample, tmp_path):
     dataset = dataset_from_csv(
-        [sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
+        [sample.contexts_path], CitrecDatasetSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
     )
     titles = {w.id: w.title for w in sample.works}
     with IndexWriter(
@@ -107,10 +107,10 @@ def test_citrec_train_builds_the_index_that_recommend_reads(sample, tmp_path, mo
 
 @pytest.mark.slow  # exports the contexts of 100 real papers (about 10 s) and evaluates them twice
 def test_citrec_eval_on_the_unarxive_2020_sample_export(shared_data, tmp_path):
-    from citeworth_assets.lib.arxiv.context_csv import write_contexts_csv
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020
-    from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
+    from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS
+    from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+    from citeworth_assets.lib.read_issues import IssueLog
 
     papers = shared_data / "unarxive-2020" / "papers"
     csv_path = tmp_path / "unarxive2020.csv"

@@ -14,13 +14,13 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
+from citeworth_assets.build.instance import dagster_instance
 from citeworth_assets.cli import main
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor
-from citeworth_assets.instance import dagster_instance
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
-from citeworth_assets.lib.settings import Settings
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.settings import PlatformSettings
+from citeworth_assets.resources import PlatformResource
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
@@ -46,8 +46,8 @@ def build(dumps, data, *options) -> str:
 
 def sensor_requests(dumps, data, rules="citeworth_2021") -> list[str]:
     """The partitions the dump sensor of `citeworth ui` would run now, reading the build's instance."""
-    instance = dagster_instance(Settings.resolve(dumps=str(dumps), data=str(data)))
-    settings = CiteworthSettings(dumps=str(dumps), data=str(data), rules=rules, shard_settle_seconds=0)
+    instance = dagster_instance(PlatformSettings.resolve(dumps=str(dumps), data=str(data)))
+    settings = PlatformResource(dumps=str(dumps), data=str(data), rules=rules, shard_settle_seconds=0)
     result = s2orc_dump_sensor(dg.build_sensor_context(instance=instance, resources={"citeworth": settings}))
     return [] if isinstance(result, dg.SkipReason) else sorted(r.partition_key for r in result.run_requests)
 
@@ -163,7 +163,7 @@ def test_manual_evaluation_sample_judgements_and_table_3(built):
     from citeworth_assets.defs.manual_eval.assets import citeworth_manual_eval_results
     from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
     from citeworth_assets.lib.manual_eval.store import JudgementStore
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.resources import PlatformResource
 
     dumps, data, _, _, _ = built
     strata = query(data, "SELECT method, label, count(*) FROM citeworth.manual_eval_sample GROUP BY ALL")
@@ -173,7 +173,7 @@ def test_manual_evaluation_sample_judgements_and_table_3(built):
     for number, (item, _) in enumerate(items):
         store.judge("alice", item, True, number % 2 == 0)
     store.undo("alice")
-    resources = {"citeworth": CiteworthSettings(dumps=str(dumps), data=str(data))}
+    resources = {"citeworth": PlatformResource(dumps=str(dumps), data=str(data))}
     views = [a for a in build_sql_model_assets() if a.key.path[-1] in ("manual_eval_judgements", "manual_eval_results")]
     assert dg.materialize([citeworth_manual_eval_results, *views], resources=resources).success
     assert query(data, "SELECT count(*) FROM citeworth.manual_eval_judgements WHERE annotator = 'alice'") == [(5,)]
@@ -188,7 +188,7 @@ def test_the_shards_ran_as_queued_runs_of_the_data_roots_instance(built):
     dumps, data, _, output, _ = built
     assert "shards: 2 runs in" in output and "at most 2 at a time" in output
     assert os.environ["DAGSTER_HOME"] == str(data / "dagster_home")
-    instance = dagster_instance(Settings.resolve(dumps=str(dumps), data=str(data)))
+    instance = dagster_instance(PlatformSettings.resolve(dumps=str(dumps), data=str(data)))
     done = instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.SUCCESS]))
     shard_runs = [r.dagster_run for r in done if r.dagster_run.job_name == "s2orc_shard_job"]
     # ROUGE-SciQFS partitions: queued runs as well, requested by the automation conditions after each shard

@@ -8,7 +8,7 @@ import pytest
 from citeworth_assets.defs.citeworth.assets import citeworth_cleaning
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 SHARD = "20200705v1_0"
 TEXT = (
@@ -51,7 +51,7 @@ def paragraphs(paper_id: str, line: int, empty_span: bool) -> list[dict]:
 
 @pytest.mark.slow  # a Dagster run and the sentence splitter: about 15 s
 def test_a_paper_that_raises_fails_the_check_and_loses_no_other_paper(tmp_path):
-    resource = CiteworthSettings(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"))
+    resource = PlatformResource(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"))
     settings = resource.settings
     papers = [("p1", False), ("p2", True), ("p3", False)]
     rows = [row for line, (pid, bad) in enumerate(papers, 1) for row in paragraphs(pid, line, bad)]

@@ -45,4 +45,4 @@ def test_the_sentence_splitter_module_loads_spacy_only_when_a_pipeline_is_built(
 
 
 def test_the_citation_context_modules_load_nltk_only_when_a_tokenizer_is_built():
-    assert _heavy_modules_after_import("citeworth_assets.lib.arxiv.context_export") == []
+    assert _heavy_modules_after_import("citeworth_assets.lib.arxiv.context_extraction") == []

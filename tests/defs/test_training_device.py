@@ -142,7 +142,7 @@ def test_a_training_asset_records_the_device_in_metadata_and_mlflow(tmp_path):
     from tables import TINY, make_rows, write_table
 
     from citeworth_assets.defs.models.assets import citeworth_tiny_encoder
-    from citeworth_assets.resources import CiteworthSettings
+    from citeworth_assets.resources import PlatformResource
 
     data = tmp_path / "data"
     release = data / "exports" / "citeworth" / "citeworth_2021"
@@ -153,7 +153,7 @@ def test_a_training_asset_records_the_device_in_metadata_and_mlflow(tmp_path):
         [citeworth_tiny_encoder, transformer],
         selection=[transformer.key],
         resources={
-            "citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)),
+            "citeworth": PlatformResource(dumps=str(tmp_path), data=str(data)),
             "training_device": TrainingDevice(device="cpu"),
         },
         run_config={"ops": {"model_transformer": {"config": {"params_json": json.dumps({**TINY, "epochs": 1})}}}},

@@ -9,9 +9,9 @@ from citeworth_assets.lib.arxiv.dump_files import arxiv_metadata_files, discover
 from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_work_references, mag_works, openalex_works
 from citeworth_assets.lib.mag.lake_catalogue import build_works
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
 from citeworth_assets.samples.mag import openalex_record, sample_works, write_mag_dump, write_openalex_snapshot
 

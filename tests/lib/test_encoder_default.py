@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from citeworth_assets.lib import settings as settings_module
-from citeworth_assets.lib.settings import Settings, installed_pretrained_encoder
+from citeworth_assets.lib.settings import PlatformSettings, installed_pretrained_encoder
 
 
 @pytest.fixture
@@ -30,21 +30,21 @@ def fake_pretrained(tmp_path, monkeypatch):
 def test_pretrained_extra_is_the_default_when_installed(fake_pretrained, monkeypatch, tmp_path):
     monkeypatch.delenv("CITEWORTH_ENCODER", raising=False)
     assert installed_pretrained_encoder() == fake_pretrained
-    assert Settings.resolve(data=str(tmp_path / "d")).encoder_dir == fake_pretrained
+    assert PlatformSettings.resolve(data=str(tmp_path / "d")).encoder_dir == fake_pretrained
 
 
 def test_environment_and_tiny_win(fake_pretrained, monkeypatch, tmp_path):
     monkeypatch.setenv("CITEWORTH_ENCODER", str(tmp_path / "scibert"))
-    assert Settings.resolve(data=str(tmp_path / "d")).encoder_dir == tmp_path / "scibert"
+    assert PlatformSettings.resolve(data=str(tmp_path / "d")).encoder_dir == tmp_path / "scibert"
     monkeypatch.setenv("CITEWORTH_ENCODER", "tiny")
-    assert Settings.resolve(data=str(tmp_path / "d")).encoder_dir == tmp_path / "d" / "models" / "tiny_bert"
+    assert PlatformSettings.resolve(data=str(tmp_path / "d")).encoder_dir == tmp_path / "d" / "models" / "tiny_bert"
 
 
 def test_without_the_extra_the_tiny_encoder(monkeypatch, tmp_path):
     monkeypatch.delenv("CITEWORTH_ENCODER", raising=False)
     monkeypatch.setattr(settings_module, "PRETRAINED_ENCODER_PACKAGE", "no_such_encoder_package")
     assert installed_pretrained_encoder() is None
-    assert Settings.resolve(data=str(tmp_path / "d")).encoder_dir == tmp_path / "d" / "models" / "tiny_bert"
+    assert PlatformSettings.resolve(data=str(tmp_path / "d")).encoder_dir == tmp_path / "d" / "models" / "tiny_bert"
 
 
 def test_the_real_extra_ships_a_bert_checkpoint():

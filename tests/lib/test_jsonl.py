@@ -3,7 +3,8 @@ import json
 import tracemalloc
 import zlib
 
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 def records(n, start=0):

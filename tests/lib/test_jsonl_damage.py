@@ -8,7 +8,8 @@ import random
 
 from gzip_oracle import decodable_prefix
 
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 def records(n: int) -> list[dict]:

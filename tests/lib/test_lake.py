@@ -44,3 +44,27 @@ def test_rows_stream_back_in_batches(tmp_path):
 def test_reading_a_missing_partition_names_it(tmp_path):
     with pytest.raises(FileNotFoundError, match="shard=s_9"):
         lake.read_partition(tmp_path, "t", "s_9")
+
+
+def test_a_lake_under_a_folder_with_a_quote_is_read_and_written(tmp_path):
+    """Paths reach DuckDB as parameters (or, in a view's definition, as one escaped literal), never spliced raw."""
+    import pyarrow as pa
+
+    from citeworth_assets.lib.duplicates import write_duplicate_papers
+    from citeworth_assets.lib.s2orc.schema import DUPLICATES
+    from citeworth_assets.lib.warehouse import create_lake_view, first_row, writing
+
+    root = tmp_path / "o'brien's lake"
+    schema = pa.schema([("paper_id", pa.string()), ("release", pa.string()), ("shard", pa.string()),
+                        ("source_file", pa.string()), ("line", pa.int64())])  # fmt: skip
+    for shard in ("r_0", "r_1"):
+        row = {"paper_id": "1", "release": "r", "shard": shard, "source_file": "m", "line": 1}
+        lake.write_partition(root, "s2orc_papers", schema, [row], shard)
+    assert write_duplicate_papers(root, DUPLICATES) == 2
+    assert lake.sorted_rows(root)["s2orc_duplicate_papers"] == [
+        ("1", "r", "r_0", "m", 1, True),
+        ("1", "r", "r_1", "m", 1, False),
+    ]
+    with writing(tmp_path / "warehouse.duckdb") as connection:
+        create_lake_view(connection, "lake.s2orc_papers", root, "s2orc_papers", schema)
+        assert first_row(connection, "SELECT count(*) FROM lake.s2orc_papers")[0] == 2

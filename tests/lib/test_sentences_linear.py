@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import ShardSource, read_paragraphs
 from citeworth_assets.lib.sentences import _segmenter
 

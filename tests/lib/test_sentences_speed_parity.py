@@ -22,7 +22,7 @@ from citeworth_assets.lib.citeworth.fate import (
 from citeworth_assets.lib.citeworth.rule_units import TEXT_AFTER_CITATION
 from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.citeworth.unarxive_input import STYLES, convert_file
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PaperInput,
     RecordReporter,

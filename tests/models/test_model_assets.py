@@ -16,7 +16,7 @@ from citeworth_assets.defs.models.assets import (
 )
 from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib.models.tracking import latest_runs
-from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+from citeworth_assets.resources import PlatformResource, TrainingDevice
 from citeworth_models.registry import MODELS, load_and_predict
 
 pytestmark = pytest.mark.slow  # materializes the graph end to end; `make test-fast` skips it
@@ -32,7 +32,7 @@ def test_every_model_is_trained_tracked_compared_and_reloaded(tmp_path):
     release.mkdir(parents=True)
     write_table(release / "citeworth.parquet", make_rows(60))
     resources = {
-        "citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(data)),
+        "citeworth": PlatformResource(dumps=str(tmp_path), data=str(data)),
         "training_device": TrainingDevice(),
     }
     tiny = {**TINY, "epochs": 2}

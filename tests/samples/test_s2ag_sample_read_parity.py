@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.values import RecordReporter, paragraph_rows
 from citeworth_assets.samples.s2ag import BODY_FAULTS, DEFAULT_RELEASE, generate_sample
 

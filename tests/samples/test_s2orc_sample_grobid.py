@@ -11,7 +11,7 @@ from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.improvements import DANGLING_REFERENCE
 from citeworth_assets.lib.citeworth.quotes import orient_quotes
 from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021, CITEWORTH_IMPROVED, adjust_sentences
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PaperInput,
     RecordReporter,

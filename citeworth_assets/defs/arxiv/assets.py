@@ -8,14 +8,14 @@ from citeworth_assets.defs.arxiv.ingest import arxiv_ingest
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
-from citeworth_assets.lib.arxiv.contexts import PRESETS, PUBLISHED_SETTINGS, ContextSettings
-from citeworth_assets.lib.arxiv.dump_contexts import lake_context_rows, resolver_linked_rows
+from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextWindow
+from citeworth_assets.lib.arxiv.dump_file_contexts import lake_context_rows, resolver_linked_rows
 from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file, is_converted
 from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, agreement, resolution_report
 from citeworth_assets.lib.arxiv.schemas import CONTEXT_SCHEMA
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
-from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.read_issues import IssueLog
+from citeworth_assets.resources import PlatformResource
 
 LINK_COLUMNS = ["ref_id", "linked_mag_id", "linked_openalex_id"]
 
@@ -34,7 +34,7 @@ LINK_COLUMNS = ["ref_id", "linked_mag_id", "linked_openalex_id"]
         "failures, and agreement with the links the input ships."
     ),
 )
-def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings, key = citeworth.settings, context.partition_key
     references = lake.iter_partition_rows(settings.lake, "arxiv_references", key, dimension=DIMENSION)
     lookup = LakeCatalogue(settings.lake, settings.duckdb)
@@ -79,14 +79,14 @@ class ContextConfig(dg.Config):
     # citation_contexts.csv was made (the citing sentence alone), unarxive_script = the script's defaults
     preset: str = ""
 
-    def settings(self) -> ContextSettings:
+    def settings(self) -> ContextWindow:
         if self.preset:
             if self.preset not in PRESETS:
                 raise dg.Failure(f"context preset {self.preset!r} is unknown; presets: {', '.join(PRESETS)}")
             return PRESETS[self.preset]
         if self.before < 0 or self.after < 0:
             raise dg.Failure(f"context window before={self.before}, after={self.after}: both must be 0 or more")
-        return ContextSettings(self.unit, self.before, self.after, self.tokenizer)
+        return ContextWindow(self.unit, self.before, self.after, self.tokenizer)
 
 
 @dg.asset(
@@ -105,7 +105,7 @@ class ContextConfig(dg.Config):
     ),
 )
 def arxiv_contexts(
-    context: dg.AssetExecutionContext, config: ContextConfig, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, config: ContextConfig, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     settings, key = citeworth.settings, context.partition_key
     dumps = settings.require_dumps()

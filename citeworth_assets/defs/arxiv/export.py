@@ -1,5 +1,5 @@
 """The citation-context export in unarXive's CSV format, with the catalogue of the works it names
-(:mod:`citeworth_assets.lib.arxiv.context_csv` writes both).
+(:mod:`citeworth_assets.lib.arxiv.csv_export` writes both).
 
 CONTRACT (read by the citation-recommendation assets, which depend on the asset key ``arxiv_context_export``):
 ``<exports>/arxiv/contexts.csv`` (seven U+241E-separated fields, lists by U+241F, ``None`` for missing; a work with an
@@ -13,14 +13,11 @@ import dagster as dg
 
 from citeworth_assets.defs.automation import follows_some_sources
 from citeworth_assets.defs.outputs import duplicates_result
-from citeworth_assets.lib.arxiv.context_csv import (
-    CATALOGUE_FILE,
-    CONTEXTS_FILE,
-    CsvRepairs,
-    export_contexts_and_catalogue,
-)
-from citeworth_assets.lib.arxiv.duplicates import write_duplicate_papers
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.arxiv.csv_export import CATALOGUE_FILE, CONTEXTS_FILE, export_contexts_and_catalogue
+from citeworth_assets.lib.arxiv.schemas import DUPLICATES
+from citeworth_assets.lib.context_csv import CsvRepairs
+from citeworth_assets.lib.duplicates import write_duplicate_papers
+from citeworth_assets.resources import PlatformResource
 
 EXPORT_DATASET = "arxiv"
 
@@ -33,8 +30,8 @@ EXPORT_DATASET = "arxiv"
     description="Every occurrence of an arXiv paper found in several unarXive dump files; the "
     "first by release, dump file and line is kept, and only its contexts are exported.",
 )
-def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake), "dump file")
+def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
+    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake, DUPLICATES), "dump file")
 
 
 @dg.asset(
@@ -53,7 +50,7 @@ def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: Citewor
         "published together; read by the citation-recommendation assets."
     ),
 )
-def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_context_export(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     settings.require_data()
     folder = settings.export_dir(EXPORT_DATASET)

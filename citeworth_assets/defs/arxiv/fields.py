@@ -4,11 +4,11 @@
 import dagster as dg
 
 from citeworth_assets.defs.automation import follows_some_sources
-from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.field_papers import one_field_sql
+from citeworth_assets.lib.arxiv.field_papers import one_field_query
 from citeworth_assets.lib.fields import FIELD_DIMENSION
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 @dg.asset(
@@ -22,14 +22,13 @@ from citeworth_assets.resources import CiteworthSettings
     "work, else unarXive 2022's discipline as a MAG field (field_source says which); a paper with several fields is "
     "in each.",
 )
-def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def arxiv_field_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     if not lake.has_data(settings.lake, "arxiv_papers"):
         raise dg.Failure("no arXiv papers in the lake yet: materialize arxiv_papers for a dump file first")
-    sql = one_field_sql(settings.lake)
     papers = {
         field: lake.write_partition_from_query(
-            settings.lake, "arxiv_field_papers", sql, [field], field, FIELD_DIMENSION
+            settings.lake, "arxiv_field_papers", *one_field_query(settings.lake, field), field, FIELD_DIMENSION
         )
         for field in context.partition_keys
     }

@@ -7,16 +7,17 @@ from pathlib import Path
 
 import dagster as dg
 
-from citeworth_assets.defs.arxiv.issues import DIMENSION, issue_metadata
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.outputs import parquet_specs
+from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
+from citeworth_assets.lib.arxiv.context_windows import MAX_SPLIT_CHARS
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, converted_root, dump_issues, find_dump_file
+from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
+from citeworth_assets.resources import PlatformResource
 
 ARXIV_ISSUES = "arxiv_read_issues"
 # a dump file partition added without a run (a converted LaTeX source dump, Saier 2019 §4.2.3) is ingested
@@ -99,7 +100,7 @@ def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
     ),
     partitions_def=arxiv_dump_files,
 )
-def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     settings, key = citeworth.settings, context.partition_key
     dumps = settings.require_dumps()
     dump = find_dump_file(dumps, key, converted_root(settings.data))
@@ -121,7 +122,7 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     seconds = time.perf_counter() - started
     if log.total:
         context.log.warning(f"{dump.path}: {log.total} read issues {log.counts}")
-    issues = issue_metadata(settings.lake, ARXIV_ISSUES, dump.release, key, log, dumps)
+    issues = read_issue_metadata(settings.lake, ARXIV_ISSUES, log, dump.release, key, DIMENSION, dumps)
     yield dg.MaterializeResult(
         asset_key="arxiv_papers",
         metadata={

@@ -11,7 +11,7 @@ from citeworth_assets.lib.arxiv.dump_files import (
     converted_root,
     discover_dump_files,
 )
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 arxiv_file_job = dg.define_asset_job(
     "arxiv_file_job",
@@ -39,7 +39,7 @@ def dump_file_sensor(release: str) -> dg.SensorDefinition:
         description=f"Adds a partition of arxiv_dump_files and requests a run for every new or replaced, settled dump "
         f"file under <dumps>/{release}/ (the cursor keeps each file's size and modification time).",
     )
-    def sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
+    def sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
         dump_files = discover_dump_files(dumps, (release,), settle_seconds=citeworth.shard_settle_seconds)
         nothing_new = f"no new or changed settled dump files under {dumps / release}"
         return dump_partition_requests(context, arxiv_dump_files, dump_files, nothing_new)
@@ -67,4 +67,6 @@ def _file_progress(value) -> str:
     )
 
 
-dump_file_source = DumpSource("dump files", arxiv_file_job.name, _pending_files, _file_progress, arxiv_dump_files)
+dump_file_source = DumpSource(
+    "dump files", arxiv_file_job.name, _pending_files, _file_progress, arxiv_dump_files, rank=3
+)

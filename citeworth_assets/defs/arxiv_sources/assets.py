@@ -18,7 +18,7 @@ from citeworth_assets.lib.arxiv_sources.convert import DEFAULT_TIMEOUT, OUTCOMES
 from citeworth_assets.lib.arxiv_sources.outcomes import DIMENSION, OUTCOME_SCHEMA, OUTCOMES_TABLE
 from citeworth_assets.lib.arxiv_sources.runner import convert_all, converted_path, write_converted
 from citeworth_assets.lib.arxiv_sources.source_dumps import find_source_dump
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 class SourceConversionConfig(dg.Config):
@@ -55,7 +55,7 @@ class SourceConversionConfig(dg.Config):
     partitions_def=arxiv_source_dumps,
 )
 def arxiv_source_conversion(
-    context: dg.AssetExecutionContext, config: SourceConversionConfig, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, config: SourceConversionConfig, citeworth: PlatformResource
 ):
     settings, key = citeworth.settings, context.partition_key
     source = find_source_dump(settings.require_dumps(), key)

@@ -6,8 +6,8 @@ from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_partition_requests, dump_root_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR, discover_source_dumps
-from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.read_issues import IssueLog
+from citeworth_assets.resources import PlatformResource
 
 arxiv_source_job = dg.define_asset_job(
     "arxiv_source_job",
@@ -22,7 +22,7 @@ arxiv_source_job = dg.define_asset_job(
     f"Adds a partition of arxiv_source_dumps and requests a run for every new or replaced, settled "
     f"arXiv_src_YYMM_NNN.tar under <dumps>/{SOURCE_DIR}/ or the dump root (the cursor keeps size and mtime).",
 )
-def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
+def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
     source_dumps = discover_source_dumps(dumps, settle_seconds=citeworth.shard_settle_seconds)
     nothing_new = f"no new or changed settled source dumps under {dumps}"
     return dump_partition_requests(context, arxiv_source_dumps, source_dumps, nothing_new)
@@ -48,5 +48,5 @@ def _source_progress(value) -> str:
 
 
 source_dump_source = DumpSource(
-    "LaTeX source dumps", arxiv_source_job.name, _pending_source_dumps, _source_progress, arxiv_source_dumps
+    "LaTeX source dumps", arxiv_source_job.name, _pending_source_dumps, _source_progress, arxiv_source_dumps, rank=2
 )

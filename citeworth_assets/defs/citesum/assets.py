@@ -17,7 +17,7 @@ from citeworth_assets.lib.figures import citesum_rouge_figure
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 class CandidateConfig(dg.Config):
@@ -43,7 +43,7 @@ class CandidateConfig(dg.Config):
     "the lookup CiteSum candidates are scored against, built from every shard first so that the dataset does not "
     "depend on which shards happened to be in the lake when a shard ran.",
 )
-def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_cited_abstracts(citeworth: PlatformResource) -> dg.MaterializeResult:
     papers = tables.write_cited_abstract_catalogue(citeworth.settings.lake)
     return dg.MaterializeResult(metadata={"cited_papers": papers})
 
@@ -59,7 +59,7 @@ def citesum_cited_abstracts(citeworth: CiteworthSettings) -> dg.MaterializeResul
     dropped=("citesum_drops", "Related Work sentences that are not candidates, with the reason."),
     automation_condition=follows_shards(),
 )
-def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: CiteworthSettings):
+def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfig, citeworth: PlatformResource):
     settings, shard = citeworth.settings, context.partition_key
     cited_ids = {
         span["linked_paper_id"]
@@ -110,7 +110,7 @@ class DatasetConfig(dg.Config):
     "(no cited paper of validation or test in train; a citing paper in several shards counted once, from its "
     "first occurrence); Table 3 statistics and the discipline distribution.",
 )
-def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     kept = tables.kept_candidates(settings.lake)
     cited = tables.catalogued_papers(settings.lake, {row["cited_paper_id"] for row in kept})
@@ -157,7 +157,7 @@ def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.M
     "files), plus Parquet, under <data>/exports/citesum/.",
     kinds=("json", "parquet"),
 )
-def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_release(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, "citesum_dataset")
     folder, counts = tables.export_release(table, settings.export_dir("citesum"))
@@ -169,7 +169,7 @@ def citesum_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     [citesum_dataset],
     "EXT-LEAD, EXT-HEURISTIC and EXT-ORACLE (§3.1) on the CiteSum test split: mean ROUGE-1/2/L F1 x100.",
 )
-def citesum_baselines(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citesum_baselines(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, "citesum_dataset")
     test = [row for row in table.to_pylist() if row["split"] == "test"]

@@ -14,7 +14,7 @@ from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, converted_root,
 from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition, cleaning_run
 from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
 from citeworth_assets.lib.sentences import splitter
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 @dg.multi_asset(
@@ -35,7 +35,7 @@ from citeworth_assets.resources import CiteworthSettings
     ),
     partitions_def=arxiv_dump_files,
 )
-def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     settings, key, rules = citeworth.settings, context.partition_key, citeworth.rule_set
     dump = find_dump_file(settings.require_dumps(), key, converted_root(settings.data))  # LaTeX sources too
     started = time.perf_counter()

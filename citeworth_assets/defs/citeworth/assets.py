@@ -6,7 +6,7 @@ import time
 import dagster as dg
 import pyarrow as pa
 
-from citeworth_assets.defs.citeworth.partitions import mag_fields
+from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.lib import lake
@@ -22,7 +22,7 @@ from citeworth_assets.lib.figures import citeworth_statistics_figures
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 @per_shard_kept_and_dropped(
@@ -39,7 +39,7 @@ from citeworth_assets.resources import CiteworthSettings
         "No paper of the shard was dropped for an unexpected exception (reason internal_error).",
     ),
 )
-def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     settings, shard = citeworth.settings, context.partition_key
     rules = citeworth.rule_set
     fields = {
@@ -94,7 +94,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
     partitions_def=mag_fields,
     backfill_policy=dg.BackfillPolicy.single_run(),  # every field in one run: each is a quick gather over the lake
 )
-def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_field_paragraphs(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
     paragraphs = {
         FIELD_BY_KEY[key]: dataset.write_field_paragraphs(settings.lake, rules, FIELD_BY_KEY[key], key)
@@ -116,7 +116,7 @@ class DatasetConfig(dg.Config):
     [dg.AssetDep(citeworth_field_paragraphs, partition_mapping=dg.AllPartitionMapping())],
     "Paragraphs sampled evenly from the configured fields, split 80/10/10 by paper, seeded.",
 )
-def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
     summary = dataset.build_dataset(settings.lake, rules, config.fields, config.max_paragraphs_per_field, config.seed)
     return dg.MaterializeResult(metadata={"rule_set": rules, **summary})
@@ -128,7 +128,7 @@ def citeworth_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg
     "The metrics of the paper's Table 2 (sentences, tokens, splits, cite-worthy share, lengths), overall "
     "and per field.",
 )
-def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_statistics(citeworth: PlatformResource) -> dg.MaterializeResult:
     rules = citeworth.rule_set.name
     table = dataset.write_statistics(citeworth.settings.lake, rules, splitter(citeworth.splitter))
     overall = table.slice(0, 1).to_pylist()[0]
@@ -152,7 +152,7 @@ def citeworth_statistics(citeworth: CiteworthSettings) -> dg.MaterializeResult:
     "train/dev/test.jsonl in the published CiteWorth schema, plus Parquet, under <data>/exports/citeworth/<rule set>/.",
     kinds=("json", "parquet"),
 )
-def citeworth_release(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_release(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
     folder, counts = dataset.export_release(settings.lake, rules, settings.export_dir("citeworth", rules))
     return dg.MaterializeResult(metadata={"folder": str(folder), "paragraphs": dg.MetadataValue.json(counts)})
@@ -169,7 +169,7 @@ class ComparisonConfig(dg.Config):
     "the same candidate papers: yield per 1000 candidates and quality proxies (leftover citation markers, "
     "format problems).",
 )
-def citeworth_rule_comparison(config: ComparisonConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_rule_comparison(config: ComparisonConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     papers = dataset.sample_candidate_papers(settings.lake, config.max_candidate_papers)
     rows = compare_rule_sets(papers, comparison_rule_sets(), splitter(citeworth.splitter))

@@ -13,12 +13,12 @@ import pyarrow as pa
 from citeworth_assets.defs.citrec.settings import (
     ARXIV_EXPORT,
     CONTEXT_EXPORT_ASSET,
-    CitrecSettings,
+    CitrecResource,
 )
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citrec import tables
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 MANUAL = "Manual: materialize it yourself (the citrec_job, or this asset in the UI); nothing triggers it."
 
@@ -28,7 +28,7 @@ def manual_asset(deps: list, kinds: set[str], description: str):
     return dg.asset(deps=deps, group_name="citrec", kinds=kinds, description=f"{description} {MANUAL}")
 
 
-def context_export(citeworth: CiteworthSettings):
+def context_export(citeworth: PlatformResource):
     """The arXiv context CSV and its catalogue (None when the export has none: years then come from arXiv ids)."""
     folder = citeworth.settings.export_dir(ARXIV_EXPORT)
     contexts, catalogue = folder / "contexts.csv", folder / "catalogue.jsonl"
@@ -37,15 +37,15 @@ def context_export(citeworth: CiteworthSettings):
     return contexts, catalogue if catalogue.is_file() else None
 
 
-def lake_partition(citeworth: CiteworthSettings, table: str, name: str) -> pa.Table:
+def lake_partition(citeworth: PlatformResource, table: str, name: str) -> pa.Table:
     return lake.read_partition(citeworth.settings.lake, table, name, dimension=tables.DIMENSION)
 
 
-def _write(citeworth: CiteworthSettings, table: str, schema: pa.Schema, rows, name: str) -> int:
+def _write(citeworth: PlatformResource, table: str, schema: pa.Schema, rows, name: str) -> int:
     return lake.write_partition(citeworth.settings.lake, table, schema, rows, name, dimension=tables.DIMENSION)
 
 
-def load_dataset(citeworth: CiteworthSettings, name: str):
+def load_dataset(citeworth: PlatformResource, name: str):
     """The data set as built (its own settings, not today's), with its candidates table and statistics row."""
     statistics = lake_partition(citeworth, "citrec_dataset_statistics", name).to_pylist()[0]
     candidates = lake_partition(citeworth, "citrec_candidates", name)
@@ -65,12 +65,12 @@ def load_dataset(citeworth: CiteworthSettings, name: str):
     "Table 6 statistics; unusable CSV lines are counted, never fatal. Settings: the citrec resource.",
 )
 def citrec_dataset(
-    context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, citrec: CitrecResource, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     from citeworth_assets.lib.citrec.contexts import read_catalogue
     from citeworth_assets.lib.citrec.dataset import dataset_from_csv
     from citeworth_assets.lib.citrec.run import catalogue_field_names
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     settings = citrec.eval_settings
     contexts_csv, catalogue_path = context_export(citeworth)
@@ -114,7 +114,7 @@ def citrec_dataset(
     "under <data>/models/citrec/<dataset>/, which `citeworth recommend` loads.",
 )
 def citrec_models(
-    context: dg.AssetExecutionContext, citrec: CitrecSettings, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, citrec: CitrecResource, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     from citeworth_models.citrec.nlp import ParserUnavailable
     from citeworth_models.citrec.registry import create_model
@@ -169,7 +169,7 @@ def _embedded_png(path) -> str:
     "citrec; params = the data set's settings), results in long format (citrec.results) and the plot of each "
     "metric against k (Figures 10-13) as a run artifact and in this asset's metadata.",
 )
-def citrec_evaluation(citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citrec_evaluation(citrec: CitrecResource, citeworth: PlatformResource) -> dg.MaterializeResult:
     from citeworth_assets.lib.citrec.tracking import log_artifact, log_evaluation_run
     from citeworth_models.citrec.evaluate import evaluate_model
     from citeworth_models.citrec.plots import plot_metrics

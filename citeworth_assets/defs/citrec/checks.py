@@ -4,8 +4,8 @@ import dagster as dg
 import pyarrow.compute as pc
 
 from citeworth_assets.defs.citrec.assets import citrec_dataset, lake_partition
-from citeworth_assets.defs.citrec.settings import CitrecSettings
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.defs.citrec.settings import CitrecResource
+from citeworth_assets.resources import PlatformResource
 
 
 @dg.asset_check(
@@ -13,7 +13,7 @@ from citeworth_assets.resources import CiteworthSettings
     description="No citing paper has contexts on both sides of the split (no wording leaks from training into "
     "testing), and every test item cites a candidate.",
 )
-def citrec_split_is_clean(citrec: CitrecSettings, citeworth: CiteworthSettings) -> dg.AssetCheckResult:
+def citrec_split_is_clean(citrec: CitrecResource, citeworth: PlatformResource) -> dg.AssetCheckResult:
     name = citrec.eval_settings.name
     contexts = lake_partition(citeworth, "citrec_contexts", name).select(["split", "citing", "cited"])
     candidates = set(lake_partition(citeworth, "citrec_candidates", name).column("work").to_pylist())

@@ -4,7 +4,7 @@
 import dagster as dg
 from pydantic import Field
 
-from citeworth_assets.lib.citrec.dataset import EvalSettings
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings
 from citeworth_assets.lib.citrec.tables import check_dataset_name
 
 # Models that need a dependency parse (np, npmarker, claim, claim+bow) cost minutes per 10k contexts: list them
@@ -14,22 +14,22 @@ ARXIV_EXPORT = "arxiv"  # Settings.export_dir(ARXIV_EXPORT) holds contexts.csv a
 CONTEXT_EXPORT_ASSET = "arxiv_context_export"
 
 
-class CitrecSettings(dg.ConfigurableResource):
+class CitrecResource(dg.ConfigurableResource):
     """Data set ``name`` (keys its lake partitions, index folder and MLflow runs); candidates are cited works with at
     least ``min_contexts`` training contexts from at least ``min_citing_papers`` citing papers; training contexts are
     those of citing papers from ``split_year`` or before, test items those after; ``citing_fields`` keeps only citing
     papers of those fields (empty: all); ``models`` are the registered recommenders trained and evaluated."""
 
-    name: str = EvalSettings.name
-    min_contexts: int = EvalSettings.min_contexts
-    min_citing_papers: int = EvalSettings.min_citing_papers
-    split_year: int = EvalSettings.split_year
+    name: str = CitrecDatasetSettings.name
+    min_contexts: int = CitrecDatasetSettings.min_contexts
+    min_citing_papers: int = CitrecDatasetSettings.min_citing_papers
+    split_year: int = CitrecDatasetSettings.split_year
     citing_fields: list[str] = Field(default_factory=list)
     models: list[str] = Field(default_factory=lambda: list(DEFAULT_MODELS))
 
     @property
-    def eval_settings(self) -> EvalSettings:
-        return EvalSettings(
+    def eval_settings(self) -> CitrecDatasetSettings:
+        return CitrecDatasetSettings(
             check_dataset_name(self.name),
             self.min_contexts,
             self.min_citing_papers,

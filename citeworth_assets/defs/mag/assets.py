@@ -5,18 +5,18 @@ from pathlib import Path
 
 import dagster as dg
 
-from citeworth_assets.defs.arxiv.issues import issue_metadata
 from citeworth_assets.defs.outputs import parquet_specs
+from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import MAG_DIR, OPENALEX_DIR, arxiv_metadata_files
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
 from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
 from citeworth_assets.lib.mag.openalex_snapshot import SnapshotError
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.read_issues import IssueLog
+from citeworth_assets.resources import PlatformResource
 
 CATALOGUE_ISSUES = "catalogue_read_issues"
 
@@ -72,7 +72,7 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
         )
     ],
 )
-def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def mag_catalogue(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     settings = citeworth.settings
     dumps = settings.require_dumps()
     log = IssueLog()
@@ -89,7 +89,7 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     lake.write_partition(settings.lake, "mag_fields_of_study", FIELD_OF_STUDY_SCHEMA, field_rows)
     if log.total:
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
-    issues = issue_metadata(settings.lake, CATALOGUE_ISSUES, "catalogue", None, log, dumps)
+    issues = read_issue_metadata(settings.lake, CATALOGUE_ISSUES, log, "catalogue", dumps=dumps)
     yield dg.MaterializeResult(
         asset_key="works",
         metadata={

@@ -7,7 +7,7 @@ import dagster as dg
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_root_sensor
 from citeworth_assets.lib.arxiv.dump_files import OPENALEX_DIR, catalogue_files, catalogue_signature
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 catalogue_job = dg.define_asset_job(
     "catalogue_job",
@@ -22,7 +22,7 @@ catalogue_job = dg.define_asset_job(
     "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/ (works parts, any layout) or "
     "<dumps>/arxiv-metadata/ change and have settled (the cursor keeps their names, sizes and modification times).",
 )
-def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
+def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
     signature = catalogue_signature(dumps, settle_seconds=citeworth.shard_settle_seconds)
     if signature is None:
         return dg.SkipReason(f"catalogue files under {dumps} are still being written")
@@ -50,4 +50,4 @@ def _catalogue_progress(value) -> str:
     )
 
 
-catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress)
+catalogue_source = DumpSource("catalogue", catalogue_job.name, _pending_catalogue, _catalogue_progress, rank=4)

@@ -11,14 +11,14 @@ from citeworth_assets.lib.manual_eval import evaluation
 from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
-def judgement_store(citeworth: CiteworthSettings) -> JudgementStore:
+def judgement_store(citeworth: PlatformResource) -> JudgementStore:
     return JudgementStore(citeworth.settings.judgements_dir(citeworth.rule_set.name))
 
 
-def read_sample(citeworth: CiteworthSettings) -> list[dict]:
+def read_sample(citeworth: PlatformResource) -> list[dict]:
     rules = citeworth.rule_set.name
     folder = lake.partition_dir(citeworth.settings.lake, "citeworth_manual_eval_sample", rules, RULES_DIMENSION)
     return (
@@ -43,7 +43,7 @@ class SampleConfig(dg.Config):
     "of the span-removal baseline, shuffled under opaque ids; already judged items are kept on re-sampling.",
 )
 def citeworth_manual_eval_sample(
-    context: dg.AssetExecutionContext, config: SampleConfig, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, config: SampleConfig, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set
     ours = evaluation.dataset_sentences(read_dataset(settings.lake, rules.name).to_pylist())
@@ -82,7 +82,7 @@ def citeworth_manual_eval_sample(
     "Table 3 of the paper from the judgements so far: per method the share of sentences extracted "
     "correctly and with citation markers removed, 95% Wilson intervals, improvement over the baseline, Cohen's kappa.",
 )
-def citeworth_manual_eval_results(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_manual_eval_results(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings, rules = citeworth.settings, citeworth.rule_set.name
     rows = evaluation.table_3(rules, read_sample(citeworth), judgement_store(citeworth).all_active())
     lake.write_partition(

@@ -12,14 +12,14 @@ from citeworth_assets.lib.figures import log_comparison_figure
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA, domain_matrix
 from citeworth_assets.lib.models.tracking import latest_runs, train_tracked
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+from citeworth_assets.resources import PlatformResource, TrainingDevice
 from citeworth_models.registry import ENCODER_MODELS, MODELS, NEURAL_MODELS
 
 MODEL_POOL = "gpu"  # the neural training assets only: one at a time on the GPU
 DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "Biology")
 
 
-def release_parquet(citeworth: CiteworthSettings):
+def release_parquet(citeworth: PlatformResource):
     rules = citeworth.rule_set.name
     path = citeworth.settings.export_dir("citeworth", rules) / "citeworth.parquet"
     if not path.exists():
@@ -27,7 +27,7 @@ def release_parquet(citeworth: CiteworthSettings):
     return path
 
 
-def encoder_for(name: str, citeworth: CiteworthSettings) -> str | None:
+def encoder_for(name: str, citeworth: PlatformResource) -> str | None:
     """The encoder checkpoint a model starts from (None for the models that need none)."""
     return str(citeworth.settings.encoder_dir) if name in ENCODER_MODELS else None
 
@@ -43,7 +43,7 @@ class TrainingConfig(dg.Config):
     description="A tiny BERT-style checkpoint (word-piece tokenizer trained on the training split, small config) built "
     "locally, for the encoder models when no encoder directory is configured.",
 )
-def citeworth_tiny_encoder(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_tiny_encoder(citeworth: PlatformResource) -> dg.MaterializeResult:
     from citeworth_models.data import load_sentences
     from citeworth_models.tiny_bert import build_tiny_bert
 
@@ -73,7 +73,7 @@ def training_asset(name: str) -> dg.AssetsDefinition:
         + " Manual: no automation condition (training is expensive); `citeworth build --models` or Materialize.",
     )
     def train(context: dg.AssetExecutionContext, config: TrainingConfig) -> dg.MaterializeResult:
-        citeworth: CiteworthSettings = context.resources.citeworth
+        citeworth: PlatformResource = context.resources.citeworth
         params = json.loads(config.params_json)
         device = {"training_device": "cpu"}
         if neural:  # the resource's setup wins over the same keys in params_json
@@ -116,7 +116,7 @@ def comparison_figure(settings) -> dict:
     kinds={"mlflow", "parquet"},
     description="The latest MLflow run of each model with its test precision, recall and F1 (the paper's Table 4).",
 )
-def citeworth_model_comparison(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def citeworth_model_comparison(citeworth: PlatformResource) -> dg.MaterializeResult:
     rows = latest_runs(citeworth.settings.tracking_uri)
     lake.write_partition(citeworth.settings.lake, "citeworth_model_comparison", COMPARISON_SCHEMA, rows)
     figures = comparison_figure(citeworth.settings)  # a PNG in the metadata and in MLflow, degenerate models marked
@@ -142,7 +142,7 @@ class DomainConfig(dg.Config):
     "pool; a neural model trains on the training_device resource).",
 )
 def citeworth_domain_matrix(
-    config: DomainConfig, citeworth: CiteworthSettings, training_device: TrainingDevice
+    config: DomainConfig, citeworth: PlatformResource, training_device: TrainingDevice
 ) -> dg.MaterializeResult:
     from citeworth_models.registry import domain_f1
 

@@ -6,10 +6,10 @@ import dagster as dg
 
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import dump_root_sensor
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import layout, staging
 from citeworth_assets.lib.s2ag.metadata import DEFAULT_FIELD_SOURCES
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 class StagingConfig(dg.Config):
@@ -26,7 +26,7 @@ class StagingConfig(dg.Config):
     "staged once into the lake sorted by corpus id (s2ag_papers, s2ag_abstracts): each full-text file's papers "
     "join only their own corpus ids, never the raw files.",
 )
-def s2ag_metadata(config: StagingConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def s2ag_metadata(config: StagingConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     log = IssueLog()
     staged = staging.stage_all(settings.lake, settings.require_dumps(), log, tuple(config.field_sources))
@@ -81,7 +81,7 @@ def _signature(dumps, settle_seconds: float = 0.0) -> list:
     "Requests a staging run when the papers or abstracts files of an S2AG release holding full texts change "
     "(names, sizes and modification times; nothing is read).",
 )
-def s2ag_metadata_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
+def s2ag_metadata_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
     signature = _signature(dumps, citeworth.shard_settle_seconds)
     if not signature:
         return dg.SkipReason(f"no S2AG release with full texts and papers or abstracts under {dumps}")

@@ -5,33 +5,20 @@ import time
 import dagster as dg
 
 from citeworth_assets.defs.outputs import derived_asset, duplicates_result, per_shard_kept_and_dropped
+from citeworth_assets.defs.read_issues import read_issue_metadata
 from citeworth_assets.defs.s2ag.metadata import s2ag_join_metadata
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib import lake
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.duplicates import write_duplicate_papers
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag.join import write_papers as write_s2ag_papers
 from citeworth_assets.lib.s2ag.layout import S2agFile
 from citeworth_assets.lib.s2ag.records import write_paragraphs as write_s2ag_paragraphs
 from citeworth_assets.lib.s2ag.sources import find_source
-from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
-from citeworth_assets.lib.s2orc.schema import READ_ISSUE_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.schema import DUPLICATES, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
-from citeworth_assets.resources import CiteworthSettings
-
-SHOWN_ISSUES = 20
-
-
-def _write_issues(settings, table: str, source: ShardSource, log: IssueLog) -> dict:
-    """Store the read issues of a shard in the lake; metadata that counts them and shows the first few."""
-    lake.write_partition(settings.lake, table, READ_ISSUE_SCHEMA, map(source.issue_row, log.issues), source.shard)
-    shown = "\n".join(f"- `{issue}`" for issue in log.issues[:SHOWN_ISSUES]) or "none"
-    return {
-        "read_issues": log.total,
-        "read_issues_by_kind": dg.MetadataValue.json(log.counts),
-        "first_read_issues": dg.MetadataValue.md(shown),
-    }
+from citeworth_assets.resources import PlatformResource
 
 
 def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rate: tuple[str, int, float]) -> dict:
@@ -42,7 +29,7 @@ def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rat
         "source_file": str(source.path),
         "source_mb": round(source.path.stat().st_size / 1e6, 2),
         f"{unit}_per_second": round(rows / seconds, 1) if seconds else None,
-        **_write_issues(settings, table, source, log),
+        **read_issue_metadata(settings.lake, table, log, source.release, source.shard),
     }
 
 
@@ -54,7 +41,7 @@ def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rat
     description="S2ORC metadata rows of a shard, typed, with provenance (release, shard, file, line); for an S2AG "
     "full-text file, its papers with the metadata of the release's staged papers and abstracts (docs/s2ag.md).",
 )
-def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+def s2orc_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_source(settings.require_dumps(), context.partition_key)
     log = IssueLog()
@@ -91,7 +78,7 @@ def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
         "Every paper of the shard is either a candidate or a rejection, once.",
     ),
 )
-def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: CiteworthSettings):
+def s2orc_candidate_filter(context: dg.AssetExecutionContext, citeworth: PlatformResource):
     split = write_candidates(citeworth.settings.lake, context.partition_key)
     yield dg.MaterializeResult(
         asset_key="s2orc_candidate_papers",
@@ -127,7 +114,7 @@ class ParagraphConfig(dg.Config):
     ),
 )
 def s2orc_paragraphs(
-    context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     settings = citeworth.settings
     shard = find_source(settings.require_dumps(), context.partition_key)
@@ -158,8 +145,8 @@ def s2orc_paragraphs(
     "Every occurrence of a paper_id found in more than one shard; the first by release, shard and line "
     "is kept (repeats within one file are skipped by the reader and reported as duplicate_paper_id read issues).",
 )
-def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
-    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake), "shard")
+def s2orc_duplicate_papers(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
+    return duplicates_result(context, write_duplicate_papers(citeworth.settings.lake, DUPLICATES), "shard")
 
 
 shard_assets = [s2orc_papers, s2orc_candidate_filter, s2orc_paragraphs]

@@ -14,7 +14,7 @@ from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.defs.sensing import dump_root_sensor
 from citeworth_assets.lib.s2ag.sources import full_text_sources
 from citeworth_assets.lib.s2orc.shards import incomplete_shards
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 s2orc_shard_job = dg.define_asset_job(
     "s2orc_shard_job",
@@ -43,7 +43,7 @@ def _skip(dumps, halves) -> str:
     "Lists the dump root every 30 s; adds a partition and requests a run for each settled shard that the "
     "instance has not built from these files, rule set and splitter (see defs/s2orc/built.py).",
 )
-def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSettings, dumps):
+def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
     """Adds a partition and requests a run for every shard whose two files are present, settled and not built.
 
     Whether a shard is built is read from the instance (:func:`built_shards`), the record ``citeworth build`` and
@@ -122,4 +122,4 @@ def _shard_progress(value) -> str:
     )
 
 
-shard_source = DumpSource("shards", s2orc_shard_job.name, _pending_shards, _shard_progress, s2orc_shards)
+shard_source = DumpSource("shards", s2orc_shard_job.name, _pending_shards, _shard_progress, s2orc_shards, rank=1)

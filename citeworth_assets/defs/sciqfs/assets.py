@@ -9,7 +9,7 @@ from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import filters, lake
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs import arxiv_source, dataset, lake_tables, s2orc_lake
 from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
 from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings
@@ -19,7 +19,7 @@ from citeworth_assets.lib.sciqfs.splits import SplitSettings
 from citeworth_assets.lib.sciqfs.statistics import STATISTICS_SCHEMA
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 GROUP = "sciqfs"
 
@@ -80,7 +80,7 @@ def tables_asset(source: Source) -> dg.AssetsDefinition:
         f"sciqfs_references, sciqfs_citations, {source.dimension}=<key>) from {source.reads}. References are "
         "de-duplicated by normalised title within the partition (one duplicate gives all fields).",
     )
-    def sciqfs_tables(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    def sciqfs_tables(context: dg.AssetExecutionContext, citeworth: PlatformResource) -> dg.MaterializeResult:
         settings, key, log = citeworth.settings, context.partition_key, IssueLog()
         papers = source.papers(settings, key, splitter(citeworth.splitter).split, log)
         counts = lake_tables.write_tables(settings.lake, papers, log, key, source.dimension)
@@ -100,8 +100,8 @@ class ExamplesConfig(dg.Config):
     max_sentences: int | None = ExampleSettings.max_sentences
     citation_grouping: str = ExampleSettings.citation_grouping
 
-    def settings(self) -> dataset.DatasetSettings:
-        return dataset.DatasetSettings(
+    def settings(self) -> dataset.SciqfsSettings:
+        return dataset.SciqfsSettings(
             examples=ExampleSettings(max_sentences=self.max_sentences, citation_grouping=self.citation_grouping),
             augmentation=AugmentationSettings(self.rouge_type, self.use_stemmer),
             augment=self.augment,
@@ -123,7 +123,7 @@ def examples_asset(source: Source, tables: dg.AssetsDefinition) -> dg.AssetsDefi
         "release's.",
     )
     def sciqfs_examples(
-        context: dg.AssetExecutionContext, config: ExamplesConfig, citeworth: CiteworthSettings
+        context: dg.AssetExecutionContext, config: ExamplesConfig, citeworth: PlatformResource
     ) -> dg.MaterializeResult:
         settings, key, chosen = citeworth.settings, context.partition_key, config.settings()
         tables = lake_tables.read_tables(settings.lake, key, source.dimension)
@@ -163,7 +163,7 @@ def release_asset(examples: list[dg.AssetsDefinition]) -> dg.AssetsDefinition:
         "dataset card. Splits 80/10/10 by citing paper, seeded (lake sciqfs_splits); Table 1 also in lake "
         "sciqfs_statistics. The same layout as `citeworth sciqfs`.",
     )
-    def sciqfs_release(config: ReleaseConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    def sciqfs_release(config: ReleaseConfig, citeworth: PlatformResource) -> dg.MaterializeResult:
         settings, splits = citeworth.settings, SplitSettings(seed=config.seed)
         lake_tables.drop_unpartitioned(settings.lake, [*lake_tables.CLEAN_TABLES, lake_tables.EXAMPLES])
         split_of = dataset.release_splits(lake_tables.citing_paper_ids(settings.lake), splits)

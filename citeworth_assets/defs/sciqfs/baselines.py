@@ -9,7 +9,7 @@ from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.sciqfs import lake_tables
 from citeworth_assets.lib.warehouse import markdown_table
-from citeworth_assets.resources import CiteworthSettings, TrainingDevice
+from citeworth_assets.resources import PlatformResource, TrainingDevice
 
 GROUP = "sciqfs"
 TRAINING_POOL = "gpu"
@@ -55,11 +55,11 @@ class BaselinesConfig(dg.Config):
     test_split: str = "test"
 
 
-def _score(context, config, citeworth: CiteworthSettings, key: str, device: str = "cpu", **training) -> dict:
+def _score(context, config, citeworth: PlatformResource, key: str, device: str = "cpu", **training) -> dict:
     """Run the chosen baselines on the release, write their lake folder ``baselines=<key>``; the asset's metadata."""
     from citeworth_assets.lib.sciqfs import tracking
     from citeworth_models.sciqfs.baselines import BaselineSettings
-    from citeworth_models.sciqfs.rankers import TrainSettings
+    from citeworth_models.sciqfs.rankers import RankerTrainingSettings
 
     settings = citeworth.settings
     folder = settings.export_dir("sciqfs")
@@ -71,7 +71,7 @@ def _score(context, config, citeworth: CiteworthSettings, key: str, device: str 
             folder, config.train_split, config.test_split, score_all_when_no_test=key == "rankers"
         )
         chosen = BaselineSettings(
-            tuple(config.embeddings), tuple(config.classifiers), TrainSettings(device=device, **training)
+            tuple(config.embeddings), tuple(config.classifiers), RankerTrainingSettings(device=device, **training)
         )
         params = {"train_split": config.train_split, "test_split": config.test_split, "scored_on": note or "test"}
         rows, per_example = tracking.run_tracked_baselines(
@@ -109,7 +109,7 @@ def _score(context, config, citeworth: CiteworthSettings, key: str, device: str 
     "sciqfs_baselines (baselines=rankers); one MLflow run per baseline (experiment sciqfs).",
 )
 def sciqfs_ranking_baselines(
-    context: dg.AssetExecutionContext, config: RankersConfig, citeworth: CiteworthSettings
+    context: dg.AssetExecutionContext, config: RankersConfig, citeworth: PlatformResource
 ) -> dg.MaterializeResult:
     return dg.MaterializeResult(metadata=_score(context, config, citeworth, "rankers"))
 
@@ -127,7 +127,7 @@ def sciqfs_ranking_baselines(
 def sciqfs_baselines(
     context: dg.AssetExecutionContext,
     config: BaselinesConfig,
-    citeworth: CiteworthSettings,
+    citeworth: PlatformResource,
     training_device: TrainingDevice,
 ) -> dg.MaterializeResult:
     device = training_device.describe()

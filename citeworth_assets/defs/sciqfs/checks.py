@@ -4,10 +4,10 @@ import dagster as dg
 
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
-def _release_files(citeworth: CiteworthSettings) -> list[str]:
+def _release_files(citeworth: PlatformResource) -> list[str]:
     folder = citeworth.settings.export_dir("sciqfs")
     return [str(folder / f"{split}.parquet") for split in SPLIT_ORDER if (folder / f"{split}.parquet").exists()]
 
@@ -15,15 +15,14 @@ def _release_files(citeworth: CiteworthSettings) -> list[str]:
 def _first_row(sql: str, files: list[str]):
     """The first row of ``sql`` over the release's split files (named ``release`` in it)."""
     with bounded() as connection:
-        listed = ", ".join("'" + path.replace("'", "''") + "'" for path in files)
-        return connection.execute(sql.replace("release", f"read_parquet([{listed}])")).fetchone()
+        return connection.execute(sql.replace("release", "read_parquet(?::VARCHAR[])"), [files]).fetchone()
 
 
 @dg.asset_check(
     asset="sciqfs_release",
     description="Every example has a citing sentence; labels are true exactly where a label source is.",
 )
-def labels_follow_their_sources(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
+def labels_follow_their_sources(citeworth: PlatformResource) -> dg.AssetCheckResult:
     files = _release_files(citeworth)
     total, bad = (
         _first_row(
@@ -39,7 +38,7 @@ def labels_follow_their_sources(citeworth: CiteworthSettings) -> dg.AssetCheckRe
 
 
 @dg.asset_check(asset="sciqfs_release", description="No citing paper has examples in two splits.")
-def splits_disjoint_by_citing_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
+def splits_disjoint_by_citing_paper(citeworth: PlatformResource) -> dg.AssetCheckResult:
     files = _release_files(citeworth)
     shared = (
         _first_row(

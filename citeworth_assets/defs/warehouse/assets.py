@@ -17,7 +17,7 @@ from citeworth_assets.defs.automation import refreshed_view
 from citeworth_assets.lib import domains, warehouse
 from citeworth_assets.lib.manual_eval import evaluation as manual_eval
 from citeworth_assets.lib.sql_models import SqlModel, load_models
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 SQL_MODELS_DIR = Path(str(files("dbt_like_sql")))
 WAREHOUSE_POOL = "warehouse"
@@ -76,7 +76,7 @@ def build_sql_model_asset(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -
         description=description,
         metadata={"sql": dg.MetadataValue.md(f"```sql\n{model.sql}\n```"), "file": str(model.path)},
     )
-    def sql_model(citeworth: CiteworthSettings) -> dg.MaterializeResult:
+    def sql_model(citeworth: PlatformResource) -> dg.MaterializeResult:
         settings = citeworth.settings
         settings.require_data()
         with warehouse.writing(settings.warehouse) as connection:
@@ -108,7 +108,7 @@ def build_sql_model_assets(folder: Path = SQL_MODELS_DIR) -> list[dg.AssetsDefin
     additional_deps=[dg.AssetKey(["s2orc", "papers"]), dg.AssetKey(["s2orc", "candidate_papers"])],
     description="Over every shard, candidates and rejections add up to the papers.",
 )
-def s2orc_filter_accounts_for_every_paper(citeworth: CiteworthSettings) -> dg.AssetCheckResult:
+def s2orc_filter_accounts_for_every_paper(citeworth: PlatformResource) -> dg.AssetCheckResult:
     with warehouse.reading(citeworth.settings.warehouse) as connection:
         papers, candidates, rejections = warehouse.first_row(
             connection,

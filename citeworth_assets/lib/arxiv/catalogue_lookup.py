@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.resolution import Catalogue, ResolutionSettings, resolve, title_windows
-from citeworth_assets.lib.duckdb_limits import DuckDbLimits
+from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
 from citeworth_assets.lib.mag.titles import mag_normalise_title
 
 WORK_COLUMNS = ["work_id", "mag_id", "openalex_id", "normalised_title", "authors", "citation_count", "doi", "arxiv_id"]
@@ -90,10 +90,6 @@ ORDER BY m.batch, w._file, w._row
 """
 
 
-def _quoted(path: str | Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
-
-
 def reference_keys(references: list[dict], settings: ResolutionSettings, batch: int = 0) -> pa.Table:
     """(batch, kind, key) of every identifier and title window of the references, without repeats."""
     keys: set[tuple[str, str]] = set()
@@ -120,7 +116,7 @@ class LakeCatalogue:
             if present:
                 self.connection.execute(
                     f"CREATE VIEW {table} AS SELECT *, filename AS _file, file_row_number AS _row FROM "
-                    f"read_parquet({_quoted(lake.table_glob(lake_root, table))}, filename = true, "
+                    f"read_parquet({sql_literal(lake.table_glob(lake_root, table))}, filename = true, "
                     "file_row_number = true)"
                 )
 
@@ -176,7 +172,7 @@ class LakeCatalogue:
         """The partition's keys joined with the catalogue once: ``arxiv_found_titles``, ``id_matches``, ``id_titles``,
         ``matches``."""
         run = self.connection.execute
-        run(f"CREATE TABLE keys AS SELECT * FROM read_parquet({_quoted(stage / 'keys.parquet')})")
+        run("CREATE TABLE keys AS SELECT * FROM read_parquet(?)", [str(stage / "keys.parquet")])
         titles = stage / "arxiv_titles.parquet"
         with pq.ParquetWriter(titles, ID_TITLE_SCHEMA) as writer:
             if self.has_titles:
@@ -189,7 +185,7 @@ class LakeCatalogue:
                     writer.write_table(pa.Table.from_pylist([_arxiv_title(r) for r in rows], schema=ID_TITLE_SCHEMA))
         run(
             "CREATE VIEW arxiv_found_titles AS SELECT *, file_row_number AS _order "
-            f"FROM read_parquet({_quoted(titles)}, file_row_number = true)"
+            f"FROM read_parquet({sql_literal(titles)}, file_row_number = true)"
         )
         if self.has_works:
             run(ID_MATCHES_SQL)
@@ -249,8 +245,9 @@ def openalex_mag_ids(lake_root: Path, openalex_ids: set[str], limits: DuckDbLimi
     with (limits or DuckDbLimits()).connect() as connection:
         connection.register("wanted", pa.table({"openalex_id": sorted(openalex_ids)}))
         rows = connection.execute(
-            f"SELECT openalex_id, mag_id FROM read_parquet({_quoted(lake.table_glob(lake_root, 'works'))}, "
-            "filename = true, file_row_number = true) WHERE mag_id IS NOT NULL AND openalex_id IN "
-            "(SELECT openalex_id FROM wanted) ORDER BY filename, file_row_number"
+            "SELECT openalex_id, mag_id FROM read_parquet(?, filename = true, file_row_number = true) "
+            "WHERE mag_id IS NOT NULL AND openalex_id IN (SELECT openalex_id FROM wanted) "
+            "ORDER BY filename, file_row_number",
+            [lake.table_glob(lake_root, "works")],
         ).fetchall()
     return dict(rows)

@@ -19,9 +19,3 @@ DISCIPLINE_FIELDS: dict[str, str] = {
     "Economics": "Economics",
 }
 assert all(field_key(field) in FIELD_BY_KEY for field in DISCIPLINE_FIELDS.values())
-
-
-def discipline_values_sql() -> str:
-    """The table as a DuckDB VALUES list ``(discipline, field_of_study)``."""
-    quote = lambda text: "'" + text.replace("'", "''") + "'"
-    return ", ".join(f"({quote(d)}, {quote(f)})" for d, f in sorted(DISCIPLINE_FIELDS.items()))

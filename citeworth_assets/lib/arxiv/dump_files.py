@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citeworth_assets.lib.dump_root import find_by_key, followed_out
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.openalex_snapshot import snapshot_parts
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 UNARXIVE_2020, UNARXIVE_2022 = "unarxive-2020", "unarxive-2022"
 CONVERTED_DIR = "converted"

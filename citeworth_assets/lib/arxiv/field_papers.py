@@ -10,9 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.disciplines import discipline_values_sql
-from citeworth_assets.lib.duckdb_limits import bounded
-from citeworth_assets.lib.fields import FIELD_BY_KEY
+from citeworth_assets.lib.arxiv.disciplines import DISCIPLINE_FIELDS
 
 NO_WORKS = "SELECT NULL::VARCHAR AS arxiv_id, NULL::VARCHAR AS mag_id, []::VARCHAR[] AS fields WHERE false"
 FIELD_PAPERS_SQL = """
@@ -23,7 +21,7 @@ catalogue AS (
     SELECT DISTINCT p.paper_id, unnest(w.fields) AS field_of_study
     FROM papers AS p JOIN works AS w ON w.arxiv_id = p.paper_id OR (p.mag_id IS NOT NULL AND w.mag_id = p.mag_id)
 ), disciplines AS (
-    SELECT * FROM (VALUES {disciplines}) AS d(discipline, field_of_study)
+    SELECT unnest(?::VARCHAR[]) AS discipline, unnest(?::VARCHAR[]) AS field_of_study
 ), paper_fields AS (
     SELECT paper_id, field_of_study, 'catalogue' AS field_source FROM catalogue
     UNION ALL
@@ -40,30 +38,22 @@ SELECT * FROM (
 ONE_FIELD = "SELECT * FROM ({sql}) WHERE field_key = ? ORDER BY paper_id"
 
 
-def field_papers_sql(lake_root: Path) -> str:
-    """Every (paper, field) pair of the lake's arXiv papers, with where the field came from."""
-    works = _scan(lake_root, "works", "arxiv_id, mag_id, fields") if lake.has_data(lake_root, "works") else NO_WORKS
-    papers = _scan(lake_root, "arxiv_papers", "paper_id, release, mag_id, title, discipline")
-    return FIELD_PAPERS_SQL.format(papers=papers, works=works, disciplines=discipline_values_sql())
+def one_field_query(lake_root: Path, field: str) -> tuple[str, list]:
+    """The papers of one field in paper id order, as (SQL, parameters): every (paper, field) pair of the lake's arXiv
+    papers, with where the field came from, kept for ``field``."""
+    has_works = lake.has_data(lake_root, "works")
+    works = _scan("arxiv_id, mag_id, fields") if has_works else NO_WORKS
+    sql = FIELD_PAPERS_SQL.format(papers=_scan("paper_id, release, mag_id, title, discipline"), works=works)
+    disciplines = sorted(DISCIPLINE_FIELDS.items())
+    params = [
+        lake.table_glob(lake_root, "arxiv_papers"),
+        *([lake.table_glob(lake_root, "works")] if has_works else []),
+        [discipline for discipline, _ in disciplines],
+        [mag_field for _, mag_field in disciplines],
+        field,
+    ]
+    return ONE_FIELD.format(sql=sql), params
 
 
-def one_field_sql(lake_root: Path) -> str:
-    """The papers of one field (the field key is the query's parameter), in paper id order."""
-    return ONE_FIELD.format(sql=field_papers_sql(lake_root))
-
-
-def fields_with_papers(lake_root: Path) -> list[str]:
-    """The field partition keys that some arXiv paper has (``citeworth build`` gathers only those); a catalogue field
-    that is no partition key is left out (mag_fields_of_study's check reports it)."""
-    if not lake.has_data(lake_root, "arxiv_papers"):
-        return []
-    with bounded() as connection:
-        rows = connection.execute(
-            f"SELECT DISTINCT field_key FROM ({field_papers_sql(lake_root)}) ORDER BY 1"
-        ).fetchall()
-    return [key for (key,) in rows if key in FIELD_BY_KEY]
-
-
-def _scan(lake_root: Path, table: str, columns: str) -> str:
-    path = lake.table_glob(lake_root, table).replace("'", "''")
-    return f"(SELECT {columns} FROM read_parquet('{path}', union_by_name = true, hive_partitioning = false))"
+def _scan(columns: str) -> str:
+    return f"(SELECT {columns} FROM read_parquet(?, union_by_name = true, hive_partitioning = false))"

@@ -49,10 +49,6 @@ def english_parameters(abbreviations: tuple[str, ...] = ABBREVIATIONS) -> PunktP
     return params
 
 
-def english_provenance() -> dict:
-    return json.loads(gzip.decompress(ENGLISH_PARAMETERS.read_bytes()))["provenance"]
-
-
 class Nltk345LanguageVars(PunktLanguageVars):
     """nltk 3.4.5's patterns: no curly quotes among non-word and realignment characters; the period context
     takes the word material before the sentence-end character."""

@@ -7,6 +7,9 @@ warehouse) reads one table per kind whatever the release. Provenance names the f
 
 import pyarrow as pa
 
+from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020
+from citeworth_assets.lib.duplicates import DuplicateTable
+
 DUMP_FILE_DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
 
 MARKER = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("ref_id", pa.string())])
@@ -86,4 +89,20 @@ CONTEXT_SCHEMA = pa.schema(
         ("cited_doi", pa.string()),
         ("adjacent_openalex_ids", pa.list_(pa.string())),
     ]
+)
+
+# unarXive 2020 names a citing paper as its file does (stored_papers.refs_db_id); later releases by the paper id
+SOURCE_ID = (
+    "CASE WHEN release = ? THEN regexp_replace(regexp_extract(coalesce(member, source_file), '[^/]*$'), "
+    "'\\.txt$', '') ELSE paper_id END"
+)
+# papers in several dump files (or twice in one), with the id the file's references and contexts name each by
+# (``source_id``: unarXive 2020's file-name form, ``hep-th9901001``); the dump file is the partition folder
+DUPLICATES = DuplicateTable(
+    "arxiv_papers",
+    "arxiv_duplicate_papers",
+    DUMP_FILE_DIMENSION,
+    hive_partitioning=True,
+    source_id=SOURCE_ID,
+    source_id_params=(UNARXIVE_2020,),
 )

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import NEW_STYLE, OLD_STYLE, find_arxiv_ids, find_dois, normalise_arxiv_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 RELEASE = "unarxive-2020"
 # Any {{cite:...}} marker; the published context code only recognises uuid4 ones (contexts.CITE_PATT).

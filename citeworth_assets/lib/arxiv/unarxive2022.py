@@ -21,7 +21,8 @@ from pathlib import Path
 
 from citeworth_assets.lib.arxiv import unarxive2024
 from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 RELEASE = "unarxive-2022"
 MARKER = re.compile(r"\{\{cite:([^{}\s]*)\}\}")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeworth_assets.lib.dump_root import find_by_key, followed_out
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 SOURCE_DIR = "arxiv-src"
 SOURCE_DUMP = re.compile(r"^arXiv_src_(\d{4})_(\d{3})\.tar$")

@@ -109,23 +109,25 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
             lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), FIELD_DIMENSION
         )
     # A paper found in several shards keeps the paragraphs of its first occurrence (s2orc_duplicate_papers).
+    repeats = lake.has_data(lake_root, "s2orc_duplicate_papers")
     not_repeated = (
-        f"AND NOT EXISTS (SELECT 1 FROM read_parquet('{lake.table_glob(lake_root, 's2orc_duplicate_papers')}') AS d "
+        "AND NOT EXISTS (SELECT 1 FROM read_parquet(?) AS d "
         "WHERE NOT d.kept AND d.paper_id = p.paper_id AND d.shard = p.shard) "
-        if lake.has_data(lake_root, "s2orc_duplicate_papers")
+        if repeats
         else ""
     )
     # hive_partitioning off: the folder names (shard=<rule set>.<shard>) must not replace the shard column
-    sources = ", ".join(f"'{lake.table_glob(lake_root, table)}'" for table in tables)
     query = (
-        f"WITH accepted AS (SELECT *, {ARXIV_FILE} AS arxiv_file FROM read_parquet([{sources}], "
+        f"WITH accepted AS (SELECT *, {ARXIV_FILE} AS arxiv_file FROM read_parquet(?::VARCHAR[], "
         "hive_partitioning = false, union_by_name = true, filename = true)) "
         "SELECT p.* EXCLUDE (filename, arxiv_file) FROM accepted AS p "
         f"WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? {not_repeated}"
         f"{NOT_REPEATED_ARXIV}ORDER BY shard NULLS LAST, source_file, line, section_idx"
     )
+    params = [[lake.table_glob(lake_root, table) for table in tables], rules, field]
+    params += [lake.table_glob(lake_root, "s2orc_duplicate_papers")] if repeats else []
     return lake.write_partition_from_query(
-        lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), FIELD_DIMENSION
+        lake_root, "citeworth_field_paragraphs", query, params, rules_key(rules, key), FIELD_DIMENSION
     )
 
 
@@ -177,11 +179,11 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     the sentences through the tokenizer, so the dataset is never loaded whole.
     """
     folder = lake.partition_dir(lake_root, "citeworth_dataset", rules, RULES_DIMENSION)
-    files = str(folder / "*.parquet").replace("'", "''")
+    files = [str(folder / "*.parquet")]
     query = f"""
         WITH sentences AS (
             SELECT field, split, s.label, length(s.text) AS chars
-            FROM (SELECT field, split, unnest(samples) AS s FROM read_parquet('{files}'))
+            FROM (SELECT field, split, unnest(samples) AS s FROM read_parquet(?))
         )
         SELECT coalesce(field, 'all') AS field, count(*) AS sentences,
             count(*) FILTER (split = 'train') AS train_sentences, count(*) FILTER (split = 'dev') AS dev_sentences,
@@ -193,11 +195,11 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
         FROM sentences GROUP BY GROUPING SETS ((), (field))
     """
     paragraphs_query = (
-        f"SELECT coalesce(field, 'all'), count(*) FROM read_parquet('{files}') GROUP BY GROUPING SETS ((), (field))"
+        "SELECT coalesce(field, 'all'), count(*) FROM read_parquet(?) GROUP BY GROUPING SETS ((), (field))"
     )
     with bounded() as connection:
-        metrics = {row["field"]: row for row in connection.sql(query).to_arrow_table().to_pylist()}
-        paragraphs = dict(connection.execute(paragraphs_query).fetchall())
+        metrics = {row["field"]: row for row in connection.sql(query, params=files).to_arrow_table().to_pylist()}
+        paragraphs = dict(connection.execute(paragraphs_query, files).fetchall())
     tokens = dict.fromkeys(metrics, 0)
     for batch in lake.iter_partition_batches(
         lake_root, "citeworth_dataset", rules, ["field", "samples"], RULES_DIMENSION

@@ -6,8 +6,8 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.papers import PaperInput
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import RecordReporter, paragraph_rows
 
 

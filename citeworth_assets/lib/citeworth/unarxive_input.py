@@ -30,7 +30,8 @@ from pathlib import Path
 
 from citeworth_assets.lib.arxiv import unarxive2024
 from citeworth_assets.lib.arxiv.unarxive2022 import MARKER as CITE_MARKER
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 STYLES = ("numeric", "author_year")
 MARKER = re.compile(r"\{\{(cite|formula|figure|table):([^{}\s]*)\}\}")

@@ -1,10 +1,5 @@
-"""Citation contexts in unarXive's published CSV format, read as a stream.
-
-One context per line, seven fields separated by U+241E: cited MAG id, adjacent MAG ids, citing MAG id,
-cited arXiv id, adjacent arXiv ids, citing arXiv id, text. Lists are joined by U+241F; a missing value is
-the string ``None``. In ``text`` the citation a prediction is made for is ``MAINCIT``, others are ``CIT``.
-A unarXive 2022 context whose work has an OpenAlex id but no MAG id carries the number of the OpenAlex id in the
-MAG-id field (OpenAlex continued the MAG's numbering), so the line keeps seven fields.
+"""Citation contexts in unarXive's published CSV format (:mod:`citeworth_assets.lib.context_csv`), read as a
+stream, and the catalogue of their works.
 
 A line that cannot be used (wrong field count, no cited work, no citing paper, a MAG id that is not a
 number, undecodable bytes) is reported as a :class:`ReadIssue` naming the file and line, and reading goes
@@ -20,19 +15,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import (
-    IssueLog,
-    ReadIssue,
-    iter_json_lines,
-    iter_raw_lines,
-)
-
-FIELD_SEP = "\u241e"
-LIST_SEP = "\u241f"
-MISSING = "None"
-N_FIELDS = 7
-MAIN_MARKER = "MAINCIT"
-OTHER_MARKER = "CIT"
+from citeworth_assets.lib.context_csv import FIELD_SEP, N_FIELDS, CitationContext, parse_context_line
+from citeworth_assets.lib.jsonl import iter_json_lines, iter_raw_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 @dataclass(frozen=True)
@@ -42,19 +27,6 @@ class WorkInfo:
     year: int | None = None
     title: str | None = None
     fields_of_study: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CitationContext:
-    """One citation context; work ids are MAG ids where known, else ``arXiv:<id>``."""
-
-    cited: str
-    adjacent: tuple[str, ...]
-    citing: str
-    citing_arxiv: str | None
-    text: str
-    source: str = ""
-    line: int = 0
 
 
 _NEW_STYLE = re.compile(r"^(?:arXiv:)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$")
@@ -80,58 +52,6 @@ def arxiv_year(arxiv_id: str | None) -> int | None:
                 return None
             return 1900 + yy if yy >= 91 else 2000 + yy
     return None
-
-
-def work_id(mag_id: str | None, arxiv_id: str | None) -> str | None:
-    """A work's catalogue id: its MAG id (or OpenAlex number), else its arXiv id prefixed ``arXiv:``."""
-    for value, prefix in ((mag_id, ""), (arxiv_id, "arXiv:")):
-        if value and value.strip() and value != MISSING:
-            return f"{prefix}{value.strip()}"
-    return None
-
-
-def _split_list(value: str) -> list[str]:
-    if not value or value == MISSING:
-        return []
-    return [item for item in value.split(LIST_SEP) if item and item != MISSING]
-
-
-def _check_mag_ids(*values: str) -> None:
-    """MAG ids are numbers (PaperId); anything else in a MAG id field makes the line unusable."""
-    for value in values:
-        for item in _split_list(value):
-            if not item.strip().isascii() or not item.strip().isdigit():
-                raise ValueError(f"MAG id {item[:40]!r} is not a number")
-
-
-def parse_context_line(line: str, source: str = "", number: int = 0) -> CitationContext:
-    """One CSV line -> a context; raises ValueError with the reason when the line is unusable."""
-    fields = line.rstrip("\r\n").split(FIELD_SEP)
-    if len(fields) != N_FIELDS:
-        raise ValueError(f"expected {N_FIELDS} fields separated by U+241E, found {len(fields)}")
-    cited_mag, adjacent_mag, citing_mag, cited_arxiv, adjacent_arxiv, citing_arxiv, text = fields
-    _check_mag_ids(cited_mag, adjacent_mag, citing_mag)
-    cited = work_id(cited_mag, cited_arxiv)
-    if cited is None:
-        raise ValueError("no cited work id (cited MAG id and cited arXiv id both missing)")
-    citing = work_id(citing_mag, citing_arxiv)
-    if citing is None:
-        raise ValueError("no citing paper id (citing MAG id and citing arXiv id both missing)")
-    if not text.strip() or text == MISSING:
-        raise ValueError("empty context text")
-    adjacent_mags = _split_list(adjacent_mag)
-    adjacent_arxivs = _split_list(adjacent_arxiv)
-    adjacent = adjacent_mags if adjacent_mags else [f"arXiv:{a}" for a in adjacent_arxivs]
-    adjacent = tuple(dict.fromkeys(a.strip() for a in adjacent if a.strip() and a.strip() != cited))
-    return CitationContext(
-        cited=cited,
-        adjacent=adjacent,
-        citing=citing,
-        citing_arxiv=None if citing_arxiv in ("", MISSING) else citing_arxiv.strip(),
-        text=text,
-        source=source,
-        line=number,
-    )
 
 
 def read_contexts(path: str | Path, issues: IssueLog | None = None) -> Iterator[CitationContext]:

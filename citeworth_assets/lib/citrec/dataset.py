@@ -18,17 +18,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citeworth_assets.lib.citrec.contexts import (
-    CitationContext,
-    WorkInfo,
-    citing_year,
-    read_contexts,
-)
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.citrec.contexts import WorkInfo, citing_year, read_contexts
+from citeworth_assets.lib.context_csv import CitationContext
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 @dataclass(frozen=True)
-class EvalSettings:
+class CitrecDatasetSettings:
     """Filter and split settings; the defaults are the thesis's arXiv data set (Table 6, Appendix C)."""
 
     name: str = "arxiv"
@@ -51,7 +47,7 @@ class TestItem:
 
 @dataclass
 class EvalDataset:
-    settings: EvalSettings
+    settings: CitrecDatasetSettings
     candidates: list[str]  # sorted work ids; a model's score columns follow this order
     train: dict[str, list[CitationContext]]  # candidate -> its training contexts
     test: list[TestItem]
@@ -98,7 +94,7 @@ def _year_or_issue(
 
 
 def _citing_filter(
-    settings: EvalSettings, catalogue: Mapping[str, WorkInfo] | None
+    settings: CitrecDatasetSettings, catalogue: Mapping[str, WorkInfo] | None
 ) -> Callable[[CitationContext], bool]:
     if not settings.citing_fields:
         return lambda context: True
@@ -115,7 +111,7 @@ def _citing_filter(
 
 def build_eval_dataset(
     contexts: Callable[[], Iterable[CitationContext]],
-    settings: EvalSettings = EvalSettings(),
+    settings: CitrecDatasetSettings = CitrecDatasetSettings(),
     catalogue: Mapping[str, WorkInfo] | None = None,
     issues: IssueLog | None = None,
 ) -> EvalDataset:
@@ -153,7 +149,7 @@ def build_eval_dataset(
 
 def dataset_from_csv(
     paths: Sequence[str | Path],
-    settings: EvalSettings = EvalSettings(),
+    settings: CitrecDatasetSettings = CitrecDatasetSettings(),
     catalogue: Mapping[str, WorkInfo] | None = None,
     issues: IssueLog | None = None,
 ) -> EvalDataset:

@@ -16,15 +16,15 @@ import pyarrow as pa
 
 from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
+    CitrecDatasetSettings,
     DatasetStatistics,
     EvalDataset,
-    EvalSettings,
     dataset_from_csv,
     dataset_statistics,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_models.citrec.base import Recommender
-from citeworth_models.citrec.evaluate import RESULT_SCHEMA, ModelRun, RunnerSettings, result_rows, run_model
+from citeworth_models.citrec.evaluate import RESULT_SCHEMA, ModelRun, ScoringSettings, result_rows, run_model
 from citeworth_models.citrec.nlp import ParserUnavailable
 from citeworth_models.citrec.registry import MODELS, create_model
 
@@ -46,13 +46,13 @@ def catalogue_field_names(catalogue: Mapping[str, WorkInfo] | None) -> list[str]
 
 def evaluate_csv(
     paths: Sequence[str | Path],
-    settings: EvalSettings | None = None,
+    settings: CitrecDatasetSettings | None = None,
     catalogue: Mapping[str, WorkInfo] | None = None,
     models: Sequence[str] = tuple(MODELS),
     plot_path: str | Path | None = None,
-    runner: RunnerSettings | None = None,
+    runner: ScoringSettings | None = None,
 ) -> EvaluationReport:
-    settings, runner = settings or EvalSettings(), runner or RunnerSettings()
+    settings, runner = settings or CitrecDatasetSettings(), runner or ScoringSettings()
     unknown = [name for name in models if name not in MODELS]
     if unknown:
         raise KeyError(f"unknown citation recommendation model(s) {unknown}; known: {', '.join(MODELS)}")

@@ -15,13 +15,14 @@ from dataclasses import asdict
 
 import pyarrow as pa
 
-from citeworth_assets.lib.citrec.contexts import CitationContext, WorkInfo
+from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
+    CitrecDatasetSettings,
     EvalDataset,
-    EvalSettings,
     dataset_statistics,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.context_csv import CitationContext
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_models.citrec.evaluate import RESULT_SCHEMA as EVALUATION_SCHEMA
 
 DIMENSION = "dataset"  # lake partitions: <table>/dataset=<name>/
@@ -134,8 +135,8 @@ def statistics_row(dataset: EvalDataset, issues: IssueLog, catalogue_fields: lis
     }
 
 
-def settings_from_statistics(row: Mapping) -> EvalSettings:
-    return EvalSettings(
+def settings_from_statistics(row: Mapping) -> CitrecDatasetSettings:
+    return CitrecDatasetSettings(
         row["dataset"],
         row["min_contexts"],
         row["min_citing_papers"],
@@ -144,7 +145,7 @@ def settings_from_statistics(row: Mapping) -> EvalSettings:
     )
 
 
-def dataset_from_tables(settings: EvalSettings, candidates: pa.Table, contexts: pa.Table) -> EvalDataset:
+def dataset_from_tables(settings: CitrecDatasetSettings, candidates: pa.Table, contexts: pa.Table) -> EvalDataset:
     """The :class:`EvalDataset` that :func:`context_rows` and :func:`candidate_rows` wrote."""
     works = sorted(candidates.column("work").to_pylist())
     dataset = EvalDataset(settings, works, {work: [] for work in works}, [])

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import find_arxiv_ids, normalise_doi, short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.openalex_fields import topic_field
 from citeworth_assets.lib.mag.openalex_snapshot import iter_snapshot_records, snapshot_parts
 from citeworth_assets.lib.mag.titles import mag_normalise_title
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 def _find(folder: Path, name: str) -> Path | None:

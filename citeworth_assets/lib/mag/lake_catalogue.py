@@ -25,14 +25,14 @@ import duckdb
 import pyarrow as pa
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.duckdb_limits import DuckDbLimits
+from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
 from citeworth_assets.lib.identifiers import normalise_doi
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, referenced_works
 from citeworth_assets.lib.mag.openalex_snapshot import iter_snapshot_records
 from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
 from citeworth_assets.lib.mag.titles import mag_normalise_title
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 _PAPERS = pa.schema(
     [(n, t) for n, t in zip(WORK_SCHEMA.names, WORK_SCHEMA.types) if n not in ("authors", "fields")]
@@ -127,9 +127,9 @@ def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.Part
 
 def _copy(connection, stage: Path, name: str, sql: str) -> str:
     """Materialise one step as Parquet in the stage (each step alone stays within the memory limit); its path."""
-    path = str(stage / f"{name}.parquet").replace("'", "''")
-    connection.execute(f"COPY ({sql}) TO '{path}' (FORMAT parquet)")
-    connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}')")
+    path = str(stage / f"{name}.parquet")
+    connection.execute(f"COPY ({sql}) TO ? (FORMAT parquet)", [path])
+    connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({sql_literal(path)})")
     return path
 
 
@@ -139,7 +139,8 @@ def _views(connection: duckdb.DuckDBPyConnection, stage: Path, has_mag: bool, ha
     parts = []
     if has_mag:
         for table in ("papers", "names", "paper_authors", "paper_fields", "fields"):
-            connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{lake.table_glob(stage, table)}')")
+            glob = sql_literal(lake.table_glob(stage, table))
+            connection.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({glob})")
         _copy(connection, stage, "names1", "SELECT author_id, arg_max(name, line) AS name FROM names GROUP BY 1")
         _copy(
             connection,
@@ -167,9 +168,8 @@ def _views(connection: duckdb.DuckDBPyConnection, stage: Path, has_mag: bool, ha
         )
         parts.append("SELECT * FROM mag_versions")
     if has_openalex:
-        connection.execute(
-            f"CREATE VIEW openalex AS SELECT *, 1 AS rank FROM read_parquet('{lake.table_glob(stage, 'openalex')}')"
-        )
+        glob = sql_literal(lake.table_glob(stage, "openalex"))
+        connection.execute(f"CREATE VIEW openalex AS SELECT *, 1 AS rank FROM read_parquet({glob})")
         parts.append("SELECT * FROM openalex")
     connection.execute(f"CREATE VIEW versions AS {' UNION ALL BY NAME '.join(parts)}")
     _copy(
@@ -219,8 +219,8 @@ def field_counts(lake_root: Path, limits: DuckDbLimits | None = None) -> dict[st
         return {}
     works = lake.table_glob(lake_root, "works")
     with (limits or DuckDbLimits()).connect() as connection:
-        sql = f"SELECT field, count(*) FROM (SELECT unnest(fields) AS field FROM read_parquet('{works}')) GROUP BY 1"
-        rows = connection.execute(sql).fetchall()
+        sql = "SELECT field, count(*) FROM (SELECT unnest(fields) AS field FROM read_parquet(?)) GROUP BY 1"
+        rows = connection.execute(sql, [works]).fetchall()
     return dict(sorted(rows))
 
 

@@ -29,7 +29,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib.dump_root import followed_out
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 PARQUET_WORKS, JSONL_WORKS, OLD_WORKS = "data/parquet/works", "data/jsonl/works", "works"
 PARQUET_PARTS, GZIP_PARTS = "updated_date=*/part_*.parquet", "updated_date=*/part_*.gz"

@@ -3,7 +3,7 @@
 from citeworth_assets.lib.lake import LakeTable
 from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
-from citeworth_assets.lib.s2orc.records import READ_ISSUE_SCHEMA
+from citeworth_assets.lib.read_issues import READ_ISSUE_SCHEMA
 
 LAKE_TABLES = (
     LakeTable("works", WORK_SCHEMA, "works"),

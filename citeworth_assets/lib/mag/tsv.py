@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeworth_assets.lib.dump_root import followed_out
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_raw_lines
+from citeworth_assets.lib.jsonl import iter_raw_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 
 @dataclass(frozen=True)

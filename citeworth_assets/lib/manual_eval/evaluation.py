@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from citeworth_assets.lib.citeworth.cleaning import select_paragraphs
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY, RuleSet
+from citeworth_assets.lib.duckdb_limits import sql_literal
 from citeworth_assets.lib.papers import PaperInput
 
 METHODS = ("ours", "baseline")
@@ -232,6 +233,6 @@ def judgement_events_sql(data_root) -> str:
         return f"SELECT {columns}, NULL::VARCHAR AS filename, NULL::VARCHAR AS rule_set WHERE false"
     columns = "{" + ", ".join(f"{name}: '{kind}'" for name, kind in JUDGEMENT_EVENT_COLUMNS.items()) + "}"
     return (
-        f"SELECT *, parse_path(filename)[-3] AS rule_set FROM read_json('{glob.replace(chr(39), chr(39) * 2)}', "
+        f"SELECT *, parse_path(filename)[-3] AS rule_set FROM read_json({sql_literal(glob)}, "
         f"format = 'newline_delimited', columns = {columns}, filename = true, ignore_errors = true)"
     )

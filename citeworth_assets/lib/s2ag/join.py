@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import layout, staging
 from citeworth_assets.lib.s2ag.records import FULL_TEXT_SCHEMA, full_text_batches
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, ShardSource

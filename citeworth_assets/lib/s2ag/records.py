@@ -19,7 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
+from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.batch_paragraphs import batch_paragraphs, list_column
 from citeworth_assets.lib.s2ag.fulltext import FullText, read_full_text

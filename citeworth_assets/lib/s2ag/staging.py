@@ -25,7 +25,8 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_records
+from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2ag import layout
 from citeworth_assets.lib.s2ag.metadata import (
     DEFAULT_FIELD_SOURCES,
@@ -94,9 +95,8 @@ def _sorted_copy(
                 f"""COPY (SELECT * FROM read_parquet($source)
                           QUALIFY row_number() OVER (PARTITION BY corpusid ORDER BY source_file DESC, line DESC) = 1
                           ORDER BY corpusid)
-                    TO '{str(staging / "part-0.parquet").replace("'", "''")}'
-                    (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})""",
-                {"source": str(unsorted)},
+                    TO $target (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP_ROWS})""",
+                {"source": str(unsorted), "target": str(staging / "part-0.parquet")},
             )
             rows = connection.execute("SELECT count(*) FROM read_parquet($p)", {"p": str(unsorted)}).fetchone()[0]
             kept = connection.execute(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2orc.schema import ShardSource
 from citeworth_assets.lib.s2orc.values import RecordReporter
 

@@ -18,8 +18,9 @@ from typing import TypeVar
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_records
+from citeworth_assets.lib.jsonl import iter_json_records
 from citeworth_assets.lib.papers import PaperInput
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
 from citeworth_assets.lib.s2orc.paragraph_columns import paragraph_table
@@ -29,7 +30,6 @@ from citeworth_assets.lib.s2orc.schema import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,
     PROVENANCE,
-    READ_ISSUE_SCHEMA,
     REFERENCE_SPAN,
     ShardSource,
 )
@@ -42,7 +42,6 @@ __all__ = [  # the schemas and per-record rules are imported from here by the ot
     "PAPER_SCHEMA",
     "PARAGRAPH_SCHEMA",
     "PROVENANCE",
-    "READ_ISSUE_SCHEMA",
     "REFERENCE_SPAN",
     "RecordReporter",
     "ShardSource",

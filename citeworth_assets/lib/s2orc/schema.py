@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import ReadIssue
+from citeworth_assets.lib.duplicates import DuplicateTable
 
 AUTHOR = pa.struct(
     [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
@@ -86,19 +86,6 @@ PARAGRAPH_SCHEMA = pa.schema(
     ]
 )
 
-READ_ISSUE_SCHEMA = pa.schema(
-    [
-        ("release", pa.string()),
-        ("shard", pa.string()),
-        ("file", pa.string()),
-        ("line", pa.int64()),
-        ("byte_offset", pa.int64()),
-        ("kind", pa.string()),
-        ("message", pa.string()),
-        ("paper_id", pa.string()),
-    ]
-)
-
 
 @dataclass(frozen=True)
 class ShardSource:
@@ -117,5 +104,5 @@ class ShardSource:
             "byte_offset": byte_offset,
         }
 
-    def issue_row(self, issue: ReadIssue) -> dict:
-        return {"release": self.release, "shard": self.shard, **vars(issue), "file": Path(issue.file).name}
+
+DUPLICATES = DuplicateTable("s2orc_papers", "s2orc_duplicate_papers", "shard")  # papers in several shards

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from citeworth_assets.lib import filters, lake
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.candidate_filter import REASONS, REJECTION_SCHEMA, split_candidates
 from citeworth_assets.lib.s2orc.records import paper_batches, paragraph_batches
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2orc.schema import FLAG_FIELDS, LIST_FIELDS, NULLABLE_LISTS, PDF_FLAG_FIELDS, STRING_FIELDS
 
 

@@ -32,7 +32,8 @@ from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.sciqfs.s2orc_source import (
     SentenceBounds,
     paper_from_paragraphs,
@@ -195,7 +196,7 @@ def _glob(lake_root: Path, table: str, key: str | None = None) -> str:
     path = (
         lake.partition_dir(lake_root, table, key, DIMENSION) / "*.parquet" if key else lake.table_glob(lake_root, table)
     )
-    return "'" + str(path).replace("'", "''") + "'"
+    return str(path)
 
 
 def _rows_with(connection, lake_root: Path, table: str, columns: list[str], column: str, values) -> list[dict]:
@@ -205,10 +206,10 @@ def _rows_with(connection, lake_root: Path, table: str, columns: list[str], colu
         return []
     sql = f"""
         SELECT {", ".join(columns)}, filename, file_row_number
-        FROM read_parquet({_glob(lake_root, table)}, union_by_name = true, filename = true, file_row_number = true)
+        FROM read_parquet(?, union_by_name = true, filename = true, file_row_number = true)
         WHERE list_contains(?, {column})
     """
-    result = connection.execute(sql, [sorted(values)])
+    result = connection.execute(sql, [_glob(lake_root, table), sorted(values)])
     names = [d[0] for d in result.description]
     rows = [dict(zip(names, values)) for values in result.fetchall()]
     return sorted(rows, key=lambda r: (Path(r.pop("filename")), r.pop("file_row_number")))
@@ -269,9 +270,9 @@ def _earlier_papers(lake_root: Path, key: str) -> set[str]:
             for table in ("arxiv_papers", "arxiv_paragraphs"):
                 if not lake.partition_dir(lake_root, table, other, DIMENSION).is_dir():
                     break
-                files = _glob(lake_root, table, other)
-                sql = f"SELECT DISTINCT paper_id FROM read_parquet({files}) WHERE list_contains(?, paper_id)"
-                candidates = sorted(row[0] for row in connection.execute(sql, [ours]).fetchall())
+                sql = "SELECT DISTINCT paper_id FROM read_parquet(?) WHERE list_contains(?, paper_id)"
+                params = [_glob(lake_root, table, other), ours]
+                candidates = sorted(row[0] for row in connection.execute(sql, params).fetchall())
                 if not candidates:
                     break
             else:

@@ -20,7 +20,7 @@ from pathlib import Path
 import orjson
 import pyarrow.parquet as pq
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment_examples
 from citeworth_assets.lib.sciqfs.examples import Example, ExampleCounts, ExampleSettings, SentenceBounds, build_examples
 from citeworth_assets.lib.sciqfs.release import example_row, write_release
@@ -30,14 +30,14 @@ from citeworth_assets.lib.settings import SettingError
 
 
 @dataclass(frozen=True)
-class DatasetSettings:
+class SciqfsSettings:
     examples: ExampleSettings = field(default_factory=ExampleSettings)
     augmentation: AugmentationSettings = field(default_factory=AugmentationSettings)
     splits: SplitSettings = field(default_factory=SplitSettings)
     augment: bool = True  # §3.5 is optional in the paper
 
 
-def example_settings(settings: DatasetSettings) -> dict[str, object]:
+def example_settings(settings: SciqfsSettings) -> dict[str, object]:
     """How the labels of a partition's examples were made (kept with the partition, stated by the card)."""
     return {
         "augmentation": settings.augment,
@@ -57,7 +57,7 @@ def release_version(examples: Mapping[str, object], splits: SplitSettings) -> st
 
 
 def partition_examples(
-    tables: SciqfsTables, split: SentenceBounds, settings: DatasetSettings, counts: ExampleCounts
+    tables: SciqfsTables, split: SentenceBounds, settings: SciqfsSettings, counts: ExampleCounts
 ) -> Iterator[Example]:
     """The examples of one set of tables (a partition, or a whole collection), augmented when the settings say so."""
     examples = build_examples(tables, split, settings.examples, counts)
@@ -84,7 +84,7 @@ def build_dataset(
     out: Path,
     split: SentenceBounds,
     log: IssueLog,
-    settings: DatasetSettings = DatasetSettings(),
+    settings: SciqfsSettings = SciqfsSettings(),
     catalogue_abstracts: Mapping[str, str] | None = None,
 ) -> dict:
     """Write the dataset under ``out`` as one partition; returns the counts also written to ``build.json``."""

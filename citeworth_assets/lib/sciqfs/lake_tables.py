@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.duckdb_limits import bounded
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
 from citeworth_assets.lib.sciqfs.tables import (
@@ -168,8 +168,8 @@ def citing_paper_ids(lake_root: Path) -> list[str]:
     """The id of every citing paper of every partition (the population the split is drawn from)."""
     if not lake.has_data(lake_root, "sciqfs_papers"):
         return []
-    path = lake.table_glob(lake_root, "sciqfs_papers").replace("'", "''")
+    path = lake.table_glob(lake_root, "sciqfs_papers")
     with bounded() as connection:
         return [
-            row[0] for row in connection.execute(f"SELECT DISTINCT paper_id FROM read_parquet('{path}')").fetchall()
+            row[0] for row in connection.execute("SELECT DISTINCT paper_id FROM read_parquet(?)", [path]).fetchall()
         ]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import bounded
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.sciqfs.s2orc_source import SentenceBounds, paper_from_paragraphs
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper
 
@@ -27,48 +27,46 @@ CATALOGUE = "citesum_cited_abstracts"
 DUPLICATES = "s2orc_duplicate_papers"
 
 
-def _quoted(path: Path | str) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
-
-
 def _files(lake_root: Path, table: str, shard: str) -> str:
-    return _quoted(lake.partition_dir(lake_root, table, shard) / "*.parquet")
+    return str(lake.partition_dir(lake_root, table, shard) / "*.parquet")
 
 
 def _linked_papers(connection, lake_root: Path, shard: str) -> dict[str, dict]:
     """paper_id -> {title, abstract} of the catalogue papers this shard's citation spans link to."""
     if not lake.has_data(lake_root, CATALOGUE):
         return {}
-    sql = f"""
-        SELECT c.paper_id, c.title, c.abstract FROM read_parquet({_quoted(lake.table_glob(lake_root, CATALOGUE))}) c
+    sql = """
+        SELECT c.paper_id, c.title, c.abstract FROM read_parquet(?) c
         WHERE c.paper_id IN (
-            SELECT span.linked_paper_id FROM read_parquet({_files(lake_root, "s2orc_paragraphs", shard)}),
+            SELECT span.linked_paper_id FROM read_parquet(?),
                 unnest(cite_spans) AS s(span) WHERE span.linked_paper_id IS NOT NULL)
     """
-    return {paper_id: {"title": t, "abstract": a} for paper_id, t, a in connection.execute(sql).fetchall()}
+    params = [lake.table_glob(lake_root, CATALOGUE), _files(lake_root, "s2orc_paragraphs", shard)]
+    return {paper_id: {"title": t, "abstract": a} for paper_id, t, a in connection.execute(sql, params).fetchall()}
 
 
 def _earlier_occurrences(connection, lake_root: Path, shard: str) -> list[tuple[str, str, bool]]:
     """(paper_id, shard, kept) of every occurrence, in another shard before this one, of this shard's papers."""
     if not lake.has_data(lake_root, DUPLICATES):
         return []
-    sql = f"""
+    sql = """
         SELECT d.paper_id, d.shard, d.kept
-        FROM read_parquet({_quoted(lake.table_glob(lake_root, DUPLICATES))}) d
-        JOIN read_parquet({_quoted(lake.table_glob(lake_root, DUPLICATES))}) mine USING (paper_id)
-        WHERE mine.shard = ? AND (d.release, d.shard, d.line) < (mine.release, mine.shard, mine.line)
+        FROM read_parquet($duplicates) d
+        JOIN read_parquet($duplicates) mine USING (paper_id)
+        WHERE mine.shard = $shard AND (d.release, d.shard, d.line) < (mine.release, mine.shard, mine.line)
         ORDER BY d.paper_id, d.release, d.shard, d.line
     """
-    return connection.execute(sql, [shard]).fetchall()
+    return connection.execute(sql, {"duplicates": lake.table_glob(lake_root, DUPLICATES), "shard": shard}).fetchall()
 
 
 def _with_paragraphs(connection, lake_root: Path, shard: str, paper_ids: list[str]) -> set[str]:
     """Which of ``paper_ids`` have paragraphs in ``shard``."""
     if not lake.partition_dir(lake_root, "s2orc_paragraphs", shard).is_dir():
         return set()
-    files = _files(lake_root, "s2orc_paragraphs", shard)
-    sql = f"SELECT DISTINCT paper_id FROM read_parquet({files}) WHERE list_contains(?, paper_id)"
-    return {row[0] for row in connection.execute(sql, [paper_ids]).fetchall()}
+    sql = "SELECT DISTINCT paper_id FROM read_parquet(?) WHERE list_contains(?, paper_id)"
+    return {
+        row[0] for row in connection.execute(sql, [_files(lake_root, "s2orc_paragraphs", shard), paper_ids]).fetchall()
+    }
 
 
 def _metadata(connection, lake_root: Path, shard: str, paper_ids: list[str] | None) -> dict[str, tuple]:
@@ -76,17 +74,15 @@ def _metadata(connection, lake_root: Path, shard: str, paper_ids: list[str] | No
     papers when None."""
     if not lake.partition_dir(lake_root, "s2orc_papers", shard).is_dir():
         return {}
-    wanted = (
-        f"SELECT paper_id FROM read_parquet({_files(lake_root, 's2orc_paragraphs', shard)})"
-        if paper_ids is None
-        else "SELECT unnest(?::VARCHAR[])"
-    )
+    wanted = "SELECT paper_id FROM read_parquet(?)" if paper_ids is None else "SELECT unnest(?::VARCHAR[])"
     sql = f"""
-        SELECT paper_id, title, abstract FROM read_parquet({_files(lake_root, "s2orc_papers", shard)})
+        SELECT paper_id, title, abstract FROM read_parquet(?)
         WHERE paper_id IN ({wanted}) ORDER BY line
     """
+    params = [_files(lake_root, "s2orc_papers", shard)]
+    params.append(_files(lake_root, "s2orc_paragraphs", shard) if paper_ids is None else paper_ids)
     found: dict[str, tuple] = {}
-    for paper_id, title, abstract in connection.execute(sql, [] if paper_ids is None else [paper_ids]).fetchall():
+    for paper_id, title, abstract in connection.execute(sql, params).fetchall():
         found.setdefault(paper_id, (title, abstract))
     return found
 
@@ -109,11 +105,12 @@ def _duplicates_and_metadata(connection, lake_root: Path, shard: str) -> tuple[s
 
 
 def _paragraph_rows(connection, lake_root: Path, shard: str) -> Iterator[dict]:
-    sql = f"""
+    sql = """
         SELECT paper_id, text, cite_spans, shard, source_file, line
-        FROM read_parquet({_files(lake_root, "s2orc_paragraphs", shard)}) ORDER BY line, paragraph_index
+        FROM read_parquet(?) ORDER BY line, paragraph_index
     """
-    for batch in connection.sql(sql).to_arrow_reader(batch_size=2_000):
+    params = [_files(lake_root, "s2orc_paragraphs", shard)]
+    for batch in connection.sql(sql, params=params).to_arrow_reader(batch_size=2_000):
         yield from batch.to_pylist()
 
 

@@ -47,7 +47,7 @@ _SURNAMES = ("Smith", "Garcia", "Chen", "Okafor", "Novak", "Tanaka", "Dubois", "
 
 
 @dataclass(frozen=True)
-class SampleSettings:
+class SciqfsSampleSettings:
     papers: int = 12
     references: int = 30  # the cited papers' pool, shared by the citing papers
     references_per_paper: int = 5
@@ -69,7 +69,7 @@ def _sentence(rng: random.Random, words: list[str], topical: int) -> str:
     return body[0].capitalize() + " " + " ".join(body[1:])
 
 
-def generate_dump(settings: SampleSettings = SampleSettings()) -> tuple[list[dict], dict[str, str]]:
+def generate_dump(settings: SciqfsSampleSettings = SciqfsSampleSettings()) -> tuple[list[dict], dict[str, str]]:
     """(pdf_parses records, cited paper_id -> abstract)."""
     rng = random.Random(settings.seed)
     topics = [_topic(rng, i, settings.topic_words) for i in range(settings.references)]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import orjson
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.sciqfs.tables import (
     ParsedMention,
     ParsedPaper,

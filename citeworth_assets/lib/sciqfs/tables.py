@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 PAPERS_SCHEMA = pa.schema(
     [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("text", pa.string())]

@@ -4,10 +4,10 @@ the warehouse and the latest materializations."""
 import dagster as dg
 import duckdb
 
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 
-def query(settings: Settings, sql: str) -> list[tuple]:
+def query(settings: PlatformSettings, sql: str) -> list[tuple]:
     with duckdb.connect(str(settings.warehouse), read_only=True) as connection:
         return connection.execute(sql).fetchall()
 

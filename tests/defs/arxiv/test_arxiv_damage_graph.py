@@ -15,7 +15,7 @@ import pytest
 from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.context_csv import context_csv_line
+from citeworth_assets.lib.context_csv import context_csv_line
 from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
 from citeworth_assets.samples.mag import sample_works, write_mag_dump, write_openalex_snapshot
 

@@ -5,7 +5,7 @@ import duckdb
 import pytest
 
 from citeworth_assets.definitions import build_definitions
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def test_arxiv_and_mag_definitions_and_their_views():
@@ -53,7 +53,7 @@ def test_arxiv_and_mag_definitions_and_their_views():
 @pytest.mark.slow
 def test_the_views_build_over_an_empty_lake(tmp_path):
     """A build with S2ORC shards only still refreshes the arxiv.* and mag.* views (empty relations)."""
-    defs = build_definitions(CiteworthSettings(dumps=str(tmp_path), data=str(tmp_path / "data")))
+    defs = build_definitions(PlatformResource(dumps=str(tmp_path), data=str(tmp_path / "data")))
     with dg.instance_for_test() as instance:
         result = defs.resolve_job_def("arxiv_warehouse_job").execute_in_process(instance=instance, raise_on_error=False)
     assert result.success

@@ -9,7 +9,7 @@ from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.cli.arxiv import write_sample_dumps
 from citeworth_assets.lib.citrec.contexts import read_catalogue, read_contexts
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 pytestmark = pytest.mark.slow
 

@@ -96,7 +96,7 @@ def test_resolver_against_the_shipped_links_is_reported(built):
 
 def test_the_export_as_the_citation_recommendation_reader_sees_it(built):
     from citeworth_assets.lib.citrec.contexts import read_catalogue, read_contexts
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
 
     settings, *_ = built
     issues = IssueLog()

@@ -12,7 +12,7 @@ from arxiv_graph_helpers import latest_metadata, query
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.lib.arxiv.dump_files import MAG_DIR
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 from citeworth_assets.samples.arxiv_sources import write_source_dump
 from citeworth_assets.samples.mag import sample_works, write_mag_dump
 
@@ -30,7 +30,7 @@ def test_a_source_dump_flows_through_the_graph_to_contexts(tmp_path, build_graph
     works = sample_works(13, 200)
     write_mag_dump(tmp_path / "dumps" / MAG_DIR, works, [])
     written = write_source_dump(tmp_path / "dumps" / SOURCE_DIR, works, papers=4, seed=5)
-    defs = build_definitions(CiteworthSettings(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data")))
+    defs = build_definitions(PlatformResource(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data")))
     selection = dg.AssetSelection.groups("arxiv_sources", "arxiv")
     with dg.instance_for_test() as instance:
         idle = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=selection)

@@ -11,11 +11,11 @@ from citeworth_assets.defs.mag.assets import mag_catalogue
 from citeworth_assets.defs.mag.sensors import _pending_catalogue
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.mag.openalex_snapshot import LAYOUTS
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def materialize(dumps, data):
-    resource = CiteworthSettings(dumps=str(dumps), data=str(data), duckdb_memory="256MB")
+    resource = PlatformResource(dumps=str(dumps), data=str(data), duckdb_memory="256MB")
     return dg.materialize([mag_catalogue], resources={"citeworth": resource}, raise_on_error=False), resource
 
 
@@ -31,7 +31,7 @@ def test_the_real_2026_works_are_the_catalogue_with_their_fields(shared_data, tm
 
 def test_an_openalex_folder_without_works_fails_naming_the_layouts(tmp_path):
     (tmp_path / "dumps" / "openalex" / "data" / "jsonl" / "authors").mkdir(parents=True)
-    resource = CiteworthSettings(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"))
+    resource = PlatformResource(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"))
     assert _pending_catalogue(None, resource.settings, False)[0] == [None]  # the build asks for the catalogue
     result, _ = materialize(tmp_path / "dumps", tmp_path / "data")
     assert not result.success

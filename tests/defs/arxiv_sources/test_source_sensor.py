@@ -4,7 +4,7 @@ import dagster as dg
 
 from citeworth_assets.defs.arxiv_sources.sensors import arxiv_source_sensor
 from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps, find_source_dump
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def test_the_sensor_adds_a_partition_per_source_tar(tmp_path):
@@ -14,7 +14,7 @@ def test_the_sensor_adds_a_partition_per_source_tar(tmp_path):
     (tmp_path / "arxiv-src" / "notes.tar").write_bytes(b"x")
     assert [d.key for d in discover_source_dumps(tmp_path)] == ["arxiv_src_2101_001", "arxiv_src_2102_003"]
     assert find_source_dump(tmp_path, "arxiv_src_2102_003").path.parent == tmp_path
-    settings = CiteworthSettings(dumps=str(tmp_path), data=str(tmp_path / "data"), shard_settle_seconds=0)
+    settings = PlatformResource(dumps=str(tmp_path), data=str(tmp_path / "data"), shard_settle_seconds=0)
     with dg.instance_for_test() as instance:
         context = dg.build_sensor_context(instance=instance, resources={"citeworth": settings})
         result = arxiv_source_sensor(context)

@@ -7,13 +7,13 @@ import duckdb
 import mlflow
 import pytest
 
-from citeworth_assets.defs.citrec import citrec_job
 from citeworth_assets.defs.citrec.assets import citrec_assets
-from citeworth_assets.defs.citrec.settings import CitrecSettings
+from citeworth_assets.defs.citrec.definitions import citrec_job
+from citeworth_assets.defs.citrec.settings import CitrecResource
 from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
+from citeworth_assets.resources import PlatformResource
 from citeworth_assets.samples.citrec import write_citrec_sample
 from citeworth_models.citrec.evaluate import random_baseline
 from citeworth_models.citrec.nlp import parser_available
@@ -36,8 +36,8 @@ def built(tmp_path_factory):
     data = tmp / "data"
     sample = write_citrec_sample(data / "exports" / "arxiv")
     resources = {
-        "citeworth": CiteworthSettings(dumps=str(tmp), data=str(data)),
-        "citrec": CitrecSettings(
+        "citeworth": PlatformResource(dumps=str(tmp), data=str(data)),
+        "citrec": CitrecResource(
             name="generated", min_contexts=5, min_citing_papers=3, split_year=2016, models=MODEL_NAMES
         ),
     }
@@ -67,7 +67,7 @@ def test_every_citrec_asset_materializes_into_the_instance(built):
 def test_every_model_beats_random_widely_and_bow_finds_most_items(built):
     _, data, _, sample, _ = built
     dataset = dataset_from_csv(
-        [sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
+        [sample.contexts_path], CitrecDatasetSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
     )
     chance = random_baseline(dataset)
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:

@@ -9,16 +9,16 @@ from citeworth_assets.defs.citrec.assets import (
     citrec_models,
 )
 from citeworth_assets.defs.citrec.checks import citrec_split_is_clean
-from citeworth_assets.defs.citrec.settings import CitrecSettings
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.defs.citrec.settings import CitrecResource
+from citeworth_assets.resources import PlatformResource
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 
 
 def _resources(tmp_path, **citrec):
     settings = {"name": "generated", "min_citing_papers": 3, "models": ["bow"], **citrec}
     return {
-        "citeworth": CiteworthSettings(dumps=str(tmp_path), data=str(tmp_path / "data")),
-        "citrec": CitrecSettings(**settings),
+        "citeworth": PlatformResource(dumps=str(tmp_path), data=str(tmp_path / "data")),
+        "citrec": CitrecResource(**settings),
     }
 
 

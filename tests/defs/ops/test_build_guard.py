@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from citeworth_assets.build_guard import LOCK_NAME, DataRootBusy, data_root_lock
+from citeworth_assets.build.guard import LOCK_NAME, DataRootBusy, data_root_lock
 
 REFUSED = (
-    "import sys; from pathlib import Path; from citeworth_assets.build_guard import DataRootBusy, data_root_lock\n"
+    "import sys; from pathlib import Path; from citeworth_assets.build.guard import DataRootBusy, data_root_lock\n"
     "try:\n    with data_root_lock(Path(sys.argv[1])):\n        print('held')\n"
     "except DataRootBusy as error:\n    print('refused:', error)"
 )
@@ -33,7 +33,7 @@ def test_a_killed_build_leaves_no_stale_lock(tmp_path):
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from citeworth_assets.build_guard import data_root_lock\n"
+            "import sys, time; from pathlib import Path; from citeworth_assets.build.guard import data_root_lock\n"
             "with data_root_lock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
             str(tmp_path),
         ],

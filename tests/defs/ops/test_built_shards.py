@@ -8,7 +8,7 @@ import dagster as dg
 from citeworth_assets.defs.s2orc.built import SHARD_ASSETS, built_shards, input_version
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor
 from citeworth_assets.lib.s2orc.shards import discover_shards
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def write_shard(root, index, data=b"x", age=3600):
@@ -50,7 +50,7 @@ def test_the_sensor_leaves_a_shard_with_a_queued_or_running_run_alone(tmp_path):
     dumps = tmp_path / "dumps"
     write_shard(dumps, 0)
     write_shard(dumps, 1)
-    settings = CiteworthSettings(dumps=str(dumps), data=str(tmp_path / "data"), shard_settle_seconds=60)
+    settings = PlatformResource(dumps=str(dumps), data=str(tmp_path / "data"), shard_settle_seconds=60)
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions("s2orc_shards", ["20200705v1_0", "20200705v1_1"])
         instance.add_run(

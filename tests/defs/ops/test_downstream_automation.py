@@ -12,7 +12,7 @@ from dagster._core.storage.tags import ASSET_PARTITION_RANGE_START_TAG as RANGE_
 from citeworth_assets.cli.app import QUIET_RUN
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.defs.automation import automation_sensor
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 pytestmark = [pytest.mark.slow, pytest.mark.ops]  # builds a small dump and its whole graph
@@ -57,7 +57,7 @@ def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
     dumps, data = tmp_path / "dumps", tmp_path / "data"
     data.mkdir()
     generate_sample_dump(dumps, papers=60, shards=2, seed=11)
-    defs = build_definitions(CiteworthSettings(dumps=str(dumps), data=str(data)))
+    defs = build_definitions(PlatformResource(dumps=str(dumps), data=str(data)))
     target = automation_sensor.asset_selection
     with dg.instance_for_test() as instance:
         idle = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target)

@@ -11,7 +11,7 @@ import time
 import dagster as dg
 import pytest
 
-from citeworth_assets.build_guard import BUILD_PID_ENV, LOCK_NAME
+from citeworth_assets.build.guard import BUILD_PID_ENV, LOCK_NAME
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.samples.s2orc import generate_sample_dump
 

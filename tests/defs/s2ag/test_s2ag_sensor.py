@@ -14,7 +14,7 @@ from s2ag_helpers import write_lines  # noqa: E402
 
 from citeworth_assets.defs.s2ag.metadata import s2ag_metadata_sensor  # noqa: E402
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor  # noqa: E402
-from citeworth_assets.lib.jsonl import IssueLog  # noqa: E402
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import staging  # noqa: E402
 
 KEY = "s2ag_2024_01_02_s2orc_part_0"

@@ -3,12 +3,12 @@
 import dagster as dg
 import duckdb
 
+from citeworth_assets.build.instance import dagster_instance
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.instance import dagster_instance
 from citeworth_assets.lib.s2orc.shards import discover_shards
-from citeworth_assets.lib.settings import Settings
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.lib.settings import PlatformSettings
+from citeworth_assets.resources import PlatformResource
 
 VIEWS = ("papers", "references", "citations", "examples", "statistics", "baselines", "baseline_examples")
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
@@ -32,10 +32,10 @@ def build(root, dumps, mlflow_uri, baselines_config=None):
     """Shard jobs, the catalogue, the SciQFS partitions, release and rankers, the trained baselines when configured,
     then the sciqfs views."""
     data = root / "data"
-    settings = Settings.resolve(dumps=str(dumps), data=str(data), mlflow_uri=mlflow_uri)
+    settings = PlatformSettings.resolve(dumps=str(dumps), data=str(data), mlflow_uri=mlflow_uri)
     settings.require_data()
     instance = dagster_instance(settings)
-    defs = build_definitions(CiteworthSettings(**settings.values()))
+    defs = build_definitions(PlatformResource(**settings.values()))
     keys = [shard.key for shard in discover_shards(dumps)]
     instance.add_dynamic_partitions(s2orc_shards.name, keys)
     for key in keys:

@@ -8,7 +8,7 @@ from citeworth_assets.defs.sciqfs.checks import (
     splits_disjoint_by_citing_paper,
 )
 from citeworth_assets.lib.sciqfs.release import RELEASE_SCHEMA
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def example(paper_id, reference_id, split, labels, sources):
@@ -29,7 +29,7 @@ def example(paper_id, reference_id, split, labels, sources):
 
 def run_checks(tmp_path, rows):
     """The checks on a release folder whose split files hold ``rows`` (each in the split it names)."""
-    resource = CiteworthSettings(dumps=str(tmp_path), data=str(tmp_path / "data"))
+    resource = PlatformResource(dumps=str(tmp_path), data=str(tmp_path / "data"))
     folder = resource.settings.export_dir("sciqfs")
     folder.mkdir(parents=True)
     for split in {row["split"] for row in rows}:

@@ -15,7 +15,7 @@ from citeworth_assets.lib.identifiers import (
     find_dois,
     normalise_arxiv_id,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 UUID_A = "9ad20b7d-87d1-47f5-aeed-10a1cf89a2e2"
 UUID_B = "298db7f5-9ebb-4e98-9ecf-0bdda28a42cb"

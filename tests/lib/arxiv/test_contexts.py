@@ -16,24 +16,20 @@ import hashlib
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_csv import context_csv_line, write_contexts_csv
-from citeworth_assets.lib.arxiv.context_export import (
-    ContextRow,
-    contexts_2020,
-    contexts_2022,
-    published_contexts,
-)
-from citeworth_assets.lib.arxiv.contexts import (
+from citeworth_assets.lib.arxiv.context_extraction import ContextRow, contexts_2020, contexts_2022, published_contexts
+from citeworth_assets.lib.arxiv.context_windows import (
     PUBLISHED_SETTINGS,
     UNARXIVE_2020,
     UNARXIVE_2022,
-    ContextSettings,
+    ContextWindow,
     SentenceWindows,
     adjacent_ids,
     marker_context,
     punkt_tokenizer,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+from citeworth_assets.lib.context_csv import context_csv_line
+from citeworth_assets.lib.read_issues import IssueLog
 
 A, B, C = (
     "9ad20b7d-87d1-47f5-aeed-10a1cf89a2e2",
@@ -64,7 +60,7 @@ def test_listing_4_2_three_sentence_context_with_maincit_and_cit():
     )
     assert adjacent_ids(LISTING_4_2, start, end, UNARXIVE_2020, IDS) == [IDS[A]]
     # the default window is the citing sentence alone
-    citing = marker_context(LISTING_4_2, start, end, ContextSettings(), UNARXIVE_2020)
+    citing = marker_context(LISTING_4_2, start, end, ContextWindow(), UNARXIVE_2020)
     assert citing.startswith("Each image") and citing.endswith("lexical database.")
 
 
@@ -97,23 +93,23 @@ def test_adjacent_chain_stops_at_a_marker_that_is_not_a_candidate():
 def test_word_windows_skip_markers_and_keep_the_published_zero_quirk():
     text = f"one two, three {{{{cite:{A}}}}} four {{{{cite:{B}}}}} five six. seven"
     start, end = marker_span(text, B)
-    assert marker_context(text, start, end, ContextSettings("words", 2, 2), UNARXIVE_2020) == (
+    assert marker_context(text, start, end, ContextWindow("words", 2, 2), UNARXIVE_2020) == (
         "three CIT four MAINCIT five six"
     )
     # published pre[-0:]: a window of zero words before keeps the whole text before
-    assert marker_context(text, start, end, ContextSettings("words", 0, 1), UNARXIVE_2020).startswith("one two")
+    assert marker_context(text, start, end, ContextWindow("words", 0, 1), UNARXIVE_2020).startswith("one two")
 
 
 def test_2022_markers_are_replaced_whole_no_stray_brace():
     h1, h2 = "a" * 40, "b" * 40
     text = f"We follow {{{{cite:{h1}}}}}{{{{cite:{h2}}}}}}} and more."  # a literal brace after the group
     start = text.index(h2) - 7
-    context = marker_context(text, start, start + 49, ContextSettings(), UNARXIVE_2022)
+    context = marker_context(text, start, start + 49, ContextWindow(), UNARXIVE_2022)
     assert context == "We follow CIT MAINCIT } and more."
     clean = f"We follow {{{{cite:{h1}}}}} and {{{{cite:{h2}}}}}."
     start = clean.index(h2) - 7
-    assert marker_context(clean, start, start + 49, ContextSettings(), UNARXIVE_2022) == "We follow CIT and MAINCIT ."
-    assert "}" not in marker_context(clean, start, start + 49, ContextSettings(), UNARXIVE_2022)
+    assert marker_context(clean, start, start + 49, ContextWindow(), UNARXIVE_2022) == "We follow CIT and MAINCIT ."
+    assert "}" not in marker_context(clean, start, start + 49, ContextWindow(), UNARXIVE_2022)
     assert adjacent_ids(clean, start, start + 49, UNARXIVE_2022, {h1: ("m1", None)}) == [("m1", None)]
 
 
@@ -134,7 +130,7 @@ def test_real_2020_export_equals_the_published_extraction(shared_data, tmp_path,
     unit, before, after, min_contexts, min_docs = config
     folder = shared_data / "unarxive-2020" / "papers"
     log = IssueLog()
-    rows = contexts_2020(folder, folder / "refs.db", ContextSettings(unit, before, after), log, min_contexts, min_docs)
+    rows = contexts_2020(folder, folder / "refs.db", ContextWindow(unit, before, after), log, min_contexts, min_docs)
     out = tmp_path / "contexts.csv"
     write_contexts_csv((row.as_row() for row in rows), out)
     assert hashlib.sha256(out.read_bytes()).hexdigest() == PUBLISHED_SHA256[config]
@@ -148,7 +144,7 @@ def test_untrained_preset_differs_from_the_published_extraction_in_18_lines(shar
     for preset in ("untrained", "unarxive_published"):
         for window in UNTRAINED_SHA256:
             rows = contexts_2020(
-                folder, folder / "refs.db", ContextSettings(*window), IssueLog(), tokenizer=punkt_tokenizer(preset)
+                folder, folder / "refs.db", ContextWindow(*window), IssueLog(), tokenizer=punkt_tokenizer(preset)
             )
             out = tmp_path / f"{preset}_{window[1]}.csv"
             write_contexts_csv((row.as_row() for row in rows), out)
@@ -166,7 +162,7 @@ def test_export_equals_unarxives_published_citation_contexts_file(shared_data, t
     if not published.is_file():
         pytest.skip(f"unarXive's published context file is not beside the sample ({published})")
     folder = shared_data / "unarxive-2020" / "papers"
-    rows = contexts_2020(folder, folder / "refs.db", ContextSettings("sentences", 0, 0), IssueLog())
+    rows = contexts_2020(folder, folder / "refs.db", ContextWindow("sentences", 0, 0), IssueLog())
     out = tmp_path / "contexts.csv"
     write_contexts_csv((row.as_row() for row in rows), out)
     ours = out.read_text(encoding="utf-8").splitlines()
@@ -214,9 +210,9 @@ def test_unknown_tokenizer_preset_names_the_presets():
 
 def test_corrected_labels_differ_only_in_the_cited_mag_id(shared_data):
     folder = shared_data / "unarxive-2020" / "papers"
-    published = contexts_2020(folder, folder / "refs.db", ContextSettings("words", 5, 5), IssueLog())
+    published = contexts_2020(folder, folder / "refs.db", ContextWindow("words", 5, 5), IssueLog())
     corrected = contexts_2020(
-        folder, folder / "refs.db", ContextSettings("words", 5, 5), IssueLog(), published_labels=False
+        folder, folder / "refs.db", ContextWindow("words", 5, 5), IssueLog(), published_labels=False
     )
     assert [(r.ref_id, r.marker_start, r.text) for r in published] == [
         (r.ref_id, r.marker_start, r.text) for r in corrected
@@ -248,7 +244,7 @@ def test_windowed_sentences_equal_full_retokenisation_on_real_markers(shared_dat
 def test_real_2022_contexts_use_shipped_links(shared_data):
     path = shared_data / "unarxive-2022" / "arXiv_src_2212_086.first20.jsonl"
     papers = list(unarxive2022.iter_papers(path, IssueLog()))
-    rows = [row for paper in papers for row in contexts_2022(paper, ContextSettings())]
+    rows = [row for paper in papers for row in contexts_2022(paper, ContextWindow())]
     linked = {
         (p.arxiv_id, r["ref_id"]) for p in papers for r in p.references if r["linked_openalex_id"] or r["linked_mag_id"]
     }
@@ -273,7 +269,7 @@ def test_texts_rebuilt_from_stored_paragraphs_give_the_published_extraction(real
             paragraphs, row = stored[arxiv_id]
             yield arxiv_id, unarxive2020.text_from_paragraphs(paragraphs, row["text_lines"], row["whitespace_lines"])
 
-    settings = ContextSettings(unit, before, after)
+    settings = ContextWindow(unit, before, after)
     rows = published_contexts(folder / "refs.db", set(stored), texts, settings, IssueLog(), min_contexts, min_docs)
     write_contexts_csv((row.as_row() for row in rows), tmp_path / "contexts.csv")
     assert hashlib.sha256((tmp_path / "contexts.csv").read_bytes()).hexdigest() == PUBLISHED_SHA256[config]

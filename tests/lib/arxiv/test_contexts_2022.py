@@ -6,16 +6,17 @@ import re
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
-from citeworth_assets.lib.arxiv.context_csv import CsvRepairs, context_csv_line, mag_or_openalex, write_contexts_csv
-from citeworth_assets.lib.arxiv.context_export import Candidate, contexts_2022, text_contexts
-from citeworth_assets.lib.arxiv.contexts import (
+from citeworth_assets.lib.arxiv.context_extraction import Candidate, contexts_2022, text_contexts
+from citeworth_assets.lib.arxiv.context_windows import (
     UNARXIVE_2022,
-    ContextSettings,
+    ContextWindow,
     group_adjacent_ids,
     replace_placeholders,
 )
-from citeworth_assets.lib.citrec.contexts import parse_context_line, read_contexts
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+from citeworth_assets.lib.citrec.contexts import read_contexts
+from citeworth_assets.lib.context_csv import CsvRepairs, context_csv_line, mag_or_openalex, parse_context_line
+from citeworth_assets.lib.read_issues import IssueLog
 
 SAMPLE = "arXiv_src_2212_086.first20.jsonl"
 
@@ -48,7 +49,7 @@ def test_an_unlinked_citation_inside_a_group_does_not_split_it(papers):
     group = [m for m in UNARXIVE_2022.cite_pattern.finditer(text) if m.group(1)[:6] in ("370b7d", "87dfff", "80f086")]
     assert [m.group(1) in linked for m in group] == [True, False, True]
     rows = {}
-    for row in contexts_2022(paper, ContextSettings()):  # paragraph 0 comes first: its contexts are kept
+    for row in contexts_2022(paper, ContextWindow()):  # paragraph 0 comes first: its contexts are kept
         rows.setdefault(row.ref_id, row)
     first, last = rows[group[0].group(1)], rows[group[2].group(1)]
     assert [a[2] for a in first.adjacent] == [last.cited_openalex_id]
@@ -64,12 +65,12 @@ def test_placeholders_become_unarxive_2020_tokens():
     cited = "c" * 40
     text = f"The bound {{{{formula:{uuid}}}}} follows {_marker(cited)}. Next."
     candidate = Candidate(cited, None, None, None, "2212.1", "W9", None)
-    (row,) = text_contexts(text, [((0,), candidate)], {cited: (None, None, "W9")}, ContextSettings(), UNARXIVE_2022)
+    (row,) = text_contexts(text, [((0,), candidate)], {cited: (None, None, "W9")}, ContextWindow(), UNARXIVE_2022)
     assert row.text == "The bound FORMULA follows MAINCIT ." and row.cited_openalex_id == "W9"
 
 
 def test_real_2022_contexts_have_no_placeholder_ids_and_all_carry_a_usable_cited_id(papers, tmp_path):
-    rows = [row for paper in papers for row in contexts_2022(paper, ContextSettings())]
+    rows = [row for paper in papers for row in contexts_2022(paper, ContextWindow())]
     assert len(rows) > 300
     assert not any(re.search(r"\{\{(formula|figure|table|ref):|[0-9a-f]{8}-[0-9a-f]{4}-", r.text) for r in rows)
     assert sum("FORMULA" in r.text for r in rows) > 20
@@ -94,7 +95,7 @@ def test_an_openalex_only_work_is_named_by_its_number_in_the_mag_id_fields():
         f"It follows {_marker(cited)}.",
         [((0,), candidate)],
         {cited: (None, None, "W9")},
-        ContextSettings(),
+        ContextWindow(),
         UNARXIVE_2022,
     )
     line = context_csv_line(row.as_row(), CsvRepairs())

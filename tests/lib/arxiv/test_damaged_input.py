@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from citeworth_assets.lib.arxiv import contexts as contexts_module
+from citeworth_assets.lib.arxiv import context_windows as contexts_module
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_csv import UNSAFE_TEXT, CsvRepairs, write_contexts_csv
-from citeworth_assets.lib.arxiv.context_export import Candidate, ContextRow, contexts_2020, text_contexts
-from citeworth_assets.lib.arxiv.contexts import PUBLISHED_SETTINGS, UNARXIVE_2020, punkt_tokenizer, split_blocks
+from citeworth_assets.lib.arxiv.context_extraction import Candidate, ContextRow, contexts_2020, text_contexts
+from citeworth_assets.lib.arxiv.context_windows import PUBLISHED_SETTINGS, UNARXIVE_2020, punkt_tokenizer, split_blocks
+from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
 from citeworth_assets.lib.arxiv.dump_files import discover_dump_files, dump_issues, find_dump_file
 from citeworth_assets.lib.citrec.contexts import read_contexts
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.context_csv import UNSAFE_TEXT, CsvRepairs
+from citeworth_assets.lib.read_issues import IssueLog
 
 UUID = "11111111-1111-4111-8111-111111111111"
 NASTY = "\x00\u241e\u241f\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029\x1b\x7f\x9b\ud800\udfff\t"

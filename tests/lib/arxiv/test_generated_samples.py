@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022
-from citeworth_assets.lib.arxiv.contexts import ContextSettings
+from citeworth_assets.lib.arxiv.context_extraction import contexts_2020, contexts_2022
+from citeworth_assets.lib.arxiv.context_windows import ContextWindow
 from citeworth_assets.lib.arxiv.resolution import (
     Catalogue,
     agreement,
@@ -16,8 +16,8 @@ from citeworth_assets.lib.arxiv.resolution import (
     resolve_all,
 )
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.arxiv import STYLES, write_unarxive_2020, write_unarxive_2022
 from citeworth_assets.samples.mag import (
     NOISE_MAG_ID,
@@ -83,14 +83,14 @@ def test_generated_2020_read_with_every_damage_counted(dumps):
 
 def test_generated_contexts_have_groups_and_distant_markers(dumps):
     folder = dumps["folder"]
-    rows = contexts_2020(folder, folder / "refs.db", ContextSettings(), IssueLog(), published_labels=False)
+    rows = contexts_2020(folder, folder / "refs.db", ContextWindow(), IssueLog(), published_labels=False)
     assert rows and all("MAINCIT" in row.text and "{{cite:" not in row.text for row in rows)
     assert any(row.adjacent for row in rows) and any(not row.adjacent for row in rows)
     assert any("see also CIT" in row.text or "see also MAINCIT" in row.text for row in rows)
     # the et al. / Fig. / e.g. abbreviations never end a citing sentence
     assert not any(row.text.rstrip().endswith(("et al.", "Fig.", "e.g.")) for row in rows)
     papers = list(unarxive2022.iter_papers(dumps["jsonl"], IssueLog()))
-    rows_2022 = [row for paper in papers for row in contexts_2022(paper, ContextSettings())]
+    rows_2022 = [row for paper in papers for row in contexts_2022(paper, ContextWindow())]
     assert rows_2022 and all("}" not in row.text for row in rows_2022)
 
 

@@ -1,7 +1,7 @@
-"""Contexts of bibliography items linked by the input or by the resolver (lib/arxiv/linked_contexts)."""
+"""Contexts of bibliography items linked by the input or by the resolver (lib/arxiv/context_extraction.py)."""
 
-from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020, ContextSettings
-from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
+from citeworth_assets.lib.arxiv.context_extraction import linked_contexts, reference_links
+from citeworth_assets.lib.arxiv.context_windows import UNARXIVE_2020, ContextWindow
 
 A, B, C = (f"{n}1234567-89ab-4cde-8f01-23456789abcd" for n in "abc")
 TEXT = (
@@ -29,7 +29,7 @@ def test_shipped_links_win_and_resolver_links_are_added():
     links = reference_links(references, resolutions)
     assert links == {"p": {A: ("11", None, None, None), B: ("22", "1703.01234", None, None)}}
     assert reference_links(references, resolutions, use_resolver=False) == {"p": {A: ("11", None, None, None)}}
-    rows = list(linked_contexts([("p", "7", TEXT), ("q", None, TEXT)], links, ContextSettings(), UNARXIVE_2020))
+    rows = list(linked_contexts([("p", "7", TEXT), ("q", None, TEXT)], links, ContextWindow(), UNARXIVE_2020))
     assert [(r.ref_id, r.cited_mag_id) for r in rows] == [(A, "11"), (B, "22"), (A, "11")]  # text order
     first = rows[0]
     assert first.text == "We build on MAINCIT CIT here." and first.adjacent == [("22", "1703.01234", None, None)]
@@ -74,7 +74,7 @@ def test_an_arxiv_id_alone_links_an_item_only_when_asked():
     assert reference_links(references, []) == {"p": {C: ("33", "2001.00001", None, None)}}
     links = reference_links(references, [], arxiv_only=True)
     assert links == {"p": {B: (None, "1703.01234", None, None), C: ("33", "2001.00001", None, None)}}
-    rows = list(linked_contexts([("p", None, TEXT)], links, ContextSettings(), UNARXIVE_2020))
+    rows = list(linked_contexts([("p", None, TEXT)], links, ContextWindow(), UNARXIVE_2020))
     assert [(r.ref_id, r.cited_mag_id, r.cited_arxiv_id) for r in rows] == [
         (B, None, "1703.01234"),
         (C, "33", "2001.00001"),

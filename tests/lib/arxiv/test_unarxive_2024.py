@@ -9,7 +9,7 @@ import pytest
 
 from citeworth_assets.lib.arxiv import unarxive2022
 from citeworth_assets.lib.arxiv.unarxive2024 import PARAGRAPH_BREAK
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.mag import sample_works
 from citeworth_assets.samples.unarxive_2024 import to_2024, write_unarxive_2024
 

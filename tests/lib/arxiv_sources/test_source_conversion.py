@@ -10,7 +10,7 @@ import tarfile
 from citeworth_assets.lib.arxiv.unarxive2022 import paper_from_record
 from citeworth_assets.lib.arxiv_sources.archive import RawSubmission
 from citeworth_assets.lib.arxiv_sources.convert import convert_submission
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 NATBIB_BBL = (
     "\\providecommand{\\natexlab}[1]{#1}\n\\begin{thebibliography}{2}\n"

@@ -213,7 +213,7 @@ def test_unknown_rule_set_names_the_setting():
 
 def test_real_papers_give_what_the_published_code_gives(shared_data):
     """Expected output computed by running the published construction code with the same splitter."""
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.records import RecordReporter, paragraph_rows
 
     files = sorted((shared_data / "s2orc-20200705" / "pdf_parses").glob("*.json")) + sorted(

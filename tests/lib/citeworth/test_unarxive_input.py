@@ -14,7 +14,7 @@ from citeworth_assets.lib.citeworth.unarxive_input import (
     paper_input,
     write_s2orc_shard,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 SAMPLE = "unarxive-2022/arXiv_src_2212_086.first20.jsonl"
 

@@ -4,14 +4,8 @@ import gzip
 
 import pytest
 
-from citeworth_assets.lib.citrec.contexts import (
-    WorkInfo,
-    arxiv_year,
-    citing_year,
-    read_catalogue,
-    read_contexts,
-)
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.citrec.contexts import WorkInfo, arxiv_year, citing_year, read_catalogue, read_contexts
+from citeworth_assets.lib.read_issues import IssueLog
 
 S, L = "\u241e", "\u241f"
 

@@ -2,13 +2,13 @@
 
 import pytest
 
-from citeworth_assets.lib.citrec.contexts import CitationContext
 from citeworth_assets.lib.citrec.dataset import (
-    EvalSettings,
+    CitrecDatasetSettings,
     build_eval_dataset,
     dataset_statistics,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.context_csv import CitationContext
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 def ctx(cited, citing_arxiv, adjacent=(), text="a context MAINCIT ."):
@@ -33,7 +33,7 @@ def contexts():
 
 def test_candidates_split_and_items(contexts):
     issues = IssueLog()
-    settings = EvalSettings(name="toy", min_contexts=2, min_citing_papers=2, split_year=2016)
+    settings = CitrecDatasetSettings(name="toy", min_contexts=2, min_citing_papers=2, split_year=2016)
     data = build_eval_dataset(lambda: iter(contexts), settings, issues=issues)
     assert data.candidates == ["A", "C"]
     assert len(data.train["A"]) == 6 and len(data.train["C"]) == 2
@@ -46,7 +46,7 @@ def test_candidates_split_and_items(contexts):
 
 
 def test_thresholds_apply_to_training_contexts_only(contexts):
-    data = build_eval_dataset(lambda: iter(contexts), EvalSettings(min_contexts=7, min_citing_papers=1))
+    data = build_eval_dataset(lambda: iter(contexts), CitrecDatasetSettings(min_contexts=7, min_citing_papers=1))
     assert data.candidates == []  # A has 8 contexts in all but only 6 in training
     assert data.test == []
     assert dataset_statistics(data).mean_contexts_per_candidate == 0.0
@@ -54,7 +54,7 @@ def test_thresholds_apply_to_training_contexts_only(contexts):
 
 def test_split_year_moves_papers_not_contexts(contexts):
     data = build_eval_dataset(
-        lambda: iter(contexts), EvalSettings(min_contexts=1, min_citing_papers=1, split_year=2015)
+        lambda: iter(contexts), CitrecDatasetSettings(min_contexts=1, min_citing_papers=1, split_year=2015)
     )
     assert data.candidates == ["A", "B", "C"]
     assert all(c.citing == "arXiv:1501.00001" for work in data.candidates for c in data.train[work])
@@ -64,7 +64,7 @@ def test_split_year_moves_papers_not_contexts(contexts):
 def test_citing_field_filter_needs_and_uses_the_catalogue(contexts):
     from citeworth_assets.lib.citrec.contexts import WorkInfo
 
-    settings = EvalSettings(min_contexts=1, min_citing_papers=1, citing_fields=("Computer Science",))
+    settings = CitrecDatasetSettings(min_contexts=1, min_citing_papers=1, citing_fields=("Computer Science",))
     with pytest.raises(ValueError, match="catalogue"):
         build_eval_dataset(lambda: iter(contexts), settings)
     catalogue = {

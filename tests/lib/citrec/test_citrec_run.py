@@ -6,13 +6,13 @@ import sqlite3
 import pytest
 
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings
 from citeworth_assets.lib.citrec.run import evaluate_csv, recommend
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec.nlp import parser_available
 from citeworth_models.citrec.registry import create_model
 
-SETTINGS = EvalSettings("generated", 5, 3, 2016)
+SETTINGS = CitrecDatasetSettings("generated", 5, 3, 2016)
 
 
 @pytest.fixture(scope="module")
@@ -96,11 +96,11 @@ def test_whole_evaluation_runs_on_real_unarxive_contexts(shared_data, tmp_path):
     assert _real_context_csv(shared_data, csv) > 1000
     models = ["bow", "bm25", "fos"]
     # the thesis's thresholds: 100 random papers share too few cited works for any candidate
-    strict = evaluate_csv([csv], EvalSettings("unarxive-2020"), models=models)
+    strict = evaluate_csv([csv], CitrecDatasetSettings("unarxive-2020"), models=models)
     assert strict.statistics.candidates == 0 and strict.issues.total == 0
     assert strict.results.num_rows == 120 and set(strict.results.column("value").to_pylist()) == {0.0}
     # loosened thresholds: a few hundred candidates, a handful of test items, and the models find some
-    loose = evaluate_csv([csv], EvalSettings("unarxive-2020", 1, 1, 2016), models=models)
+    loose = evaluate_csv([csv], CitrecDatasetSettings("unarxive-2020", 1, 1, 2016), models=models)
     assert loose.statistics.candidates > 100 and 0 < loose.statistics.test_items < 50
     values = {(r["model"], r["metric"], r["k"]): r["value"] for r in loose.results.to_pylist()}
     assert values[("bow", "recall", 10)] > 0

@@ -4,7 +4,7 @@ import pyarrow as pa
 import pytest
 
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
 from citeworth_assets.lib.citrec.tables import (
     CANDIDATE_SCHEMA,
     CONTEXT_SCHEMA,
@@ -16,7 +16,7 @@ from citeworth_assets.lib.citrec.tables import (
     settings_from_statistics,
     statistics_row,
 )
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 
 
@@ -24,8 +24,8 @@ def test_dataset_round_trips_through_its_lake_rows(tmp_path):
     sample = write_citrec_sample(tmp_path, CitrecSampleSettings(works=20, citing_papers=60))
     catalogue = read_catalogue(sample.catalogue_path)
     issues = IssueLog()
-    settings = EvalSettings("generated", 4, 2, 2015, ("Physics",))
-    built = dataset_from_csv([sample.contexts_path], EvalSettings("generated", 4, 2, 2015), catalogue, issues)
+    settings = CitrecDatasetSettings("generated", 4, 2, 2015, ("Physics",))
+    built = dataset_from_csv([sample.contexts_path], CitrecDatasetSettings("generated", 4, 2, 2015), catalogue, issues)
     built.settings = settings  # the settings travel in the statistics row, citing_fields included
     contexts = pa.Table.from_pylist(list(context_rows(built)), schema=CONTEXT_SCHEMA)
     candidates = pa.Table.from_pylist(candidate_rows(built, catalogue), schema=CANDIDATE_SCHEMA)

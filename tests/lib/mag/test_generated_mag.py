@@ -1,11 +1,11 @@
 """The generated MAG dump and OpenAlex snapshot give the same catalogue, damage counted."""
 
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import (
     mag_work_references,
     mag_works,
     openalex_works,
 )
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.mag import (
     NOISE_MAG_ID,
     sample_works,

@@ -11,10 +11,10 @@ from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_i
 from citeworth_assets.lib.arxiv.resolution import Catalogue, resolve_all
 from citeworth_assets.lib.arxiv.unarxive2020 import RefsDb, iter_references
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
 from citeworth_assets.lib.mag.lake_catalogue import build_works, build_works_apart
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.arxiv import write_unarxive_2020
 from citeworth_assets.samples.mag import openalex_record, sample_works, write_mag_dump, write_openalex_snapshot
 

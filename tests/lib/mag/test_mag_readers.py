@@ -3,7 +3,6 @@
 import gzip
 import json
 
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.catalogue import (
     mag_work_references,
@@ -11,6 +10,7 @@ from citeworth_assets.lib.mag.catalogue import (
     openalex_works,
 )
 from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 def write(path, lines):

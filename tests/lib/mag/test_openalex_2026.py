@@ -13,11 +13,11 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import catalogue_files
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.fields import MAG_FIELDS
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import openalex_works
 from citeworth_assets.lib.mag.lake_catalogue import build_works
 from citeworth_assets.lib.mag.openalex_fields import FIELD_TO_MAG, SUBFIELD_TO_MAG, topic_field
 from citeworth_assets.lib.mag.openalex_snapshot import LAYOUTS, SnapshotError, snapshot_parts
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.mag import sample_works
 from citeworth_assets.samples.openalex_2026 import write_openalex_2026_snapshot, write_parquet_part
 

@@ -4,7 +4,7 @@ import json
 
 from s2ag_helpers import write_lines
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag.records import full_text_batches, paragraph_batches
 from citeworth_assets.lib.s2orc.schema import ShardSource
 

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from s2ag_helpers import RELEASE, real_records
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import layout
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.bibliography import bib_entries

@@ -7,7 +7,7 @@ import pytest
 from s2ag_helpers import RELEASE, papers_row, real_records, s2ag_dump_root, write_lines
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import layout, staging
 from citeworth_assets.lib.s2ag.join import write_papers
 from citeworth_assets.lib.s2ag.metadata import fields_of_study, split_name

@@ -7,7 +7,7 @@ import pytest
 from builders import S2ORC_METADATA as METADATA
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     PARAGRAPH_SCHEMA,

@@ -9,7 +9,7 @@ import orjson
 import pyarrow as pa
 from builders import cite_spans
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion, split_candidates
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,

@@ -4,14 +4,15 @@ reported."""
 import json
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
+from citeworth_assets.lib.duplicates import write_duplicate_papers
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     PAPER_SCHEMA,
     ShardSource,
     read_metadata,
     read_paragraphs,
 )
+from citeworth_assets.lib.s2orc.schema import DUPLICATES
 
 
 def write(path, records):
@@ -49,7 +50,7 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
         path = write(tmp_path / f"metadata_{shard}.jsonl", [{"paper_id": i} for i in ids])
         rows = read_metadata(ShardSource("r", shard, path), IssueLog())
         lake.write_partition(tmp_path / "lake", "s2orc_papers", PAPER_SCHEMA, rows, shard)
-    assert write_duplicate_papers(tmp_path / "lake") == 5
+    assert write_duplicate_papers(tmp_path / "lake", DUPLICATES) == 5
     table = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
     assert [(r["paper_id"], r["shard"], r["line"], r["kept"]) for r in table] == [
         ("1", "r_0", 1, True),
@@ -63,7 +64,6 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
 def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
     from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
     from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
-    from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
 
     root = tmp_path / "lake"
 
@@ -85,7 +85,7 @@ def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
         {"paper_id": "twice", "release": "r", "shard": "r_0", "source_file": "m_0", "line": 1, "kept": True},
         {"paper_id": "twice", "release": "r", "shard": "r_1", "source_file": "m_1", "line": 1, "kept": False},
     ]
-    lake.write_partition(root, "s2orc_duplicate_papers", DUPLICATE_SCHEMA, duplicates)
+    lake.write_partition(root, "s2orc_duplicate_papers", DUPLICATES.schema, duplicates)
     assert write_field_paragraphs(root, "citeworth_2021", "Biology", "biology") == 3
     table = lake.read_partition(
         root, "citeworth_field_paragraphs", rules_key("citeworth_2021", "biology"), dimension="field"

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from citeworth_assets.cli import main
 from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor
 from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
-from citeworth_assets.resources import CiteworthSettings
+from citeworth_assets.resources import PlatformResource
 
 
 def put(root, kind, index, data: bytes, age=3600, release="20200705v1"):
@@ -50,7 +50,7 @@ def test_half_shards_are_listed_with_their_problem(tmp_path):
 
 def test_the_sensor_logs_half_shards_once_and_does_not_run_them(tmp_path):
     half_dump(tmp_path / "dumps")
-    settings = CiteworthSettings(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"), shard_settle_seconds=60)
+    settings = PlatformResource(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"), shard_settle_seconds=60)
     with dg.instance_for_test() as instance:
         context = dg.build_sensor_context(instance=instance, resources={"citeworth": settings})
         result = s2orc_dump_sensor(context)

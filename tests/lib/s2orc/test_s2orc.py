@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from builders import S2ORC_METADATA as METADATA
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
     ShardSource,
     read_metadata,

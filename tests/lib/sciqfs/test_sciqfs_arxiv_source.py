@@ -18,9 +18,9 @@ from citeworth_assets.lib.arxiv.schemas import (
     PARAGRAPH_SCHEMA,
     REFERENCE_SCHEMA,
 )
-from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import openalex_works
 from citeworth_assets.lib.mag.schemas import WORK_SCHEMA
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.arxiv_source import (
     DIMENSION,
     CitedWorks,
@@ -31,13 +31,13 @@ from citeworth_assets.lib.sciqfs.arxiv_source import (
     read_metadata_abstracts,
     readable_text,
 )
-from citeworth_assets.lib.sciqfs.dataset import DatasetSettings, build_dataset
+from citeworth_assets.lib.sciqfs.dataset import SciqfsSettings, build_dataset
 from citeworth_assets.lib.sciqfs.examples import default_splitter
 from citeworth_assets.samples.arxiv import write_unarxive_2022
 from citeworth_assets.samples.mag import sample_works, write_openalex_snapshot
 
 REAL = "unarxive-2022/arXiv_src_2212_086.first20.jsonl"
-FAST = DatasetSettings(augment=False)
+FAST = SciqfsSettings(augment=False)
 
 
 def write_jsonl(path, records):

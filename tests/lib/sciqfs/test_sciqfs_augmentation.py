@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import (
     AugmentationSettings,
     augment,

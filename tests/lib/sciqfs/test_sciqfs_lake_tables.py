@@ -3,9 +3,10 @@ the catalogue, and only what the shard needs is read."""
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.tables import CITED_ABSTRACT_SCHEMA, CITED_ABSTRACTS
-from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
+from citeworth_assets.lib.duplicates import write_duplicate_papers
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
+from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.sciqfs.examples import ExampleCounts, build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.s2orc_lake import shard_papers
 from citeworth_assets.lib.sciqfs.tables import build_tables
@@ -50,7 +51,7 @@ def test_papers_of_a_shard(tmp_path):
     lake.write_partition(
         root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_1", 1, "Later"), metadata("p2", "r_1", 2, "Two")], "r_1"
     )
-    write_duplicate_papers(root)
+    write_duplicate_papers(root, DUPLICATES)
     catalogue = [
         {"paper_id": "c1", "title": "Message Passing", "abstract": "Graph networks pass messages between nodes."},
         {"paper_id": "c9", "title": "Not cited here", "abstract": "Elsewhere."},
@@ -82,7 +83,7 @@ def test_a_first_occurrence_without_paragraphs_leaves_the_later_parse_with_the_f
     lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [paragraph("p1", "r_1", 4, TEXT, [])], "r_1")
     lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_0", 1, "First row")], "r_0")
     lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_1", 4, "Second row")], "r_1")
-    write_duplicate_papers(root)
+    write_duplicate_papers(root, DUPLICATES)
     log = IssueLog()
     (paper,) = shard_papers(root, "r_1", default_splitter(), log)
     assert paper.title == "First row" and not log.counts
@@ -117,7 +118,7 @@ def ingest_generated_dump(tmp_path, shards: int):
         lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
         keys.append(shard.key)
     write_cited_abstract_catalogue(root)
-    write_duplicate_papers(root)
+    write_duplicate_papers(root, DUPLICATES)
     return root, keys
 
 
@@ -127,7 +128,7 @@ def test_partitions_give_the_examples_of_the_whole_collection(tmp_path):
     from citeworth_assets.lib.sciqfs import dataset, lake_tables
 
     root, keys = ingest_generated_dump(tmp_path, shards=2)
-    split, settings, dimension = default_splitter(), dataset.DatasetSettings(), lake_tables.S2ORC_DIMENSION
+    split, settings, dimension = default_splitter(), dataset.SciqfsSettings(), lake_tables.S2ORC_DIMENSION
 
     def rows(examples):
         return sorted(

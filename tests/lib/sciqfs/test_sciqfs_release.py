@@ -6,12 +6,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import augment_examples
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.release import example_row, write_release, write_split_files
 from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
-from citeworth_assets.lib.sciqfs.sample import SampleSettings, generate_dump
+from citeworth_assets.lib.sciqfs.sample import SciqfsSampleSettings, generate_dump
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
 from citeworth_assets.lib.sciqfs.statistics import dataset_statistics
 from citeworth_assets.lib.sciqfs.tables import build_tables
@@ -20,7 +20,7 @@ from citeworth_assets.lib.sciqfs.tables import build_tables
 @pytest.fixture(scope="module")
 def examples():
     split = default_splitter()
-    records, abstracts = generate_dump(SampleSettings(papers=20))
+    records, abstracts = generate_dump(SciqfsSampleSettings(papers=20))
     log = IssueLog()
     tables = build_tables([paper_from_pdf_parse(r, split, abstracts, log) for r in records], log)
     return list(augment_examples(build_examples(tables, split)))

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.examples import (
     ExampleCounts,
     build_examples,

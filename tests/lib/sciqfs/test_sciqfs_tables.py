@@ -5,7 +5,7 @@ import json
 import pytest
 from builders import real_s2orc_parsed_papers
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.examples import (
     ExampleCounts,
     ExampleSettings,

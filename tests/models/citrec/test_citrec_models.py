@@ -3,8 +3,8 @@
 import pytest
 
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.citrec import write_citrec_sample
 from citeworth_models.citrec.evaluate import (
     RESULT_SCHEMA,
@@ -23,7 +23,9 @@ def generated(tmp_path_factory):
     sample = write_citrec_sample(tmp_path_factory.mktemp("citrec"))
     catalogue = read_catalogue(sample.catalogue_path)
     issues = IssueLog()
-    dataset = dataset_from_csv([sample.contexts_path], EvalSettings("generated", 5, 3, 2016), catalogue, issues)
+    dataset = dataset_from_csv(
+        [sample.contexts_path], CitrecDatasetSettings("generated", 5, 3, 2016), catalogue, issues
+    )
     field_names = sorted({f for info in catalogue.values() for f in info.fields_of_study})
     return dataset, field_names, issues
 
@@ -120,10 +122,10 @@ def test_bm25_and_bow_score_shapes():
 
 @pytest.mark.parametrize("name", SPARSE)
 def test_empty_vocabulary_and_empty_dataset_do_not_crash(name):
-    from citeworth_assets.lib.citrec.dataset import EvalDataset, EvalSettings
+    from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, EvalDataset
     from citeworth_models.citrec.evaluate import evaluate_model
 
     model = create_model(name).fit([["the of and"], ["a an"]])  # stop words only: no term survives
     assert not model.score(["the MAINCIT"]).any()
-    rows = evaluate_model(create_model(name), EvalDataset(EvalSettings("empty"), [], {}, []))
+    rows = evaluate_model(create_model(name), EvalDataset(CitrecDatasetSettings("empty"), [], {}, []))
     assert len(rows) == 40 and all(r["value"] == 0 and r["items"] == 0 for r in rows)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec.evaluate import evaluate_models, random_baseline
 from citeworth_models.citrec.nlp import ParserUnavailable, load_parser, parser_available
@@ -83,7 +83,7 @@ def test_parser_models_beat_random_by_far(tmp_path_factory):
     sample = write_citrec_sample(
         tmp_path_factory.mktemp("citrec_small"), CitrecSampleSettings(works=30, citing_papers=90)
     )
-    dataset = dataset_from_csv([sample.contexts_path], EvalSettings("generated", 5, 3, 2016))
+    dataset = dataset_from_csv([sample.contexts_path], CitrecDatasetSettings("generated", 5, 3, 2016))
     random = random_baseline(dataset)
     table = evaluate_models([create_model(name) for name in sorted(PARSER_MODELS | {"bow"})], dataset)
     values = {(r["model"], r["metric"], r["k"]): r for r in table.to_pylist()}

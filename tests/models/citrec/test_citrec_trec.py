@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from citeworth_assets.cli import main
 from citeworth_assets.lib.citrec.contexts import read_catalogue
-from citeworth_assets.lib.citrec.dataset import EvalSettings, dataset_from_csv
+from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
 from citeworth_models.citrec import trec
 from citeworth_models.citrec.evaluate import result_rows, run_model
@@ -27,7 +27,7 @@ def sample(tmp_path_factory):
 @pytest.fixture(scope="module")
 def dataset(sample):
     return dataset_from_csv(
-        [sample.contexts_path], EvalSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
+        [sample.contexts_path], CitrecDatasetSettings("generated", 5, 3, 2016), read_catalogue(sample.catalogue_path)
     )
 
 
@@ -114,17 +114,17 @@ def test_real_unarxive_contexts_without_terms_get_empty_rankings_from_the_defaul
     """The citing-sentence contexts of the real unarXive 2020 sample include 14 with no term left ("See MAINCIT .",
     "CIT , CIT , MAINCIT , CIT ."): bm25 raised IndexError on them and citrec-eval printed nothing."""
     from citeworth_assets.defs.citrec.settings import DEFAULT_MODELS
-    from citeworth_assets.lib.arxiv.context_csv import write_contexts_csv
-    from citeworth_assets.lib.arxiv.context_export import contexts_2020
-    from citeworth_assets.lib.arxiv.contexts import PRESETS
-    from citeworth_assets.lib.jsonl import IssueLog
+    from citeworth_assets.lib.arxiv.context_extraction import contexts_2020
+    from citeworth_assets.lib.arxiv.context_windows import PRESETS
+    from citeworth_assets.lib.arxiv.csv_export import write_contexts_csv
+    from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_models.citrec.text import bow_terms
 
     folder = shared_data / "unarxive-2020" / "papers"
     csv = tmp_path / "contexts.csv"
     rows = contexts_2020(folder, folder / "refs.db", PRESETS["unarxive_published"], IssueLog())
     write_contexts_csv((row.as_row() for row in rows), csv)
-    dataset = dataset_from_csv([csv], EvalSettings("real", 1, 1, 2100))  # every context a training context
+    dataset = dataset_from_csv([csv], CitrecDatasetSettings("real", 1, 1, 2100))  # every context a training context
     texts = [c.text for work in dataset.candidates for c in dataset.train[work]]
     no_terms = [text for text, terms in zip(texts, bow_terms(texts)) if not terms]
     assert len(no_terms) >= 10 and "See MAINCIT ." in no_terms

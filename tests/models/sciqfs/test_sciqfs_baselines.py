@@ -5,11 +5,11 @@ import pytest
 import torch
 from builders import real_s2orc_parsed_papers
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import augment_examples
 from citeworth_assets.lib.sciqfs.examples import build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.s2orc_source import paper_from_pdf_parse
-from citeworth_assets.lib.sciqfs.sample import SampleSettings, generate_dump
+from citeworth_assets.lib.sciqfs.sample import SciqfsSampleSettings, generate_dump
 from citeworth_assets.lib.sciqfs.splits import assign_splits
 from citeworth_assets.lib.sciqfs.tables import build_tables
 from citeworth_models.sciqfs.baselines import (
@@ -19,7 +19,7 @@ from citeworth_models.sciqfs.baselines import (
 )
 from citeworth_models.sciqfs.classifiers import (
     BiLSTMScorer,
-    TrainSettings,
+    RankerTrainingSettings,
     TransformerScorer,
     cosine_scores,
     euclidean_scores,
@@ -29,13 +29,13 @@ from citeworth_models.sciqfs.documents import documents
 from citeworth_models.sciqfs.embeddings import MiniLMEmbedder, minilm_path
 from citeworth_models.sciqfs.metrics import example_metrics, summarise
 
-FAST = TrainSettings(epochs=2, hidden=16, batch_size=16)
+FAST = RankerTrainingSettings(epochs=2, hidden=16, batch_size=16)
 
 
 @pytest.fixture(scope="module")
 def split_documents():
     split = default_splitter()
-    records, abstracts = generate_dump(SampleSettings(papers=14, paragraphs=4))
+    records, abstracts = generate_dump(SciqfsSampleSettings(papers=14, paragraphs=4))
     log = IssueLog()
     tables = build_tables([paper_from_pdf_parse(r, split, abstracts, log) for r in records], log)
     examples = list(augment_examples(build_examples(tables, split)))

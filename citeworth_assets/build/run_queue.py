@@ -25,7 +25,13 @@ from contextlib import contextmanager
 
 import dagster as dg
 
-from citeworth_assets.instance import LOCATION, workspace_file
+from citeworth_assets.build.dagster_internals import (
+    daemon_dequeues,
+    dequeuer,
+    job_selector,
+    workspace_context,
+)
+from citeworth_assets.build.instance import LOCATION, workspace_file
 
 # The dequeuer's INFO lines ("2 runs are currently in progress") are a daemon's log, not the build's output.
 logging.getLogger("dagster.daemon.QueuedRunCoordinatorDaemon").setLevel(logging.WARNING)
@@ -48,30 +54,13 @@ def environment(values: Mapping[str, str]) -> Iterator[None]:
                 os.environ[name] = value
 
 
-def daemon_dequeues(instance: dg.DagsterInstance) -> bool:
-    """Whether a live ``dagster-daemon`` (e.g. of ``citeworth ui``) dequeues this instance's runs."""
-    from dagster._daemon.controller import get_daemon_statuses
-    from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import (
-        QueuedRunCoordinatorDaemon,
-    )
-
-    kind = QueuedRunCoordinatorDaemon.daemon_type()
-    return bool(get_daemon_statuses(instance, [kind], ignore_errors=True)[kind].healthy)
-
-
 class RunQueue:
     """Submits runs (of a job, or of some assets, for one partition) and reports each run as it finishes."""
 
     def __init__(self, instance: dg.DagsterInstance, process_context):
         self.instance, self.process_context = instance, process_context
         self.runs: dict[str, object] = {}  # run id -> what the caller submitted it for
-        from dagster._daemon.run_coordinator.queued_run_coordinator_daemon import (
-            QueuedRunCoordinatorDaemon,
-        )
-
-        self._dequeuer = (
-            None if daemon_dequeues(instance) else QueuedRunCoordinatorDaemon(interval_seconds=POLL_SECONDS)
-        )
+        self._dequeuer = None if daemon_dequeues(instance) else dequeuer(POLL_SECONDS)
 
     def submit(
         self,
@@ -83,21 +72,11 @@ class RunQueue:
         label: object = None,
     ) -> str:
         """Queue a run of ``job_name`` (only ``assets`` of it, when given) for ``partition_key``."""
-        from dagster._core.definitions.selector import JobSubsetSelector
-
         workspace = self.process_context.create_request_context()
         location = workspace.get_code_location(LOCATION)
         (repository,) = location.get_repositories().values()
         selection = frozenset(assets) if assets else None
-        remote_job = location.get_job(
-            JobSubsetSelector(
-                location_name=location.name,
-                repository_name=repository.name,
-                job_name=job_name,
-                op_selection=None,
-                asset_selection=selection,
-            )
-        )
+        remote_job = location.get_job(job_selector(location.name, repository.name, job_name, selection))
         plan = location.get_execution_plan(
             remote_job, dict(run_config), step_keys_to_execute=None, known_state=None, instance=self.instance
         )
@@ -150,15 +129,7 @@ class RunQueue:
 @contextmanager
 def run_queue(instance: dg.DagsterInstance, env: Mapping[str, str]) -> Iterator[RunQueue]:
     """A queue of runs in the code location of ``citeworth ui``, loaded with ``env`` set."""
-    from dagster._core.workspace.context import WorkspaceProcessContext
-    from dagster._core.workspace.load_target import WorkspaceFileTarget
-
-    with (
-        environment(env),
-        WorkspaceProcessContext(
-            instance, WorkspaceFileTarget(paths=[str(workspace_file())]), code_server_log_level="WARNING"
-        ) as context,
-    ):
+    with environment(env), workspace_context(instance, workspace_file()) as context:
         error = context.create_request_context().get_code_location_error(LOCATION)
         if error:
             raise RuntimeError(f"the code location {LOCATION!r} did not load: {error.message}")

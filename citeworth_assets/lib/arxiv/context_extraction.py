@@ -1,15 +1,19 @@
-"""Citation contexts of whole papers, as unarXive's published script extracts them.
+"""Which bibliography items get citation contexts, and their extraction from whole papers (the window itself is
+:mod:`citeworth_assets.lib.arxiv.context_windows`).
 
-Candidates (unarXive 2020, as published): the ``bibitem`` rows whose ``cited_mag_id`` is set (and,
-with ``min_citing_docs`` > 1, cited that often), in the order of the published query (by cited MAG id;
-the same SQL is run here, so SQLite orders ties the same way). Each candidate's markers in its citing
-paper's text give one context each; :mod:`citeworth_assets.lib.arxiv.context_csv` writes them in the
-published CSV format.
+As unarXive's published script extracts them: the candidates (unarXive 2020) are the ``bibitem`` rows whose
+``cited_mag_id`` is set (and, with ``min_citing_docs`` > 1, cited that often), in the order of the published query
+(by cited MAG id; the same SQL is run here, so SQLite orders ties the same way). Each candidate's markers in its
+citing paper's text give one context each; :mod:`citeworth_assets.lib.context_csv` writes them in the published CSV
+format.
 
 Here each paper is read once (not once per candidate) and its contexts are put back in the published
 order when written. Differences from the published script, none of which changes its output on a
 readable dump: a text that is not valid UTF-8 is decoded with replacements and counted (the script
 stops), and a candidate whose citing paper has no text file is counted (the script skips it).
+
+Beside it, :func:`linked_contexts` takes every item linked by any route (:func:`reference_links`: the links shipped
+in the input, else the resolver's).
 """
 
 from __future__ import annotations
@@ -22,11 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
-from citeworth_assets.lib.arxiv.contexts import (
+from citeworth_assets.lib.arxiv.context_windows import (
     UNARXIVE_2020,
     UNARXIVE_2022,
     ContextRules,
-    ContextSettings,
+    ContextWindow,
     SentenceWindows,
     adjacent_ids,
     group_adjacent_ids,
@@ -36,7 +40,7 @@ from citeworth_assets.lib.arxiv.contexts import (
 )
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
+from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
 if TYPE_CHECKING:
     from nltk.tokenize.punkt import PunktSentenceTokenizer
@@ -79,12 +83,6 @@ def iter_candidates(
         log.add(ReadIssue(path, None, None, "corrupt_refs_db", f"reading stopped: {error}"))
 
 
-def published_candidates(
-    refs: unarxive2020.RefsDb, min_citing_docs: int = 1, log: IssueLog | None = None
-) -> list[Candidate]:
-    return list(iter_candidates(refs, min_citing_docs, log))
-
-
 @dataclass
 class ContextRow:
     """One context; ``order`` puts it back in the published order."""
@@ -125,7 +123,7 @@ def text_contexts(
     text: str,
     targets: Iterable[tuple[tuple, Candidate]],
     id_map: dict,
-    settings: ContextSettings,
+    settings: ContextWindow,
     rules: ContextRules,
     exact: bool = False,
     tokenizer: PunktSentenceTokenizer | None = None,
@@ -167,7 +165,7 @@ def text_contexts(
 def contexts_2020(
     papers: str | Path,
     refs_db: str | Path,
-    settings: ContextSettings,
+    settings: ContextWindow,
     log: IssueLog,
     *options,
     root: str | Path | None = None,
@@ -207,7 +205,7 @@ def published_contexts(
     refs_db: str | Path,
     present: Container[str],
     texts: Callable[[list[str]], Iterable[tuple]],
-    settings: ContextSettings,
+    settings: ContextWindow,
     log: IssueLog,
     min_contexts: int = 1,
     min_citing_docs: int = 1,
@@ -293,7 +291,7 @@ def _published_groups(candidates, present, by_rank, published_labels: bool) -> I
 
 
 def contexts_2022(
-    paper: unarxive2022.Paper, settings: ContextSettings, log: IssueLog | None = None
+    paper: unarxive2022.Paper, settings: ContextWindow, log: IssueLog | None = None
 ) -> Iterator[ContextRow]:
     """Contexts of one unarXive 2022 paper, per paragraph; candidates are references with a shipped link (MAG or
     OpenAlex id), which each context carries with the DOI shipped for the reference."""
@@ -330,3 +328,65 @@ def contexts_2022(
                 UNARXIVE_2022,
                 report=report,
             )
+
+
+# -- every linked item (an addition beside the published rule, selected by configuration) ----------------------------
+# The published extraction takes only the items the input ships a MAG id for. With the works catalogue, the resolver
+# links more items (and unarXive 2022's OpenAlex-only links gain a MAG id): contexts for every linked item, with the
+# same window and marker rules, in the text's order (paper by paper, markers by position).
+
+Link = tuple[str | None, str | None, str | None, str | None]  # cited MAG, arXiv, OpenAlex id and DOI
+
+
+def reference_links(
+    references: Iterable[dict],
+    resolutions: Iterable[dict],
+    use_resolver: bool = True,
+    openalex_mag: dict | None = None,
+    arxiv_only: bool = False,
+) -> dict:
+    """``{citing paper id: {ref id: (MAG id, arXiv id, OpenAlex id, DOI)}}``: the shipped MAG id, else the MAG id the
+    catalogue gives a shipped OpenAlex id (``openalex_mag``: short OpenAlex id -> MAG id), else (with ``use_resolver``)
+    the MAG id of the work the resolver found; the arXiv id shipped, else the first one in the string; the shipped
+    OpenAlex id and DOI. An item with neither a MAG nor an OpenAlex id is left out, unless ``arxiv_only`` and it names
+    an arXiv id: papers converted from LaTeX sources ship no links, and then have contexts without a works catalogue."""
+    resolved = {(r["citing_paper_id"], r["ref_id"]): r.get("mag_id") for r in resolutions if r.get("work_id")}
+    openalex_mag = openalex_mag or {}
+    links: dict[str, dict[str, Link]] = {}
+    for ref in references:
+        key = (ref["citing_paper_id"], ref["ref_id"])
+        mag = (
+            ref.get("linked_mag_id")
+            or openalex_mag.get(short_openalex_id(ref.get("linked_openalex_id")))
+            or (resolved.get(key) if use_resolver else None)
+        )
+        openalex = short_openalex_id(ref.get("linked_openalex_id"))
+        arxiv = ref.get("linked_arxiv_id") or next(iter(ref.get("arxiv_ids") or []), None)
+        if not (mag or openalex or (arxiv_only and arxiv)):
+            continue
+        link = (str(mag) if mag else None, arxiv, openalex, ref.get("linked_doi"))
+        links.setdefault(ref["citing_paper_id"], {})[ref["ref_id"]] = link
+    return links
+
+
+def linked_contexts(
+    texts: Iterable[tuple[str, str | None, str]], links: dict, settings: ContextWindow, rules: ContextRules
+) -> Iterator[ContextRow]:
+    """Contexts of ``(citing paper id, citing MAG id, text)`` items for the markers of their linked references."""
+    for order, (citing, citing_mag, text) in enumerate(texts):
+        paper_links = links.get(citing) or {}
+        if not paper_links:
+            continue
+        seen: dict[str, int] = {}
+        for match in rules.cite_pattern.finditer(text):
+            if match.group(1) in paper_links:
+                seen.setdefault(match.group(1), match.start())
+        targets = [
+            (
+                (order, position),
+                Candidate(ref_id, *paper_links[ref_id][:2], citing_mag, citing, *paper_links[ref_id][2:4]),
+            )
+            for ref_id, position in sorted(seen.items(), key=lambda item: item[1])
+        ]
+        rows = list(text_contexts(text, targets, paper_links, settings, rules))
+        yield from sorted(rows, key=lambda row: row.marker_start)

@@ -6,7 +6,7 @@
    evaluation the automation sensor makes), and the requested asset partitions become runs: one per partition, the
    assets of one partition together, in the graph's dependency order.
    Warehouse views (condition ``refreshed_view``) wait until nothing else is requested: one refresh per build.
-3. Runs go through the instance's run queue (:mod:`citeworth_assets.run_queue`: ``--workers``, pools); once they
+3. Runs go through the instance's run queue (:mod:`citeworth_assets.build.run_queue`: ``--workers``, pools); once they
    finish, the conditions are evaluated again, until nothing is requested. ``--models`` then trains (the models
    group has no condition) and the conditions are evaluated once more.
 
@@ -17,18 +17,16 @@ one evaluates against what the failed build started from and runs again what it 
 
 from __future__ import annotations
 
-import functools
 import graphlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import dagster as dg
-from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 
-from citeworth_assets.build_guard import IN_BUILD_TAG
+from citeworth_assets.build.dagster_internals import dynamic_partitions_read_once, partition_range_tags
+from citeworth_assets.build.guard import IN_BUILD_TAG
 from citeworth_assets.lib.signals import sigterm_kept
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
@@ -241,9 +239,7 @@ class Plan:
                 started = time.perf_counter()
                 result = self._execute_here(request)
                 events = result.get_asset_materialization_events()
-                if request.job_name != ASSET_JOB:  # a source (in process: a build without a queue)
-                    self._finished(request, result.success, result.run_id, events, time.perf_counter() - started)
-                elif request.partitions:  # a range of partitions in one run
+                if request.job_name != ASSET_JOB or request.partitions:  # a source (no queue), or a range in one run
                     self._finished(request, result.success, result.run_id, events, time.perf_counter() - started)
                 elif self._finished(request, result.success, result.run_id, events, None) and request.partition:
                     label = request.label.removesuffix(f"[{request.partition}]")
@@ -264,8 +260,7 @@ class Plan:
         """One run in this process: a job's own (a source, training) or some assets of the asset job."""
         config, tags = request.run_config or self.log_config, {**self.tags, IN_BUILD_TAG: "true"}
         if request.partitions:
-            tags[ASSET_PARTITION_RANGE_START_TAG] = request.partitions[0]
-            tags[ASSET_PARTITION_RANGE_END_TAG] = request.partitions[-1]
+            tags.update(partition_range_tags(request.partitions[0], request.partitions[-1]))
         if request.job_name == ASSET_JOB:
             job, selection = self.defs.resolve_implicit_global_asset_job_def(), sorted(request.assets)
         else:
@@ -353,7 +348,7 @@ def source_requests(defs: dg.Definitions, instance: dg.DagsterInstance, settings
 def automation_requests(defs, instance, cursor, selection=AUTOMATED) -> tuple[list[Request], object]:
     """What the graph's automation conditions request now: one request per asset and partition."""
     logging.getLogger("dagster.automation_condition_tester").setLevel(logging.WARNING)  # not a line per asset
-    with _partition_keys_cached(instance):
+    with dynamic_partitions_read_once(instance):
         evaluated = dg.evaluate_automation_conditions(defs, instance, asset_selection=selection, cursor=cursor)
     requests = []
     for result in evaluated.results:
@@ -365,34 +360,18 @@ def automation_requests(defs, instance, cursor, selection=AUTOMATED) -> tuple[li
     return requests, evaluated.cursor
 
 
-@contextmanager
-def _partition_keys_cached(instance: dg.DagsterInstance) -> Iterator[None]:
-    """Dynamic partition keys read once per evaluation: the evaluation asks the instance for them thousands of times
-    (8,604 queries, 25 of its 31 CPU-s, in a 3-file arXiv build), and they do not change while it runs."""
-    read = instance.get_dynamic_partitions
-    instance.get_dynamic_partitions = functools.cache(read)
-    try:
-        yield
-    finally:
-        del instance.get_dynamic_partitions  # (the instance's own method again)
-
-
 def saved_cursor(instance: dg.DagsterInstance):
-    from dagster_shared.serdes import deserialize_value
-
     text = instance.run_storage.get_cursor_values({CURSOR_KEY}).get(CURSOR_KEY)
     if not text:
         return None
     try:
-        return deserialize_value(text)
+        return dg.deserialize_value(text)
     except Exception:  # a cursor of another Dagster version: start afresh, as the automation sensor would
         return None
 
 
 def save_cursor(instance: dg.DagsterInstance, cursor) -> None:
-    from dagster_shared.serdes import serialize_value
-
-    instance.run_storage.set_cursor_values({CURSOR_KEY: serialize_value(cursor)})
+    instance.run_storage.set_cursor_values({CURSOR_KEY: dg.serialize_value(cursor)})
 
 
 def build_graph(

@@ -95,7 +95,7 @@ def replace_placeholders(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class ContextSettings:
+class ContextWindow:
     """The window: ``before``/``after`` sentences beside the citing sentence, or words on each side; sentences are
     split by the ``tokenizer`` preset (lib/arxiv/punkt.py)."""
 
@@ -107,11 +107,11 @@ class ContextSettings:
 
 # The published script's command-line defaults (-u s -e 1 -o 1): the citing sentence and one on each side,
 # the <sentence><citing_sentence><sentence> of unarXive's README_contexts.md and Listing 4.2's example.
-PUBLISHED_SETTINGS = ContextSettings("sentences", 1, 1)
+PUBLISHED_SETTINGS = ContextWindow("sentences", 1, 1)
 # Named presets: ``unarxive_published`` is how unarXive's published citation_contexts.csv was made (the citing
 # sentence alone, NLTK's trained English Punkt as nltk 3.4.5 splits); ``unarxive_script`` the script's defaults.
 PRESETS = {
-    "unarxive_published": ContextSettings("sentences", 0, 0, "unarxive_published"),
+    "unarxive_published": ContextWindow("sentences", 0, 0, "unarxive_published"),
     "unarxive_script": PUBLISHED_SETTINGS,
 }
 
@@ -218,7 +218,7 @@ def _words_forward(text: str, start: int, words: int, rules: ContextRules) -> in
     return distance
 
 
-def word_window(text: str, start: int, end: int, settings: ContextSettings, rules: ContextRules) -> str:
+def word_window(text: str, start: int, end: int, settings: ContextWindow, rules: ContextRules) -> str:
     back = _words_back(text, start, settings.before, rules)
     forward = _words_forward(text, end, settings.after, rules)
     pre = text[start - back : start] if back else text[:start]  # published pre[-0:] is the whole prefix
@@ -297,7 +297,7 @@ def marker_context(
     text: str,
     start: int,
     end: int,
-    settings: ContextSettings,
+    settings: ContextWindow,
     rules: ContextRules,
     windows: SentenceWindows | None = None,
     tokenizer: PunktSentenceTokenizer | None = None,

@@ -124,7 +124,7 @@ def _fail_dead_runs(instance) -> list[str]:
     its own process are failed."""
     import dagster as dg
 
-    from citeworth_assets.run_queue import daemon_dequeues
+    from citeworth_assets.build.dagster_internals import daemon_dequeues
 
     daemon, done = daemon_dequeues(instance), []
     statuses = [dg.DagsterRunStatus[name] for name in UNFINISHED]

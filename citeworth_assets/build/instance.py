@@ -12,7 +12,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from citeworth_assets.lib.settings import Settings
+from citeworth_assets.lib.settings import PlatformSettings
 
 LOCATION = "citeworth"
 WORKSPACE_YAML = f"""\
@@ -43,7 +43,7 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def prepare_dagster_home(settings: Settings) -> Path:
+def prepare_dagster_home(settings: PlatformSettings) -> Path:
     """``$DAGSTER_HOME`` if set, else ``<data>/dagster_home``, created with the platform's instance and workspace."""
     home = Path(os.environ.get("DAGSTER_HOME") or settings.dagster_home).resolve()
     home.mkdir(parents=True, exist_ok=True)
@@ -67,14 +67,15 @@ def code_location_args() -> list[str]:
     return ["-w", str(workspace_file())]
 
 
-def dagster_instance(settings: Settings, max_concurrent_runs: int | None = None) -> dg.DagsterInstance:
+def dagster_instance(settings: PlatformSettings, max_concurrent_runs: int | None = None) -> dg.DagsterInstance:
     """The shared instance; ``max_concurrent_runs`` overrides the run queue's limit for this process only
     (``citeworth build --workers N`` dequeues its own runs with it)."""
     home = prepare_dagster_home(settings)
     if max_concurrent_runs is None:
         return dg.DagsterInstance.get()
     import yaml
-    from dagster._core.instance.ref import InstanceRef
+
+    from citeworth_assets.build.dagster_internals import instance_with_overrides
 
     concurrency = (yaml.safe_load((home / "dagster.yaml").read_text()) or {}).get("concurrency") or {}
     overrides = {
@@ -83,4 +84,4 @@ def dagster_instance(settings: Settings, max_concurrent_runs: int | None = None)
             "runs": {**concurrency.get("runs", {}), "max_concurrent_runs": max_concurrent_runs},
         }
     }
-    return dg.DagsterInstance.from_ref(InstanceRef.from_dir(str(home), overrides=overrides))
+    return instance_with_overrides(home, overrides)

@@ -17,16 +17,21 @@ from pathlib import Path
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import stored_papers, unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.catalogue_lookup import openalex_mag_ids
-from citeworth_assets.lib.arxiv.context_export import contexts_2020, contexts_2022, published_contexts
-from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2020 as UNARXIVE_2020_RULES
-from citeworth_assets.lib.arxiv.contexts import UNARXIVE_2022 as UNARXIVE_2022_RULES
-from citeworth_assets.lib.arxiv.contexts import ContextSettings
+from citeworth_assets.lib.arxiv.context_extraction import (
+    contexts_2020,
+    contexts_2022,
+    linked_contexts,
+    published_contexts,
+    reference_links,
+)
+from citeworth_assets.lib.arxiv.context_windows import UNARXIVE_2020 as UNARXIVE_2020_RULES
+from citeworth_assets.lib.arxiv.context_windows import UNARXIVE_2022 as UNARXIVE_2022_RULES
+from citeworth_assets.lib.arxiv.context_windows import ContextWindow
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, is_converted
-from citeworth_assets.lib.arxiv.linked_contexts import linked_contexts, reference_links
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.identifiers import short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 
 
 @contextmanager
@@ -47,7 +52,7 @@ def paper_folder(dump: DumpFile, root: Path | None = None) -> Iterator[Path]:
 
 
 def context_rows(
-    dump: DumpFile, settings: ContextSettings, published_labels: bool, log: IssueLog, root: Path | None = None
+    dump: DumpFile, settings: ContextWindow, published_labels: bool, log: IssueLog, root: Path | None = None
 ) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows of one dump file: markers of bibliography items with a shipped link, as published.
     No file of a folder that leads out of it and the dump root ``root`` is read."""
@@ -69,7 +74,7 @@ def lake_context_rows(
     lake_root: Path,
     dump: DumpFile,
     key: str,
-    settings: ContextSettings,
+    settings: ContextWindow,
     published_labels: bool,
     log: IssueLog,
     root: Path | None = None,
@@ -94,11 +99,12 @@ def lake_context_rows(
 
 
 def resolver_linked_rows(
-    lake_root: Path, dump: DumpFile, key: str, settings: ContextSettings, log: IssueLog, dumps: Path | None = None
+    lake_root: Path, dump: DumpFile, key: str, settings: ContextWindow, log: IssueLog, dumps: Path | None = None
 ) -> Iterator[dict]:
     """CONTEXT_SCHEMA rows, from the lake's stored papers, for every item linked by the input (a shipped OpenAlex id
-    gets its MAG id from the catalogue) or by the resolver (:mod:`citeworth_assets.lib.arxiv.linked_contexts`); in a
-    file converted from LaTeX sources, also every item naming an arXiv id (no links are shipped there)."""
+    gets its MAG id from the catalogue) or by the resolver
+    (:func:`~citeworth_assets.lib.arxiv.context_extraction.linked_contexts`); in a file converted from LaTeX sources,
+    also every item naming an arXiv id (no links are shipped there)."""
     columns = [
         "ref_id",
         "citing_paper_id",

@@ -1,8 +1,8 @@
 """One build of a data root: what ``citeworth build`` (and the tests' graph builds) run around the build plan.
 
-The data root is held (one build at a time, :mod:`citeworth_assets.build_guard`), what a killed build left is
+The data root is held (one build at a time, :mod:`citeworth_assets.build.guard`), what a killed build left is
 cleaned up, and the warehouse assets of the build publish into one draft that replaces the warehouse once the data
-has settled; the runs of :func:`~citeworth_assets.build_plan.build_graph` go through the instance's run queue, or
+has settled; the runs of :func:`~citeworth_assets.build.plan.build_graph` go through the instance's run queue, or
 all run in this process.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import dagster as dg
 
-from citeworth_assets.build_plan import QUIET, BuildResult, Request, build_graph
+from citeworth_assets.build.plan import QUIET, BuildResult, Request, build_graph
 
 
 def build_data_root(
@@ -28,7 +28,7 @@ def build_data_root(
     in_process: bool = False,
 ) -> tuple[BuildResult, dg.DagsterInstance]:
     """Build everything under the settings' dump root into its data root, holding the data root (a second build is
-    refused: :class:`~citeworth_assets.build_guard.DataRootBusy`) after cleaning up what a killed build left.
+    refused: :class:`~citeworth_assets.build.guard.DataRootBusy`) after cleaning up what a killed build left.
 
     The warehouse assets of the build publish into one draft that replaces the warehouse once the data has settled,
     unless one failed (or a running daemon launches the runs: then each publishes on its own). ``published`` is
@@ -39,18 +39,19 @@ def build_data_root(
     import os
     from contextlib import ExitStack, nullcontext
 
-    from citeworth_assets.build_guard import BUILD_PID_ENV, BUILD_PID_TAG, data_root_lock, recover_dead_build
+    from citeworth_assets.build.dagster_internals import daemon_dequeues
+    from citeworth_assets.build.guard import BUILD_PID_ENV, BUILD_PID_TAG, data_root_lock, recover_dead_build
+    from citeworth_assets.build.instance import dagster_instance, default_workers
+    from citeworth_assets.build.run_queue import environment, run_queue
     from citeworth_assets.definitions import SOURCES, build_definitions
-    from citeworth_assets.instance import dagster_instance, default_workers
     from citeworth_assets.lib.warehouse import BUILD_DRAFT_ENV, published_whole
-    from citeworth_assets.resources import CiteworthSettings
-    from citeworth_assets.run_queue import daemon_dequeues, environment, run_queue
+    from citeworth_assets.resources import PlatformResource
 
     with data_root_lock(settings.data):
         instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
         for line in recover_dead_build(instance, settings.data, settings.warehouse):
             echo(line)
-        defs = build_definitions(CiteworthSettings(**settings.values()))
+        defs = build_definitions(PlatformResource(**settings.values()))
         warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
         train = None
         if train_job is not None:
