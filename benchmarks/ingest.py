@@ -19,12 +19,11 @@ ratio of the three steps' CPU seconds to the floor's (target: at most 2x). Resul
 
 import argparse
 import json
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from steps import run_step, step_result
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -59,24 +58,7 @@ def step(name: str, dump: str, data: str) -> dict:
         ids = candidate_ids(lake_root, shard.key)
         papers = len(ids)
         write_paragraphs(lake_root, ShardSource(shard.release, shard.key, shard.pdf_parses), IssueLog(), ids)
-    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
-    return {
-        "step": name,
-        "seconds": seconds,
-        "cpu_seconds": cpu_seconds,
-        "papers": papers,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
-
-
-def run_step(name: str, dump: Path, data: Path) -> dict:
-    out = subprocess.run(
-        [sys.executable, __file__, "--step", name, "--dump", str(dump), "--data", str(data)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return step_result(name, started, cpu_started, papers)
 
 
 def measure(papers: int, workdir: Path) -> dict:
@@ -88,7 +70,7 @@ def measure(papers: int, workdir: Path) -> dict:
     (shard_dir,) = list(dump.glob("*/full"))
     compressed = sum(f.stat().st_size for f in shard_dir.glob("*/*.jsonl.gz"))
     metadata_mb = sum(f.stat().st_size for f in shard_dir.glob("metadata/*.jsonl.gz")) / 1e6
-    steps = {name: run_step(name, dump, data) for name in ("baseline", "papers", "filter", "paragraphs")}
+    steps = {name: run_step(__file__, name, dump, data) for name in ("baseline", "papers", "filter", "paragraphs")}
     ours = sum(steps[name]["cpu_seconds"] for name in ("papers", "filter", "paragraphs"))
     floor = steps["baseline"]["cpu_seconds"]
     return {

@@ -24,12 +24,11 @@ import argparse
 import gzip
 import json
 import random
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from steps import run_step, step_result
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "s2ag-2023" / "s2orc"
@@ -128,24 +127,7 @@ def step(name: str, dump: str, data: str) -> dict:
         papers = len(write_paragraphs(lake_root, source, IssueLog()).papers)
     elif name == "reader":
         papers = sum(table.num_rows for table in paragraph_batches(source, IssueLog()))
-    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
-    return {
-        "step": name,
-        "seconds": round(seconds, 3),
-        "cpu_seconds": round(cpu_seconds, 3),
-        "papers": papers,
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
-
-
-def run_step(name: str, dump: Path, data: Path) -> dict:
-    out = subprocess.run(
-        [sys.executable, __file__, "--step", name, "--dump", str(dump), "--data", str(data)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return step_result(name, started, cpu_started, papers)
 
 
 def measure(records: int, papers_rows: list[int], workdir: Path) -> dict:
@@ -156,12 +138,12 @@ def measure(records: int, papers_rows: list[int], workdir: Path) -> dict:
     mb = full_text.stat().st_size / 1e6
     steps = {}
     for name in ("line_floor", "floor", "reader", "paragraphs"):
-        steps[name] = run_step(name, dump, data)
+        steps[name] = run_step(__file__, name, dump, data)
     joins = []
     for rows in papers_rows:
         write_papers(release, ids, rows)
-        staged = run_step("stage", dump, data)
-        joined = run_step("join", dump, data)
+        staged = run_step(__file__, "stage", dump, data)
+        joined = run_step(__file__, "join", dump, data)
         joins.append({"papers_rows": rows, "stage": staged, "join": joined})
     steps["papers"] = joins[0]["join"]
     floor = steps["floor"]["cpu_seconds"]

@@ -278,6 +278,38 @@ def _body_2022(paragraphs: list[str]) -> list[dict]:
     return body
 
 
+def unarxive_2022_record(
+    paper_id: str,
+    rng: random.Random,
+    body: list[dict],
+    bib_entries: dict,
+    initials: tuple[str, str],
+    categories: str = "hep-th math-ph",
+    discipline: str = "Physics",
+) -> dict:
+    """A paper in unarXive 2022's shape (two authors with these initials, a title and an abstract drawn from
+    ``rng`` in that order, no ref entries)."""
+    first, second = initials
+    return {
+        "paper_id": paper_id,
+        "_pdf_hash": None,
+        "_source_hash": _hash(paper_id),
+        "_source_name": f"{paper_id}.gz",
+        "metadata": {
+            "id": paper_id,
+            "title": _sentence(rng),
+            "authors": f"{first}. Author, {second}. Author",
+            "categories": categories,
+            "authors_parsed": [["Author", f"{first}.", ""], ["Author", f"{second}.", ""]],
+        },
+        "discipline": discipline,
+        "abstract": {"section": "Abstract", "text": _sentence(rng)},
+        "body_text": body,
+        "bib_entries": bib_entries,
+        "ref_entries": {},
+    }
+
+
 def _bib_entries_2022(references: list[SampleReference], hashes: dict[str, str]) -> dict:
     """``bib_entries`` of a unarXive 2022 paper: the raw string, contained arXiv ids and the shipped ``ids`` links."""
     bib = {}
@@ -329,23 +361,7 @@ def write_unarxive_2022(
             )
             body[0]["ref_spans"][-1]["text"] = marker
             body[0]["text"] += f" with {marker} ."
-            record = {
-                "paper_id": paper_id,
-                "_pdf_hash": None,
-                "_source_hash": _hash(paper_id),
-                "_source_name": f"{paper_id}.gz",
-                "metadata": {
-                    "id": paper_id,
-                    "title": _sentence(rng),
-                    "authors": "A. Author, B. Author",
-                    "categories": "hep-th math-ph",
-                    "authors_parsed": [["Author", "A.", ""], ["Author", "B.", ""]],
-                },
-                "discipline": "Physics",
-                "abstract": {"section": "Abstract", "text": _sentence(rng)},
-                "body_text": body,
-                "bib_entries": _bib_entries_2022(references, hashes),
-                "ref_entries": {formula: {"latex": "x_i^2 + y", "type": "formula"}},
-            }
+            record = unarxive_2022_record(paper_id, rng, body, _bib_entries_2022(references, hashes), ("A", "B"))
+            record["ref_entries"] = {formula: {"latex": "x_i^2 + y", "type": "formula"}}
             out.write(json.dumps(record) + "\n")
     return path, every

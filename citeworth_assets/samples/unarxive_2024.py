@@ -19,8 +19,8 @@ from citeworth_assets.samples.arxiv import (
     _body_2022,
     _hash,
     _references,
-    _sentence,
     paper_body,
+    unarxive_2022_record,
 )
 from citeworth_assets.samples.mag import Work
 
@@ -58,24 +58,8 @@ def _record(index: int, works: list[Work], rng: random.Random) -> dict:
     body = _body_2022(paper_body(["{{cite:" + hashes[r.uuid] + "}}" for r in references], rng))
     for number, paragraph in enumerate(body):
         paragraph["section"] = ("Introduction", "Related\nWork", "", "Method")[min(number, 3)]
-    record = {
-        "paper_id": paper_id,
-        "_pdf_hash": None,
-        "_source_hash": _hash(paper_id),
-        "_source_name": f"{paper_id}.gz",
-        "metadata": {
-            "id": paper_id,
-            "title": _sentence(rng),
-            "authors": "C. Author, D. Author",
-            "categories": "cs.DL cs.CL",
-            "authors_parsed": [["Author", "C.", ""], ["Author", "D.", ""]],
-        },
-        "discipline": "Computer Science",
-        "abstract": {"section": "Abstract", "text": _sentence(rng)},
-        "body_text": body,
-        "bib_entries": _bib_entries_2022(references, hashes),
-        "ref_entries": {},
-    }
+    entries = _bib_entries_2022(references, hashes)
+    record = unarxive_2022_record(paper_id, rng, body, entries, ("C", "D"), "cs.DL cs.CL", "Computer Science")
     return to_2024(record, "en" if index % 4 else "de", rng.randint(0, 90))
 
 

@@ -27,28 +27,14 @@ from citeworth_assets.samples.s2ag import (
 
 SEED, PAPERS, SHARDS = 7, 160, 2
 FILE_NAME = re.compile(r"^\d{8}_\d{6}_\d{5}_[a-z]{5}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.gz$")
-V2_BODY = {
-    "paragraph",
-    "section_header",
-    "sentence",
-    "bib_ref",
-    "figure_ref",
-    "table_ref",
-    "formula",
-    "figure",
-    "table",
-    "figure_caption",
-    "table_caption",
-}
-V2_BIBLIOGRAPHY = {
-    "bib_entry",
-    "bib_title",
-    "bib_author",
-    "bib_author_first_name",
-    "bib_author_last_name",
-    "bib_venue",
-    "bib_date",
-}
+# The s2orc_v2 annotation keys as the published description names them (the generator is checked against these)
+V2_BODY = set(
+    "paragraph section_header sentence bib_ref figure_ref table_ref formula figure table figure_caption "
+    "table_caption".split()
+)
+V2_BIBLIOGRAPHY = set(
+    "bib_entry bib_title bib_author bib_author_first_name bib_author_last_name bib_venue bib_date".split()
+)
 
 
 class Release:
