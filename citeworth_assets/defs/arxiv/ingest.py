@@ -9,7 +9,9 @@ import dagster as dg
 
 from citeworth_assets.defs.arxiv.issues import DIMENSION, issue_metadata
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.automation import follows_inputs
 from citeworth_assets.defs.outputs import parquet_specs
+from citeworth_assets.defs.sensing import input_version
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.contexts import MAX_SPLIT_CHARS
@@ -20,7 +22,7 @@ from citeworth_assets.resources import CiteworthSettings
 
 ARXIV_ISSUES = "arxiv_read_issues"
 # a dump file partition added without a run (a converted LaTeX source dump, Saier 2019 §4.2.3) is ingested
-FOLLOWS_NEW_DUMP_FILES = dg.AutomationCondition.eager()
+FOLLOWS_NEW_DUMP_FILES = follows_inputs()
 
 
 def _long_text(text: str, row: dict, path: Path, log: IssueLog) -> None:
@@ -107,6 +109,7 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: CiteworthSettings
     issues = issue_metadata(settings.lake, ARXIV_ISSUES, dump.release, key, log, dumps)
     yield dg.MaterializeResult(
         asset_key="arxiv_papers",
+        data_version=dg.DataVersion(input_version(dump)),  # the record of what was built: see defs/sensing.py
         metadata={
             "papers": papers.rows_written,
             "release": dump.release,
