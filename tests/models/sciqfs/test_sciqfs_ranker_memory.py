@@ -7,7 +7,7 @@ import tracemalloc
 
 from citeworth_models.sciqfs.baselines import BaselineSettings, run_baselines
 from citeworth_models.sciqfs.documents import Document
-from citeworth_models.sciqfs.embeddings import tfidf_chars
+from citeworth_models.sciqfs.embeddings import tfidf_chars, tfidf_words
 from citeworth_models.sciqfs.metrics import example_metrics
 from citeworth_models.sciqfs.rankers import cosine_scores, euclidean_scores
 
@@ -60,3 +60,17 @@ def test_scores_are_those_of_each_document_alone():
         alone_cos, alone_euc = cosine_scores(vectors[:-1], vectors[-1]), euclidean_scores(vectors[:-1], vectors[-1])
         assert cos_row == example_metrics(doc.example_id, doc.labels, alone_cos)
         assert euc_row == example_metrics(doc.example_id, doc.labels, alone_euc)
+
+
+def test_tfidf_counted_text_by_text_is_scikit_learns_fit():
+    """The TF-IDF embedders count document frequencies one text at a time; vocabulary, idf and vectors are those of
+    scikit-learn's own fit (which holds the count matrix of every training text)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    texts = [s for doc in generated(6, seed=6) for s in doc.sentences] + ["", ";;", "Schrödinger's cat\nis HERE"]
+    for embedder in (tfidf_words(), tfidf_chars()):
+        reference = TfidfVectorizer(analyzer=embedder.analyzer, ngram_range=embedder.ngram_range).fit(texts)
+        embedder.fit(iter(texts))
+        assert embedder.vectorizer.vocabulary_ == reference.vocabulary_
+        assert (embedder.vectorizer.idf_ == reference.idf_).all()
+        assert (embedder.embed(texts[:40]) == reference.transform(texts[:40]).astype("float32").toarray()).all()
