@@ -139,11 +139,12 @@ def test_a_killed_build_on_postgres_is_completed_and_equals_the_sqlite_build(tmp
         again = build(dumps, data, env)
         output, _ = again.communicate(timeout=900)
         assert again.returncode == 0, output
-        assert ("of a killed build marked failed" in output) == bool(left), output
         with dg.DagsterInstance.from_config(str(home)) as instance:
             assert not instance.get_runs(dg.RunsFilter(statuses=unfinished))
-            assert all(instance.get_run_by_id(run_id).is_failure_or_canceled for run_id in left)
-        print(f"\nkilled with {len(left)} runs unfinished; the rerun:\n{output}")
+            # a run the kill left either finished in its own process before the rerun began, or was marked failed
+            marked = [run_id for run_id in left if instance.get_run_by_id(run_id).is_failure_or_canceled]
+        assert ("of a killed build marked failed" in output) == bool(marked), output
+        print(f"\nkilled with {len(left)} runs unfinished ({len(marked)} marked failed by the rerun):\n{output}")
     expected, counts = relation_counts(settings.warehouse), relation_counts(data / "warehouse.duckdb")
     assert counts == expected
     assert expected["citeworth.sentences"] and expected["citesum.examples"]
