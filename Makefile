@@ -6,6 +6,9 @@ DUMPS ?= dumps
 DATA ?= data
 SAMPLE_PAPERS ?= 2000
 SAMPLE_SHARDS ?= 4
+# The demo's S2ORC papers as S2ORC is distributed today (the S2AG `s2orc`, `papers` and `abstracts` datasets);
+# SAMPLE_LAYOUT=2020 for the 20200705v1 release's shards, s2ag_v2 for the `s2orc_v2` full texts.
+SAMPLE_LAYOUT ?= s2ag
 # 300: enough citing papers before 2016 for cited works that pass the citation-recommendation candidate rule
 # (Saier 2019 Appendix C: 5 contexts from 5 citing papers), so the demo evaluates citation recommendation.
 SAMPLE_ARXIV_PAPERS ?= 300
@@ -38,7 +41,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: install
-	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0
+	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0 --layout $(SAMPLE_LAYOUT)
 	$(VENV)/bin/citeworth generate-sample-arxiv --out $(DUMPS)/sample --papers $(SAMPLE_ARXIV_PAPERS)
 	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --in-process --models --model-set $(DEMO_MODELS) --model-params '$(DEMO_MODEL_PARAMS)'
 	@echo
@@ -85,6 +88,7 @@ test-fast: install
 # (on generated text, and on the real text of ../shared/data: --real).
 bench: install
 	$(PY) benchmarks/ingest.py
+	$(PY) benchmarks/s2ag.py
 	$(PY) benchmarks/citeworth.py $(if $(PUBLISHED),--published $(PUBLISHED))
 	$(PY) benchmarks/citeworth.py --real --rules citeworth_2021 $(if $(PUBLISHED),--published $(PUBLISHED))
 	$(PY) benchmarks/citeworth_real.py

@@ -54,7 +54,7 @@ def real_dump(data: Path, out: Path) -> Path:
         convert_record,
     )
     from citeworth_assets.lib.jsonl import IssueLog
-    from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES
+    from citeworth_assets.lib.s2orc.candidate_filter import FLAGS
 
     parses = []
     for style in STYLES:
@@ -72,7 +72,7 @@ def real_dump(data: Path, out: Path) -> Path:
     full = out / "real_text" / "full"
     (full / "metadata").mkdir(parents=True, exist_ok=True)
     (full / "pdf_parses").mkdir(parents=True, exist_ok=True)
-    flags = (*CRITERION_NAMES[1:7], "has_outbound_citations")  # has_inbound_citations .. has_pdf_parsed_ref_entries
+    flags = (*FLAGS, "has_outbound_citations")  # the candidate filter's flags, and one it does not read
     with (
         gzip.open(full / "metadata" / "metadata_0.jsonl.gz", "wt") as metadata,
         gzip.open(full / "pdf_parses" / "pdf_parses_0.jsonl.gz", "wt") as pdfs,
@@ -148,10 +148,10 @@ def load_papers(dump: Path):
 
 def clean(papers, rules_name: str, workdir: Path) -> dict:
     from citeworth_assets.lib import lake
-    from citeworth_assets.lib.citeworth.cleaning import (
+    from citeworth_assets.lib.citeworth.cleaning import clean_papers
+    from citeworth_assets.lib.citeworth.partition import (
         PARAGRAPH_SCHEMA,
         REJECTION_SCHEMA,
-        clean_papers,
         paragraph_row,
         rejection_rows,
     )

@@ -29,6 +29,7 @@ import dagster as dg
 from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 
 from citeworth_assets.build_guard import IN_BUILD_TAG
+from citeworth_assets.lib.signals import sigterm_kept
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 ASSET_JOB = "__ASSET_JOB"
@@ -269,14 +270,15 @@ class Plan:
             job, selection = self.defs.resolve_implicit_global_asset_job_def(), sorted(request.assets)
         else:
             job, selection = self.defs.resolve_job_def(request.job_name), None
-        return job.execute_in_process(
-            instance=self.instance,
-            partition_key=request.partition,
-            asset_selection=selection,
-            run_config=config,
-            tags=tags,
-            raise_on_error=False,
-        )
+        with sigterm_kept():
+            return job.execute_in_process(
+                instance=self.instance,
+                partition_key=request.partition,
+                asset_selection=selection,
+                run_config=config,
+                tags=tags,
+                raise_on_error=False,
+            )
 
     def _finished(self, request: Request, success: bool, run_id: str, events, seconds: float | None) -> bool:
         """Record one finished run; a line for it unless it is one partition of a local run (summed by the caller)."""

@@ -13,6 +13,7 @@ from citeworth_assets.defs import (
     mag,
     manual_eval,
     models,
+    s2ag,
     s2orc,
     sciqfs,
     warehouse,
@@ -20,6 +21,7 @@ from citeworth_assets.defs import (
 from citeworth_assets.resources import CiteworthSettings, TrainingDevice
 
 DOMAINS = (
+    s2ag,
     s2orc,
     citeworth,
     manual_eval,

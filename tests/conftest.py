@@ -23,6 +23,17 @@ def _keep_absl_off_the_capture_stream() -> None:
 
 _keep_absl_off_the_capture_stream()
 
+
+@pytest.fixture(autouse=True)
+def _sigterm_kept():
+    """A test that runs a Dagster job in process would leave SIGTERM ignored in this xdist worker (see
+    lib/signals.py), and every process it spawns later would ignore it too."""
+    from citeworth_assets.lib.signals import sigterm_kept
+
+    with sigterm_kept():
+        yield
+
+
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 

@@ -154,6 +154,8 @@ def write_sample_dumps(
     seed: int = 13,
     source_papers: int = 0,
     works: int | None = None,
+    papers_2024: int = 6,
+    works_2026: int = 25,
 ) -> dict:
     """The arXiv, MAG, OpenAlex and arXiv-metadata sample dumps in the dump-root layout (docs/arxiv.md): an unarXive
     2020 folder with its damage cases, an unarXive 2022 file, every catalogue source, and with ``source_papers`` a
@@ -162,7 +164,13 @@ def write_sample_dumps(
 
     ``works``: a catalogue of that many works (the special sample works, then generated ones, streamed to the files);
     the papers cite the special works and the first ``CITED_POOL`` generated ones, so the same seed gives the same
-    papers for every catalogue of at least that size."""
+    papers for every catalogue of at least that size.
+
+    Today's layouts beside them (leaving the files above as they were): ``papers_2024`` unarXive 2024 papers (text
+    as a ``sections`` object) in their own file of the ``unarxive-2022/`` folder, and an OpenAlex 2026 snapshot of
+    ``works_2026`` further works (JSON lines, a Parquet copy and manifests, under ``openalex/data/``), each with
+    the faults of its generator (:mod:`citeworth_assets.samples.unarxive_2024`,
+    :mod:`citeworth_assets.samples.openalex_2026`); 0 leaves either out."""
     from citeworth_assets.lib.arxiv.dump_files import (
         ARXIV_METADATA_DIR,
         MAG_DIR,
@@ -182,6 +190,9 @@ def write_sample_dumps(
         write_mag_dump,
         write_openalex_snapshot,
     )
+    from citeworth_assets.samples.openalex_2026 import works_2026 as new_works
+    from citeworth_assets.samples.openalex_2026 import write_openalex_2026_snapshot
+    from citeworth_assets.samples.unarxive_2024 import write_unarxive_2024
 
     special, filler = scaled_works(seed, works) if works is not None else (sample_works(seed, SAMPLE_WORKS), 0)
     cited = [*special, *iter_filler_works(seed, min(filler, CITED_POOL))]
@@ -192,6 +203,25 @@ def write_sample_dumps(
     write_mag_dump(out / MAG_DIR, catalogue(), edges)
     write_openalex_snapshot(out / OPENALEX_DIR, catalogue(), edges, per_part=100 if not filler else 50_000)
     write_arxiv_metadata(out / ARXIV_METADATA_DIR / "arxiv-metadata.jsonl", special)
+    today: dict = {
+        "papers_2024": 0,
+        "references_2024": 0,
+        "works_2026": 0,
+        "edges_2026": 0,
+        "edges_2026_in_catalogue": 0,
+    }
+    if papers_2024:
+        written = write_unarxive_2024(out / UNARXIVE_2022 / "unarxive_2024_sample.jsonl.gz", special, papers_2024, seed)
+        today.update(papers_2024=len(written["papers"]), references_2024=written["references"])
+    if works_2026:
+        added = new_works(seed, works_2026)
+        edges_2026 = [(a.mag_id, b.mag_id) for a, b in zip(added, added[1:])]
+        snapshot = write_openalex_2026_snapshot(out / OPENALEX_DIR, added, edges_2026)
+        today.update(
+            works_2026=len(snapshot["written"]),
+            edges_2026=len(snapshot["edges"]),
+            edges_2026_in_catalogue=len(snapshot["edges_in_catalogue"]),
+        )
     sources = write_source_dump(out / SOURCE_DIR, special, source_papers, seed) if source_papers else {"papers": {}}
     return {
         "source_papers": len(sources["papers"]),
@@ -201,6 +231,7 @@ def write_sample_dumps(
         "references_2022": len(refs_2022),
         "papers_2020": papers_2020,
         "papers_2022": papers_2022,
+        **today,
     }
 
 
@@ -221,16 +252,37 @@ def write_sample_dumps(
     help="Works in the MAG and OpenAlex catalogue (default: the 219 special sample works only); the papers cite the "
     "same works for every size from 50,000 on, so catalogues of different sizes can be compared.",
 )
+@default_option(
+    "--papers-2024",
+    6,
+    click.IntRange(min=0),
+    "unarXive 2024 papers (text as a sections object) in unarxive-2022/unarxive_2024_sample.jsonl.gz; 0: none.",
+)
+@default_option(
+    "--works-2026",
+    25,
+    click.IntRange(min=0),
+    "Further works in an OpenAlex 2026 snapshot (openalex/data/: JSON lines, a Parquet copy, manifests); 0: none.",
+)
 @default_option("--seed", 13, int)
 def generate_sample_arxiv(
-    out: str, papers: int, papers_2022: int, source_papers: int, works: int | None, seed: int
+    out: str,
+    papers: int,
+    papers_2022: int,
+    source_papers: int,
+    works: int | None,
+    papers_2024: int,
+    works_2026: int,
+    seed: int,
 ) -> None:
-    """Write deterministic unarXive 2020 (a folder with damage cases), unarXive 2022, MAG, OpenAlex and arXiv
-    metadata sample dumps under one dump root, and a bulk LaTeX source dump (natbib, biblatex, \\input, .bbl,
-    a PDF-only and a corrupt submission)."""
+    """Write deterministic unarXive 2020 (a folder with damage cases), unarXive 2022 and 2024, MAG, OpenAlex (the
+    layout before 2026 and the 2026 one) and arXiv metadata sample dumps under one dump root, and a bulk LaTeX source
+    dump (natbib, biblatex, \\input, .bbl, a PDF-only and a corrupt submission)."""
     started = time.perf_counter()
     try:
-        summary = write_sample_dumps(Path(out), papers, papers_2022, seed, source_papers, works)
+        summary = write_sample_dumps(
+            Path(out), papers, papers_2022, seed, source_papers, works, papers_2024=papers_2024, works_2026=works_2026
+        )
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--works") from None
     click.echo(f"wrote the arXiv/MAG sample dumps to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)")
@@ -238,11 +290,14 @@ def generate_sample_arxiv(
 
 
 def has_arxiv_sources(dumps) -> bool:
-    """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue."""
+    """Whether the dump root holds unarXive dump files or a MAG/OpenAlex catalogue (an OpenAlex folder counts even
+    without works parts: its catalogue step then fails naming the layouts looked for)."""
     from citeworth_assets.lib.arxiv.dump_files import (
+        OPENALEX_DIR,
         catalogue_files,
         discover_dump_files,
     )
     from citeworth_assets.lib.arxiv_sources.source_dumps import discover_source_dumps
 
-    return bool(catalogue_files(dumps) or discover_dump_files(dumps) or discover_source_dumps(dumps))
+    found = catalogue_files(dumps) or discover_dump_files(dumps) or discover_source_dumps(dumps)
+    return bool(found or (dumps / OPENALEX_DIR).is_dir())

@@ -188,14 +188,16 @@ def run_citrec_job(settings, instance, citrec: dict | None = None):
     """The citrec job in this process (the data set, every configured model, the evaluation); ``citrec`` overrides
     the resource's settings (Saier 2019 Appendix C's thresholds by default). Its failures are in the result."""
     from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.lib.signals import sigterm_kept
     from citeworth_assets.resources import CiteworthSettings
 
     defs = build_definitions(CiteworthSettings(**settings.values()))
-    return defs.resolve_job_def("citrec_job").execute_in_process(
-        instance=instance,
-        run_config={**QUIET_RUN, "resources": {"citrec": {"config": citrec or {}}}},
-        raise_on_error=False,
-    )
+    with sigterm_kept():
+        return defs.resolve_job_def("citrec_job").execute_in_process(
+            instance=instance,
+            run_config={**QUIET_RUN, "resources": {"citrec": {"config": citrec or {}}}},
+            raise_on_error=False,
+        )
 
 
 @main.command("recommend")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import QUIET_RUN, default_option, main
+from citeworth_assets.cli.app import QUIET_RUN, checked_settings, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import Settings
@@ -19,18 +19,27 @@ from citeworth_assets.lib.settings import Settings
 @click.option("--shards", default=2, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
+    "--layout",
+    type=click.Choice(["2020", "s2ag", "s2ag_v2", "both"]),
+    default="both",
+    show_default=True,
+    help="S2ORC 20200705v1 shards; an S2AG release (papers, abstracts) with the full texts as `s2orc` (s2ag) or "
+    "`s2orc_v2` (s2ag_v2); or both: the shards and a release with both full-text datasets, every paper three times "
+    "(the build keeps one and reports the others as duplicates).",
+)
+@click.option(
     "--verbose",
     is_flag=True,
     help="Also print the full summary (every count per shard, reason and artefact kind, the files).",
 )
-def generate_sample(out: str, papers: int, shards: int, seed: int, verbose: bool) -> None:
-    """Write a synthetic dump in the S2ORC 20200705v1 layout (deterministic for a seed), and its full summary as
-    sample_summary.json in the output folder."""
+def generate_sample(out: str, papers: int, shards: int, seed: int, layout: str, verbose: bool) -> None:
+    """Write a synthetic dump in the S2ORC 20200705v1 layout and/or as an S2AG release of the same papers
+    (deterministic for a seed), and its full summary as sample_summary.json in the output folder."""
     from citeworth_assets.cli.sample_summary import summary_lines, write_summary
-    from citeworth_assets.samples.s2orc import generate_sample_dump
+    from citeworth_assets.samples.s2ag import generate_sample as generate
 
     started = time.perf_counter()
-    summary = generate_sample_dump(Path(out), papers=papers, shards=shards, seed=seed)
+    summary = generate(Path(out), papers=papers, shards=shards, seed=seed, layout=layout)
     click.echo(
         f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)"
     )
@@ -89,18 +98,9 @@ def _rules_and_splitter(rules: str | None, splitter: str | None) -> tuple[str, s
     since it keys lake partitions and export folders.
     """
     from citeworth_assets.lib.citeworth.rules import rule_set
-    from citeworth_assets.lib.sentences import SPLITTERS
 
-    settings = Settings.resolve(rules=rules, splitter=splitter)
-    try:
-        rules = rule_set(settings.rules).name
-    except ValueError as error:
-        raise click.UsageError(str(error)) from error
-    if settings.splitter not in SPLITTERS:
-        raise click.UsageError(
-            f"unknown sentence splitter {settings.splitter!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}"
-        )
-    return rules, settings.splitter
+    settings = checked_settings(rules=rules, splitter=splitter)
+    return rule_set(settings.rules).name, settings.splitter
 
 
 RULES_OPTION = click.option(
@@ -217,7 +217,8 @@ def _build_held(
     from citeworth_assets.build_root import build_data_root
     from citeworth_assets.cli.arxiv import has_arxiv_sources
     from citeworth_assets.lib.lake import clean_stale_staging
-    from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
+    from citeworth_assets.lib.s2ag.sources import full_text_sources as discover_shards  # 2020 shards and S2AG files
+    from citeworth_assets.lib.s2orc.shards import incomplete_shards
     from citeworth_models.registry import FAST_MODELS, MODELS, NEURAL_MODELS
 
     for cleaned in clean_stale_staging(settings.lake):
@@ -228,8 +229,8 @@ def _build_held(
     if not discover_shards(settings.dumps) and not has_arxiv_sources(settings.dumps):
         raise click.ClickException(
             f"no S2ORC shards and no arXiv/MAG sources under {settings.dumps} (expected <release>/full/metadata/"
-            "metadata_<i>.jsonl.gz with a matching pdf_parses file, or unarxive-2020/, unarxive-2022/, mag/, "
-            "openalex/; check --dumps / CITEWORTH_DUMPS)"
+            "metadata_<i>.jsonl.gz with a matching pdf_parses file, s2ag/<release>/s2orc/<file>.gz, or "
+            "unarxive-2020/, unarxive-2022/, mag/, openalex/; check --dumps / CITEWORTH_DUMPS)"
         )
     chosen = FAST_MODELS if models == "fast" else MODELS
     train = {"all": "models_job", "fast": "models_fast_job"}.get(models)
@@ -359,13 +360,10 @@ def clean_paper(paths: tuple[str, ...], rules: str | None, splitter: str | None,
     its file) and skipped; the other papers are cleaned and printed, and the exit status is then 1."""
     import json
 
-    from citeworth_assets.lib.citeworth.cleaning import (
-        INTERNAL_ERROR,
-        clean_papers,
-        paragraph_row,
-        release_record,
-    )
+    from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
+    from citeworth_assets.lib.citeworth.dataset import release_record
     from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+    from citeworth_assets.lib.citeworth.partition import paragraph_row
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
 

@@ -22,7 +22,7 @@ def summary_lines(summary: Mapping) -> list[str]:
     accepted = reasons.pop(ACCEPTED, 0)
     kinds = dict(summary.get("paragraph_kinds", {}))
     clean = kinds.pop(CLEAN, 0)
-    return [
+    lines = [
         (
             f"  papers: {summary['papers']} in {summary['shards']} shards ({summary['pdf_parses']} with a PDF parse), "
             f"{summary['bytes_written'] / 1e6:.1f} MB, release {summary['release']}, seed {summary['seed']}"
@@ -34,6 +34,14 @@ def summary_lines(summary: Mapping) -> list[str]:
         f"  citation styles: {_counts(summary.get('citation_styles', {}))}",
         f"  paragraphs: {clean} clean, {sum(kinds.values())} with a realistic artefact ({_counts(kinds) or 'none'})",
     ]
+    s2ag = summary.get("s2ag")
+    if s2ag:  # on the papers line: the output stays a few lines
+        faulty = len({paper for papers in s2ag["faults"].values() for paper in papers})
+        lines[0] += (
+            f"; S2AG release in {s2ag['root']}: {_counts(s2ag['records'])} records, "
+            f"the real files' faults in {faulty} papers (listed in the full summary)"
+        )
+    return lines
 
 
 def write_summary(out: Path, summary: Mapping) -> Path:

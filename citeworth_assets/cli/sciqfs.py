@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from citeworth_assets.cli.app import input_option, main, out_folder_option
+from citeworth_assets.cli.app import checked_settings, input_option, main, out_folder_option
 from citeworth_assets.cli.core import SPLITTER_OPTION
-from citeworth_assets.lib.settings import Settings
 
 CHEAP_EMBEDDINGS = ("TFIDF-Words", "TFIDF-Chars")
 
@@ -90,15 +89,10 @@ def sciqfs(
     from citeworth_assets.lib.sciqfs.examples import ExampleSettings
     from citeworth_assets.lib.sciqfs.science_parse import catalogue_abstracts, read_science_parse_folder
     from citeworth_assets.lib.sciqfs.splits import SplitSettings
-    from citeworth_assets.lib.sentences import SPLITTERS
     from citeworth_assets.lib.sentences import splitter as sentence_splitter
     from citeworth_assets.lib.warehouse import markdown_table
 
-    name = Settings.resolve(splitter=splitter).splitter
-    if name not in SPLITTERS:
-        raise click.UsageError(
-            f"unknown sentence splitter {name!r} (--splitter / CITEWORTH_SPLITTER): use one of {SPLITTERS}"
-        )
+    name = checked_settings(splitter=splitter).splitter
     settings = DatasetSettings(
         examples=ExampleSettings(max_sentences=max_sentences),
         augmentation=AugmentationSettings(rouge_type=f"rouge{rouge_n}"),

@@ -133,6 +133,21 @@ def _card_header(spec: CardSpec, counts: Mapping[str, int], sizes: Mapping[str, 
     }
 
 
+def _s2ag_releases(table: pa.Table) -> str:
+    """A sentence naming the S2AG releases the records come from (records of the 2020 release need none)."""
+    if "shard" not in table.column_names or "release" not in table.column_names:
+        return ""
+    pairs = zip(table.column("shard").to_pylist(), table.column("release").to_pylist())
+    releases = sorted({release for shard, release in pairs if shard and shard.startswith("s2ag_") and release})
+    if not releases:
+        return ""
+    named = ", ".join(f"`{release}`" for release in releases)
+    return (
+        f"\nS2ORC papers come from the Semantic Scholar Academic Graph (S2AG) datasets, release {named} "
+        "(`s2orc` full texts with `papers` and `abstracts`)."
+    )
+
+
 def dataset_card(
     spec: CardSpec,
     name: str,
@@ -163,7 +178,7 @@ def dataset_card(
     provenance = spec.provenance or (
         f"{name} is built from the dump files named in the Parquet file's provenance columns (`release`, `shard`,\n"
         "`source_file`, `line`, `byte_offset` where present): every record can be traced to the line it came from."
-    )
+    ) + _s2ag_releases(table)
     return f"""---
 {_yaml(header)}
 ---

@@ -9,13 +9,13 @@ takes up to 80% of the machine's memory, so every connection the platform opens 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
-MEMORY = re.compile(r"^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
+from citeworth_assets.lib.settings import check_setting
+
 MEMORY_ENV, DEFAULT_MEMORY = "CITEWORTH_DUCKDB_MEMORY", "512MB"  # as lib.settings names them
 
 
@@ -27,17 +27,12 @@ class DuckDbLimits:
     threads: int = 2
 
     def __post_init__(self):
-        if not MEMORY.match(self.memory_limit.strip()):
-            raise ValueError(f"DuckDB memory limit {self.memory_limit!r}: expected a size such as 512MB or 2GB")
+        check_setting("duckdb_memory", self.memory_limit)
 
     @classmethod
     def from_environment(cls) -> DuckDbLimits:
         """The limits ``CITEWORTH_DUCKDB_MEMORY`` sets (the default where it is unset); names it when it is wrong."""
-        value = os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY
-        try:
-            return cls(value)
-        except ValueError as error:
-            raise ValueError(f"{MEMORY_ENV}: {error}") from None
+        return cls(os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY)
 
     def connect(self, temp: Path | None = None) -> duckdb.DuckDBPyConnection:
         """An in-memory connection under these limits, spilling to ``temp`` (DuckDB's default folder when None)."""

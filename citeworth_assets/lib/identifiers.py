@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_lines
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 
 # Archives of old-style ids (before April 2007), with their optional subject class (math.AG/0101001).
 OLD_ARCHIVES = (
@@ -118,8 +118,12 @@ def find_dois(text: str | None) -> list[str]:
 
 
 def read_arxiv_metadata_titles(path: str | Path, log: IssueLog) -> Iterator[tuple[str, str]]:
-    """(arXiv id, title) of arXiv's metadata snapshot (JSON lines with ``id`` and ``title``), streaming."""
+    """(arXiv id, title) of arXiv's metadata snapshot (JSON lines with ``id`` and ``title``), streaming; an id or
+    title of another type (a number for an old-style id that lost its zeros) is a counted ``bad_type`` issue."""
     for entry in iter_json_lines(path, log):
         identifier, title = entry.record.get("id"), entry.record.get("title")
         if isinstance(identifier, str) and isinstance(title, str):
             yield normalise_arxiv_id(identifier), " ".join(title.split())
+        elif identifier is not None or title is not None:
+            kinds = f"id is a {type(identifier).__name__}, title a {type(title).__name__}"
+            log.add(ReadIssue(str(path), entry.number, entry.byte_offset, "bad_type", f"{kinds}: line left out"))

@@ -45,6 +45,14 @@ class LakeTable:
     def assets(self) -> tuple[str, ...]:
         return (self.asset,) if isinstance(self.asset, str) else self.asset
 
+    @property
+    def partition_column(self) -> str | None:
+        """The column that names a row's partition in the warehouse's view of the table (the dimension, from the
+        folder name), where the rows do not carry it themselves: views join per-file tables on it."""
+        if isinstance(self.dimension, str) and self.dimension not in self.schema.names:
+            return self.dimension
+        return None
+
 
 def partition_dir(lake: Path, table: str, key: str | None = None, dimension: str = SHARD_DIMENSION) -> Path:
     return lake / table / (f"{dimension}={key}" if key is not None else UNPARTITIONED)
@@ -121,19 +129,6 @@ class PartitionWriter:
                 self._writer.close()
         finally:
             shutil.rmtree(self.staging, ignore_errors=True)
-
-
-@contextmanager
-def kept_and_dropped(
-    lake: Path, kept: tuple[str, pa.Schema], dropped: tuple[str, pa.Schema], key: str, dimension: str = SHARD_DIMENSION
-) -> Iterator[tuple[PartitionWriter, PartitionWriter]]:
-    """Writers of a step's two outputs for one partition: the rows it keeps and the rows it drops (with their
-    reasons), each ``(table, schema)``. Both are published only if the block succeeds."""
-    with (
-        PartitionWriter(lake, *dropped, key, dimension) as dropped_writer,
-        PartitionWriter(lake, *kept, key, dimension) as kept_writer,
-    ):
-        yield kept_writer, dropped_writer
 
 
 def publish(staging: Path, target: Path) -> None:

@@ -1,10 +1,11 @@
-"""Why a filter drops something: every domain registers its reasons here, each once, with a one-line meaning.
+"""Why a filter drops something: every domain registers its reasons in a registry, each once, with a one-line meaning.
 
-One idiom for every filter (the S2ORC candidate filter's criteria, CiteWorth's rules, CiteSum's and ROUGE-SciQFS's
-drops): a drop carries only its reason's name, and the domain's :class:`ReasonRegistry` says what that name means.
-A name that was never registered is an error where it is given (:meth:`ReasonRegistry.require`), so the registries
-cannot fall behind the code. :func:`citeworth_assets.lib.domains.drop_reasons` merges every domain's registry; the
-warehouse publishes them as ``platform.drop_reasons`` with the count of each reason the lake holds.
+Every filter (:mod:`citeworth_assets.lib.filters`: the S2ORC candidate filter, CiteWorth's rules, CiteSum's and
+ROUGE-SciQFS's criteria) drops an item for a reason's name only, and the domain's :class:`ReasonRegistry` says what
+that name means. A criterion declaring, or a tally counting, a name that was never registered is an error where it
+is given (:meth:`ReasonRegistry.require`), so the registries cannot fall behind the code.
+:func:`citeworth_assets.lib.domains.drop_reason_table` merges every domain's registry; the warehouse publishes them as
+``platform.drop_reasons`` with the count of each reason the filters' tallies hold.
 """
 
 from __future__ import annotations
@@ -74,8 +75,3 @@ class ReasonRegistry(Mapping[str, DropReason]):
         """Rows of :data:`DROP_REASON_SCHEMA`, by level (in the registry's order of levels), then registration."""
         ordered = sorted(self._reasons.values(), key=lambda reason: self.levels.index(reason.level))
         return [{"domain": r.domain, "reason": r.name, "level": r.level, "description": r.description} for r in ordered]
-
-
-def reason_table(registries: Sequence[Mapping[str, DropReason]]) -> pa.Table:
-    """Every reason of the given registries as one table of :data:`DROP_REASON_SCHEMA`."""
-    return pa.Table.from_pylist([row for registry in registries for row in registry.rows()], schema=DROP_REASON_SCHEMA)

@@ -16,6 +16,8 @@ obscure I/O error.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
@@ -61,6 +63,68 @@ def describe(name: str) -> str:
     return f"{flag} / {env}" if flag else env
 
 
+MEMORY_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
+
+
+def is_memory_size(value: str) -> bool:
+    """A DuckDB size above zero (``512MB``, ``2GB``, ``1.5GiB``)."""
+    match = MEMORY_SIZE.match(value.strip())
+    return bool(match) and float(match.group(1)) > 0
+
+
+def _one_line(value: str) -> bool:
+    return bool(value.strip()) and not any(char in value for char in "\n\r\x00")
+
+
+def _positive_int(value: str) -> bool:
+    return value.strip().isdigit() and int(value) > 0
+
+
+# The form each setting must have: a test and the accepted form, said in the one-line error. Rule set and splitter
+# names are the domains' (checked by the command line, which knows them); here only their shape.
+FORMS: dict[str, tuple[Callable[[str], bool], str]] = {
+    "dumps": (_one_line, "a folder path"),
+    "data": (_one_line, "a folder path"),
+    "rules": (lambda v: re.fullmatch(r"[a-z0-9_.+]+", v) is not None, "a rule set name such as citeworth_2021"),
+    "splitter": (lambda v: re.fullmatch(r"[a-z0-9_]+", v) is not None, "a splitter name such as scispacy_pysbd"),
+    "mlflow_uri": (_one_line, "an MLflow tracking URI such as sqlite:///path/mlflow.db or http://host:5000"),
+    "encoder": (_one_line, "tiny or the path of a local checkpoint folder"),
+    "duckdb_memory": (is_memory_size, "a size above 0 such as 512MB or 2GB"),
+}
+# Settings read from the environment only, where a run starts (the training device resource): checked up front too.
+ENVIRONMENT_FORMS: dict[str, tuple[Callable[[str], bool], str]] = {
+    "CITEWORTH_DEVICE": (
+        lambda v: re.fullmatch(r"auto|cpu|cuda(:\d+)?", v.strip().lower()) is not None,
+        "auto, cpu, cuda or cuda:N",
+    ),
+    "CITEWORTH_PRECISION": (
+        lambda v: v.strip().lower() in ("auto", "bf16", "fp16", "fp32"),
+        "auto, bf16, fp16 or fp32",
+    ),
+    "CITEWORTH_CPU_THREADS": (_positive_int, "a whole number of threads, 1 or more"),
+}
+
+
+def check_setting(name: str, value: str) -> None:
+    """Raise a one-line :class:`SettingError` naming ``name`` (a setting, or an environment variable of
+    :data:`ENVIRONMENT_FORMS`) and its accepted form when ``value`` does not have that form."""
+    test, form = FORMS[name] if name in FORMS else ENVIRONMENT_FORMS[name]
+    if not test(value):
+        where = describe(name) if name in SETTINGS else name
+        raise SettingError(f"{where} is {value!r}: expected {form}")
+
+
+def check_environment() -> None:
+    """Every setting that only the environment sets (no flag can override it) has its form, when set: what a
+    command checks before it starts; the flagged ones are checked with their flags by :meth:`Settings.resolve`."""
+    for name, (env, flag, _) in SETTINGS.items():
+        if flag is None and os.environ.get(env):
+            check_setting(name, os.environ[env])
+    for env in ENVIRONMENT_FORMS:
+        if os.environ.get(env):
+            check_setting(env, os.environ[env])
+
+
 @dataclass(frozen=True)
 class Settings:
     dumps: Path
@@ -77,7 +141,8 @@ class Settings:
     def resolve(cls, **explicit) -> Settings:
         """Settings from explicit values (None: not given), else the environment, else the defaults.
 
-        Paths are made absolute once, here.
+        Each value is checked for its form (:data:`FORMS`; a :class:`SettingError` names the first wrong one) and
+        paths are made absolute once, here.
         """
         unknown = set(explicit) - SETTINGS.keys()
         if unknown:
@@ -86,6 +151,8 @@ class Settings:
         for name, (env, _, default) in SETTINGS.items():
             value = explicit.get(name)
             values[name] = value if value not in (None, "") else (os.environ.get(env) or default)
+            if values[name] is not None:
+                check_setting(name, str(values[name]))
         for name in ("dumps", "data"):
             values[name] = Path(values[name]).expanduser().resolve()
         return cls(**values)
@@ -103,10 +170,7 @@ class Settings:
         """Limits of the DuckDB connections that join the works catalogue (fails fast on a bad size)."""
         from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 
-        try:
-            return DuckDbLimits(self.duckdb_memory)
-        except ValueError as error:
-            raise SettingError(f"{describe('duckdb_memory')}: {error}") from None
+        return DuckDbLimits(self.duckdb_memory)
 
     # --- paths under the data root ---------------------------------------------------------------------------------
     @cached_property

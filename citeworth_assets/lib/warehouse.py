@@ -157,22 +157,32 @@ def _ensure_schema(connection: duckdb.DuckDBPyConnection, name: str) -> None:
 
 
 def create_lake_view(
-    connection: duckdb.DuckDBPyConnection, name: str, lake: Path, table: str, schema: pa.Schema
+    connection: duckdb.DuckDBPyConnection,
+    name: str,
+    lake: Path,
+    table: str,
+    schema: pa.Schema,
+    partition_column: str | None = None,
 ) -> None:
     """``name`` (``schema.view``) as a view over every partition of a lake table.
 
-    A table with no partitions yet gets an empty relation with the table's columns, so queries and
-    models that select from it work before the first shard arrives.
+    ``partition_column``: a column holding each row's partition key (its folder ``<column>=<key>``), for tables
+    whose rows do not name it. A table with no partitions yet gets an empty relation with the table's columns, so
+    queries and models that select from it work before the first shard arrives.
     """
     _ensure_schema(connection, name)
     _drop_relation(connection, name)
     if has_data(lake, table):
         path = table_glob(lake, table).replace("'", "''")
+        partitions = "hive_partitioning = false"
+        if partition_column:  # the folder's key as text, whatever it looks like (0, 2024-01)
+            partitions = f"hive_partitioning = true, hive_types = {{'{partition_column}': VARCHAR}}"
         connection.execute(
-            f"CREATE VIEW {name} AS SELECT * FROM "
-            f"read_parquet('{path}', union_by_name = true, hive_partitioning = false)"
+            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}', union_by_name = true, {partitions})"
         )
     else:
+        if partition_column:
+            schema = schema.append(pa.field(partition_column, pa.string()))
         empty = schema.empty_table()  # noqa: F841  (read by DuckDB's replacement scan)
         connection.execute(f"CREATE TABLE {name} AS SELECT * FROM empty")
 

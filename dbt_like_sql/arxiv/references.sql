@@ -1,6 +1,12 @@
--- Bibliography items with their resolution outcome: the catalogue work found and its route (resolved_by arxiv_id / doi /
--- title) or the failure reason, beside the link the input shipped (refs.db cited_mag_id, unarXive 2022 ids) and how the
--- two compare (same, different, shipped_only, ours_only, neither; on the MAG id when shipped, else the OpenAlex id).
+-- Bibliography items, each citing paper's once (a paper in several dump files: its kept occurrence's, see
+-- arxiv.duplicate_papers), with their resolution outcome from the same dump file: the catalogue work found and its
+-- route (resolved_by arxiv_id / doi / title) or the failure reason, beside the link the input shipped (refs.db
+-- cited_mag_id, unarXive 2022 ids) and how the two compare (same, different, shipped_only, ours_only, neither; on the
+-- MAG id when shipped, else the OpenAlex id).
+WITH repeated AS (
+    SELECT DISTINCT dump_file, source_id FROM lake.arxiv_duplicate_papers
+    QUALIFY NOT bool_or(kept) OVER (PARTITION BY dump_file, paper_id)
+)
 SELECT
     r.*,
     s.work_id,
@@ -20,4 +26,6 @@ SELECT
         ELSE 'different'
     END AS link_comparison
 FROM lake.arxiv_references AS r
-LEFT JOIN lake.arxiv_resolutions AS s ON s.ref_id = r.ref_id AND s.citing_paper_id IS NOT DISTINCT FROM r.citing_paper_id
+LEFT JOIN lake.arxiv_resolutions AS s
+    ON s.dump_file = r.dump_file AND s.ref_id = r.ref_id AND s.citing_paper_id IS NOT DISTINCT FROM r.citing_paper_id
+ANTI JOIN repeated AS d ON d.dump_file = r.dump_file AND d.source_id = r.citing_paper_id

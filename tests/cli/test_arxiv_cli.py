@@ -80,9 +80,22 @@ def test_generate_sample_arxiv_writes_the_dump_root_layout(tmp_path):
         main, ["generate-sample-arxiv", "--out", str(tmp_path), "--papers", "6", "--papers-2022", "2"]
     )
     assert result.exit_code == 0, result.output
-    assert [d.key for d in discover_dump_files(tmp_path)] == ["unarxive_2020_papers", "unarxive_2022_arxiv_src_sample"]
-    names = {path.name for path in catalogue_files(tmp_path)}
-    assert {"Papers.txt", "PaperReferences.txt", "FieldsOfStudy.txt", "part_000.gz", "arxiv-metadata.jsonl"} <= names
+    assert [d.key for d in discover_dump_files(tmp_path)] == [
+        "unarxive_2020_papers",
+        "unarxive_2022_arxiv_src_sample",
+        "unarxive_2022_unarxive_2024_sample",
+    ]
+    names = {path.relative_to(tmp_path).as_posix() for path in catalogue_files(tmp_path)}
+    assert {"mag/Papers.txt", "mag/FieldsOfStudy.txt", "arxiv-metadata/arxiv-metadata.jsonl"} <= names
+    assert "openalex/works/updated_date=2023-01-01/part_000.gz" in names  # the layout before 2026
+    assert {  # the 2026 layout: the Parquet copy where a part has one, the JSON-lines part where it has none
+        "openalex/data/parquet/works/updated_date=2026-03-15/part_0000.parquet",
+        "openalex/data/jsonl/works/updated_date=2026-03-20/part_0000.gz",
+    } <= names and "openalex/data/jsonl/works/updated_date=2026-03-15/part_0000.gz" not in names
+    again = CliRunner().invoke(main, ["generate-sample-arxiv", "--out", str(tmp_path / "again"), "--papers", "6"])
+    for name in ("unarxive-2022/unarxive_2024_sample.jsonl.gz", "openalex/data/parquet/manifest.json"):
+        assert (tmp_path / name).read_bytes() == (tmp_path / "again" / name).read_bytes()  # deterministic
+    assert again.exit_code == 0
 
 
 def test_contexts_reports_the_graphs_kinds_with_file_and_line_and_a_broken_refs_db_clearly(tmp_path):

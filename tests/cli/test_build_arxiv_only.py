@@ -33,8 +33,8 @@ def test_build_picks_up_arxiv_and_mag_sources_without_s2orc(tmp_path):
         "read issues: 0" not in result.output and "arxiv invalid_utf8" in result.output
     )  # the sample's damage, counted
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
-        # 300 unarXive 2020 + 20 unarXive 2022 + 8 converted from the LaTeX source dump
-        assert connection.execute("SELECT count(*) FROM arxiv.papers").fetchone()[0] == DEMO_ARXIV_PAPERS + 28
+        # 300 unarXive 2020 + 20 unarXive 2022 + 6 unarXive 2024 + 8 converted from the LaTeX source dump
+        assert connection.execute("SELECT count(*) FROM arxiv.papers").fetchone()[0] == DEMO_ARXIV_PAPERS + 34
         assert connection.execute("SELECT count(*) FROM mag.works").fetchone()[0] > 0
         candidates = connection.execute("SELECT count(*) FROM citrec.candidates").fetchone()[0]
         models = connection.execute("SELECT DISTINCT model FROM citrec.results ORDER BY model").fetchall()

@@ -259,10 +259,22 @@ def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
         assert issues == {"null_list": 1, "invalid_json": 1, "truncated_line": 1, "truncated_gzip": 1}
         lines = query(data, "SELECT file, line FROM s2orc.read_issues WHERE kind = 'invalid_json'")
         assert lines == [("metadata_7.jsonl.gz", 2)]
-        assert query(data, "SELECT count(*) FROM s2orc.papers WHERE shard = '20200705v1_7'") == [(len(metadata),)]
-        kept = query(data, "SELECT count(*) FROM s2orc.paragraphs WHERE shard = '20200705v1_7'")[0][0]
+        # shard 7 repeats shard 0's papers: read and listed, each counted once (from shard 0) in views and datasets
+        read = query(data, "SELECT count(*) FROM lake.s2orc_papers WHERE shard = '20200705v1_7'")
+        repeated = query(data, "SELECT count(*) FROM s2orc.duplicate_papers WHERE shard = '20200705v1_7' AND NOT kept")
+        assert read == repeated == [(len(metadata),)]
+        assert query(data, "SELECT count(*) FROM s2orc.papers WHERE shard = '20200705v1_7'") == [(0,)]
+        kept = query(data, "SELECT count(*) FROM lake.s2orc_paragraphs WHERE shard = '20200705v1_7'")[0][0]
         whole = query(data, "SELECT count(*) FROM s2orc.paragraphs WHERE shard = '20200705v1_0'")[0][0]
         assert 0 < kept < whole  # everything before the cut in pdf_parses is kept
+        for relation, key in (
+            ("citesum.examples", "citing_paper_id, paragraph_index, sentence_index"),
+            ("citesum.candidates", "citing_paper_id, paragraph_index, sentence_index"),
+            ("s2orc.paragraphs", "paper_id, paragraph_index"),
+            ("citeworth.sentences", "rule_set, paper_id, section_idx, sentence_idx"),
+        ):
+            assert query(data, f"SELECT count(*) - count(DISTINCT ({key})) FROM {relation}") == [(0,)], relation
+        assert query(data, "SELECT count(*) FROM citesum.examples")[0][0] > 0
     finally:
         for kind in ("metadata", "pdf_parses"):
             (full / kind / f"{kind}_7.jsonl.gz").unlink()

@@ -30,7 +30,10 @@ def test_all_definitions_load_without_warnings():
     assert defs.resolve_sensor_def("s2orc_dump_sensor")
     graph = defs.resolve_asset_graph()
     # A view over a lake table depends on the asset writing it; a view over views on those views.
-    assert graph.get(dg.AssetKey(["s2orc", "papers"])).parent_keys == {dg.AssetKey("s2orc_papers")}
+    assert graph.get(dg.AssetKey(["s2orc", "papers"])).parent_keys == {  # each paper once: its kept occurrence
+        dg.AssetKey("s2orc_papers"),
+        dg.AssetKey("s2orc_duplicate_papers"),
+    }
     assert graph.get(dg.AssetKey(["s2orc", "pdf_parse_issues"])).parent_keys == {dg.AssetKey("s2orc_paragraphs")}
     assert graph.get(dg.AssetKey(["s2orc", "candidate_filter_drops"])).parent_keys == {
         dg.AssetKey(["s2orc", "paper_rejections"])

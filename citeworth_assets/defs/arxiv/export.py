@@ -30,7 +30,7 @@ EXPORT_DATASET = "arxiv"
     group_name="arxiv",
     kinds={"parquet"},
     automation_condition=follows_inputs(),
-    description="Every occurrence of an arXiv paper found in several unarXive dump files (or twice in one); the "
+    description="Every occurrence of an arXiv paper found in several unarXive dump files; the "
     "first by release, dump file and line is kept, and only its contexts are exported.",
 )
 def arxiv_duplicate_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:

@@ -32,14 +32,28 @@ def _long_text(text: str, row: dict, path: Path, log: IssueLog) -> None:
         log.add(ReadIssue(str(path), row["line"], row["byte_offset"], "long_text", message, row["paper_id"]))
 
 
+def _first_time(seen: dict[str, str], row: dict, path: Path, log: IssueLog) -> bool:
+    """Whether the file gives this paper for the first time; a repeat (a tarball with a member appended twice, a
+    JSON-lines file concatenated from overlapping parts) is skipped and counted, as the S2ORC readers do."""
+    where = row["member"] or (row["source_file"] if row["release"] == UNARXIVE_2020 else f"line {row['line']}")
+    if row["paper_id"] not in seen:
+        seen[row["paper_id"]] = where
+        return True
+    message = f"paper seen before in this dump file ({seen[row['paper_id']]}); skipped"
+    log.add(ReadIssue(str(path), row["line"], row["byte_offset"], "duplicate_paper_id", message, row["paper_id"]))
+    return False
+
+
 def _read_2020(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, references) -> None:
     with unarxive2020.refs_db_path(dump.path, None, log, root) as db:
         if db is None:
             log.add(ReadIssue(str(dump.path), None, None, "missing_refs_db", "no refs.db: markers cannot be checked"))
         refs = unarxive2020.open_refs_db(db, log) if db is not None else None
         try:
-            citing = set()
+            citing, seen = set(), {}
             for paper in unarxive2020.iter_papers(dump.path, log, refs, root):
+                if not _first_time(seen, paper.row, dump.path, log):
+                    continue
                 citing.add(paper.arxiv_id)
                 _long_text(paper.text, paper.row, dump.path, log)
                 papers.write(paper.row)
@@ -52,7 +66,10 @@ def _read_2020(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, re
 
 
 def _read_2022(dump: DumpFile, root: Path, log: IssueLog, papers, paragraphs, references) -> None:
+    seen = {}
     for paper in unarxive2022.iter_papers(dump.path, log):
+        if not _first_time(seen, paper.row, dump.path, log):
+            continue
         for paragraph in paper.paragraphs:
             _long_text(paragraph["text"], paper.row, dump.path, log)
         papers.write(paper.row)

@@ -8,10 +8,11 @@ import pyarrow as pa
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
-from citeworth_assets.lib import lake
+from citeworth_assets.lib import filters, lake
 from citeworth_assets.lib.citesum import construction as citesum
 from citeworth_assets.lib.citesum import tables
 from citeworth_assets.lib.citesum.baselines import score_baselines, tldr_records
+from citeworth_assets.lib.citesum.reasons import REASONS
 from citeworth_assets.lib.figures import citesum_rouge_figure
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
@@ -71,29 +72,31 @@ def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfi
     abstracts = {paper_id: paper["abstract"] for paper_id, paper in cited.items()}
     papers = papers_from_paragraph_rows(lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard), {})
     counts, scores = Counter(), []
-    with lake.kept_and_dropped(
-        settings.lake, ("citesum_candidates", tables.CANDIDATE_SCHEMA), ("citesum_drops", tables.DROP_SCHEMA), shard
-    ) as (out, dropped):
+    kept, dropped = ("citesum_candidates", tables.CANDIDATE_SCHEMA), ("citesum_drops", tables.DROP_SCHEMA)
+    with filters.run(settings.lake, "citesum_candidates", shard, [REASONS], kept, dropped) as run:
         for candidates, drops in citesum.iter_citation_candidates(
             papers, abstracts, splitter(citeworth.splitter), config.min_abstract_words, counts
         ):
             for drop in drops:
-                dropped.write({**drop, "shard": shard})
+                run.drop(drop["reason"], {**drop, "shard": shard})
             for scored in citesum.score_candidates(candidates, abstracts):
                 scores.append({f"{name}_recall": scored[f"{name}_recall"] for name in citesum.ROUGE_TYPES})
                 example = citesum.make_example(scored)
                 failed = citesum.failed_thresholds(scored, config.thresholds)
-                out.write({**example, "kept": not failed, "failed_thresholds": failed, "shard": shard})
+                run.keep({**example, "kept": not failed, "failed_thresholds": failed, "shard": shard})
     report = citesum.threshold_report(scores, config.thresholds)
     yield dg.MaterializeResult(
         asset_key="citesum_candidates",
         metadata={
-            "candidates": out.rows_written,
+            "candidates": run.kept.rows_written,
             "counts": dg.MetadataValue.json(dict(counts)),
             "rouge_filter": dg.MetadataValue.json(report),
         },
     )
-    yield dg.MaterializeResult(asset_key="citesum_drops", metadata={"drops": dropped.rows_written})
+    yield dg.MaterializeResult(
+        asset_key="citesum_drops",
+        metadata={"drops": run.dropped.rows_written, "by_reason": dg.MetadataValue.json(run.tally.by_reason)},
+    )
 
 
 class DatasetConfig(dg.Config):
@@ -102,9 +105,10 @@ class DatasetConfig(dg.Config):
 
 @derived_asset(
     "citesum",
-    [dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping())],
+    [dg.AssetDep("citesum_candidates", partition_mapping=dg.AllPartitionMapping()), "s2orc_duplicate_papers"],
     "Kept candidates with the cited paper's abstract, title and discipline, split 90/5/5 by cited paper "
-    "(no cited paper of validation or test in train); Table 3 statistics and the discipline distribution.",
+    "(no cited paper of validation or test in train; a citing paper in several shards counted once, from its "
+    "first occurrence); Table 3 statistics and the discipline distribution.",
 )
 def citesum_dataset(config: DatasetConfig, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings

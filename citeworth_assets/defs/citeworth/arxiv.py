@@ -4,7 +4,6 @@ candidate filter and the configured rule set, and its accepted paragraphs join t
 paragraphs, so one build gives CiteWorth sentences from every source."""
 
 import time
-from collections import Counter
 
 import dagster as dg
 
@@ -12,7 +11,7 @@ from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.outputs import kept_and_dropped_specs
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, converted_root, find_dump_file
-from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition, cleaning_writers
+from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, clean_partition, cleaning_run
 from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.resources import CiteworthSettings
@@ -41,20 +40,18 @@ def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: Citew
     dump = find_dump_file(settings.require_dumps(), key, converted_root(settings.data))  # LaTeX sources too
     started = time.perf_counter()
     tables = ("citeworth_arxiv_paragraphs", "citeworth_arxiv_rejections")
-    with cleaning_writers(settings.lake, tables, rules.name, key, ARXIV_FILE_DIMENSION) as (accepted, dropped):
-        turned_away = Counter()
-        papers = arxiv_paper_inputs(dump.path, rules.name, dropped, turned_away)
-        tally = clean_partition(
-            papers if dump.release == UNARXIVE_2022 else (), rules, splitter(citeworth.splitter), accepted, dropped
-        )
-        tally.reasons.update(turned_away)
+    step = "citeworth_arxiv_cleaning"
+    with cleaning_run(settings.lake, step, tables, rules.name, key, ARXIV_FILE_DIMENSION, candidate_filter=True) as run:
+        papers = arxiv_paper_inputs(dump.path, rules.name, run) if dump.release == UNARXIVE_2022 else ()
+        cleaned, errors = clean_partition(papers, rules, splitter(citeworth.splitter), run)
+    by_reason = {**run.tallies["s2orc"].by_reason, **run.tally.by_reason}
     common = {"rule_set": rules.name, "splitter": citeworth.splitter, "release": dump.release}
     yield dg.MaterializeResult(
         asset_key="citeworth_arxiv_paragraphs",
         metadata={
             **common,
-            "papers_cleaned": tally.papers,
-            "paragraphs": accepted.rows_written,
+            "papers_cleaned": cleaned,
+            "paragraphs": run.kept.rows_written,
             "seconds": round(time.perf_counter() - started, 1),
         },
     )
@@ -62,9 +59,9 @@ def citeworth_arxiv_cleaning(context: dg.AssetExecutionContext, citeworth: Citew
         asset_key="citeworth_arxiv_rejections",
         metadata={
             **common,
-            "drops": dropped.rows_written,
-            "internal_errors": len(tally.errors),
-            "by_reason": dg.MetadataValue.json(dict(sorted(tally.reasons.items()))),
+            "drops": run.dropped.rows_written,
+            "internal_errors": len(errors),
+            "by_reason": dg.MetadataValue.json(dict(sorted(by_reason.items()))),
         },
     )
 

@@ -11,7 +11,7 @@ from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.defs.outputs import derived_asset, per_shard_kept_and_dropped
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth import dataset
-from citeworth_assets.lib.citeworth.partition import clean_partition, cleaning_writers
+from citeworth_assets.lib.citeworth.partition import clean_partition, cleaning_run
 from citeworth_assets.lib.citeworth.quality import (
     COMPARISON_SCHEMA,
     compare_rule_sets,
@@ -48,14 +48,11 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
             settings.lake, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"]
         )
     }
-    rows = lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard)
+    papers = papers_from_paragraph_rows(lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard), fields)
     started = time.perf_counter()
     tables = ("citeworth_paragraphs", "citeworth_rejections")
-    with cleaning_writers(settings.lake, tables, rules.name, shard) as (accepted, dropped):
-        tally = clean_partition(
-            papers_from_paragraph_rows(rows, fields), rules, splitter(citeworth.splitter), accepted, dropped
-        )
-    papers, reasons, errors = tally.papers, tally.reasons, tally.errors
+    with cleaning_run(settings.lake, "citeworth_cleaning", tables, rules.name, shard) as run:
+        papers, errors = clean_partition(papers, rules, splitter(citeworth.splitter), run)
     seconds = time.perf_counter() - started
     common = {"rule_set": rules.name, "splitter": citeworth.splitter}
     yield dg.MaterializeResult(
@@ -63,7 +60,7 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
         metadata={
             **common,
             "papers": papers,
-            "paragraphs": accepted.rows_written,
+            "paragraphs": run.kept.rows_written,
             "papers_per_second": round(papers / seconds, 1) if seconds else None,
         },
     )
@@ -71,9 +68,9 @@ def citeworth_cleaning(context: dg.AssetExecutionContext, citeworth: CiteworthSe
         asset_key="citeworth_rejections",
         metadata={
             **common,
-            "drops": dropped.rows_written,
+            "drops": run.dropped.rows_written,
             "internal_errors": len(errors),
-            "by_reason": dg.MetadataValue.json(dict(sorted(reasons.items()))),
+            "by_reason": dg.MetadataValue.json(run.tally.by_reason),
         },
     )
     yield dg.AssetCheckResult(

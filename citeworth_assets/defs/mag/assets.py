@@ -15,6 +15,7 @@ from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
 from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
+from citeworth_assets.lib.mag.openalex_snapshot import SnapshotError
 from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
 from citeworth_assets.resources import CiteworthSettings
 
@@ -53,12 +54,14 @@ def _arxiv_titles(dumps: Path, log: IssueLog):
                 "arXiv id, fields); arXiv metadata titles beside it (table arxiv_titles). Built out of core in "
                 "DuckDB in a process of its own (memory limit CITEWORTH_DUCKDB_MEMORY); a work listed twice keeps "
                 "its newest version (the later Papers.txt line, the later OpenAlex updated_date folder), the others "
-                "are listed in work_duplicates. Read issues in catalogue_read_issues."
+                "are listed in work_duplicates. OpenAlex snapshots in the 2026 layout (the Parquet copy read where "
+                "present, manifest counts checked) or the older one. Read issues in catalogue_read_issues."
             ),
             "work_references": "Citation edges between works: MAG PaperReferences and OpenAlex referenced_works.",
             "mag_fields_of_study": (
-                "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts) with their static field "
-                "partition key and the number of catalogue works in each."
+                "Level-0 fields of study (MAG FieldsOfStudy, OpenAlex level-0 concepts, else OpenAlex topics mapped "
+                "to MAG fields: docs/arxiv.md) with their static field partition key and the number of catalogue "
+                "works in each."
             ),
         },
     ),
@@ -75,9 +78,12 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: CiteworthSetting
     dumps = settings.require_dumps()
     log = IssueLog()
     mag, openalex = dumps / MAG_DIR, dumps / OPENALEX_DIR
-    counts = build_works_apart(
-        settings.lake, mag if mag.is_dir() else None, openalex if openalex.is_dir() else None, log, settings.duckdb
-    )
+    try:
+        counts = build_works_apart(
+            settings.lake, mag if mag.is_dir() else None, openalex if openalex.is_dir() else None, log, settings.duckdb
+        )
+    except SnapshotError as error:  # an OpenAlex folder without works parts: never an empty catalogue
+        raise dg.Failure(str(error)) from None
     fields = field_counts(settings.lake, settings.duckdb)
     titles = lake.write_partition(settings.lake, "arxiv_titles", ARXIV_TITLE_SCHEMA, _arxiv_titles(dumps, log))
     field_rows = _field_rows(dumps, fields)

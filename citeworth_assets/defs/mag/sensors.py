@@ -6,7 +6,7 @@ import dagster as dg
 
 from citeworth_assets.defs.automation import DumpSource
 from citeworth_assets.defs.sensing import built_versions, dump_root_sensor, signature_version
-from citeworth_assets.lib.arxiv.dump_files import catalogue_files, catalogue_signature
+from citeworth_assets.lib.arxiv.dump_files import OPENALEX_DIR, catalogue_files, catalogue_signature
 from citeworth_assets.resources import CiteworthSettings
 
 catalogue_job = dg.define_asset_job(
@@ -22,7 +22,7 @@ CATALOGUE = [dg.AssetKey("works"), dg.AssetKey("work_references"), dg.AssetKey("
 @dump_root_sensor(
     catalogue_job,
     60,
-    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/works/ or "
+    "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/ (works parts, any layout) or "
     "<dumps>/arxiv-metadata/ change and have settled, unless the instance has built the catalogue from the same "
     "files (names, sizes, modification times: the data version of works).",
 )
@@ -42,8 +42,10 @@ def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthSe
 
 
 def _pending_catalogue(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list, list, list]:
-    """One catalogue run whenever the dump root holds MAG, OpenAlex or arXiv metadata files."""
-    runs = [None] if catalogue_files(settings.require_dumps()) else []
+    """One catalogue run whenever the dump root holds MAG, OpenAlex or arXiv metadata files, or an OpenAlex folder
+    (one without works parts fails the run, naming the layouts looked for, instead of an empty catalogue)."""
+    dumps = settings.require_dumps()
+    runs = [None] if catalogue_files(dumps) or (dumps / OPENALEX_DIR).is_dir() else []
     return runs, runs, []
 
 

@@ -5,14 +5,18 @@ import time
 import dagster as dg
 
 from citeworth_assets.defs.outputs import derived_asset, duplicates_result, per_shard_kept_and_dropped
+from citeworth_assets.defs.s2ag.metadata import s2ag_join_metadata
 from citeworth_assets.defs.s2orc.built import input_metadata, input_version
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.s2ag.join import write_papers as write_s2ag_papers
+from citeworth_assets.lib.s2ag.layout import S2agFile
+from citeworth_assets.lib.s2ag.records import write_paragraphs as write_s2ag_paragraphs
+from citeworth_assets.lib.s2ag.sources import find_source
 from citeworth_assets.lib.s2orc.duplicates import write_duplicate_papers
 from citeworth_assets.lib.s2orc.schema import READ_ISSUE_SCHEMA, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import candidate_ids, write_candidates, write_papers, write_paragraphs
-from citeworth_assets.lib.s2orc.shards import find_shard
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
 from citeworth_assets.resources import CiteworthSettings
 
@@ -46,23 +50,31 @@ def _read_metadata(settings, table: str, source: ShardSource, log: IssueLog, rat
     partitions_def=s2orc_shards,
     group_name="s2orc",
     kinds={"parquet"},
-    description="S2ORC metadata rows of a shard, typed, with provenance (release, shard, file, line).",
+    deps=["s2ag_metadata"],
+    description="S2ORC metadata rows of a shard, typed, with provenance (release, shard, file, line); for an S2AG "
+    "full-text file, its papers with the metadata of the release's staged papers and abstracts (docs/s2ag.md).",
 )
 def s2orc_papers(context: dg.AssetExecutionContext, citeworth: CiteworthSettings) -> dg.MaterializeResult:
     settings = citeworth.settings
-    shard = find_shard(settings.require_dumps(), context.partition_key)
-    source = ShardSource(shard.release, shard.key, shard.metadata)
+    shard = find_source(settings.require_dumps(), context.partition_key)
     log = IssueLog()
     started = time.perf_counter()
-    rows = write_papers(settings.lake, source, log)
+    if isinstance(shard, S2agFile):  # an S2AG full-text file: its papers joined with the release's staged metadata
+        source = ShardSource(shard.release, shard.key, shard.path)
+        joined = write_s2ag_papers(settings.lake, shard, source, log)
+        rows, extra = joined.papers, s2ag_join_metadata(context, shard, joined)
+    else:
+        source = ShardSource(shard.release, shard.key, shard.metadata)
+        rows, extra = write_papers(settings.lake, source, log), {}
     seconds = time.perf_counter() - started
     if log.total:
-        context.log.warning(f"{shard.metadata}: {log.total} read issues {log.counts}")
+        context.log.warning(f"{source.path}: {log.total} read issues {log.counts}")
     return dg.MaterializeResult(
         data_version=dg.DataVersion(input_version(shard)),  # the record of what was built: see defs/s2orc/built.py
         metadata={
             **input_metadata(shard),
             "papers": rows,
+            **extra,
             **_read_metadata(settings, "s2orc_metadata_issues", source, log, ("papers", rows, seconds)),
         },
     )
@@ -118,16 +130,18 @@ def s2orc_paragraphs(
     context: dg.AssetExecutionContext, config: ParagraphConfig, citeworth: CiteworthSettings
 ) -> dg.MaterializeResult:
     settings = citeworth.settings
-    shard = find_shard(settings.require_dumps(), context.partition_key)
+    shard = find_source(settings.require_dumps(), context.partition_key)
     candidates = candidate_ids(settings.lake, shard.key)
-    source = ShardSource(shard.release, shard.key, shard.pdf_parses)
+    s2ag = isinstance(shard, S2agFile)
+    source = ShardSource(shard.release, shard.key, shard.path if s2ag else shard.pdf_parses)
     log = IssueLog()
     started = time.perf_counter()
-    written = write_paragraphs(settings.lake, source, log, candidates, config.max_paragraph_chars)
+    write = write_s2ag_paragraphs if s2ag else write_paragraphs
+    written = write(settings.lake, source, log, candidates, config.max_paragraph_chars)
     seconds = time.perf_counter() - started
     missing = len(candidates - written.papers)
     if missing:
-        context.log.warning(f"{missing} candidate papers have no body-text paragraphs in {shard.pdf_parses}")
+        context.log.warning(f"{missing} candidate papers have no body-text paragraphs in {source.path}")
     return dg.MaterializeResult(
         metadata={
             "paragraphs": written.rows,

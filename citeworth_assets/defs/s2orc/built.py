@@ -26,6 +26,7 @@ from collections.abc import Iterable
 
 import dagster as dg
 
+from citeworth_assets.lib.s2ag.layout import S2agFile
 from citeworth_assets.lib.s2orc.shards import Shard
 
 INGESTED = dg.AssetKey("s2orc_papers")
@@ -41,21 +42,22 @@ SHARD_ASSETS = (
 )
 
 
-def input_version(shard: Shard) -> str:
+def input_version(shard: Shard | S2agFile) -> str:
     """The data version of a shard's ingestion: its release, index and both files' sizes and modification times."""
     return f"{shard.release}/{shard.index}:" + ":".join(map(str, shard.signature()))
 
 
-def input_metadata(shard: Shard) -> dict:
+def input_metadata(shard: Shard | S2agFile) -> dict:
     """The input files' identity as materialization metadata, for people (the decision reads the data version)."""
-    metadata_size, metadata_mtime, parses_size, parses_mtime = shard.signature()
+    paths = getattr(shard, "input_files", None) or (shard.metadata, shard.pdf_parses)  # an S2AG file names its own
+    signature = shard.signature()
     return {
         "release": shard.release,
         "shard": shard.index,
         "input_files": dg.MetadataValue.json(
             {
-                str(shard.metadata): {"bytes": metadata_size, "mtime": metadata_mtime},
-                str(shard.pdf_parses): {"bytes": parses_size, "mtime": parses_mtime},
+                str(path): {"bytes": size, "mtime": mtime}
+                for path, size, mtime in zip(paths, signature[::2], signature[1::2])
             }
         ),
     }
@@ -77,7 +79,9 @@ def _materializations(
     return {record.partition_key: record.asset_materialization for record in records}
 
 
-def built_shards(instance: dg.DagsterInstance, shards: Iterable[Shard], rules: str, splitter: str) -> set[str]:
+def built_shards(
+    instance: dg.DagsterInstance, shards: Iterable[Shard | S2agFile], rules: str, splitter: str
+) -> set[str]:
     """Keys of the shards whose files, rule set and splitter match what the instance recorded as built."""
     shards = {shard.key: shard for shard in shards}
     if not shards:

@@ -12,7 +12,8 @@ from citeworth_assets.defs.s2orc.built import (
 )
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.defs.sensing import dump_root_sensor
-from citeworth_assets.lib.s2orc.shards import discover_shards, incomplete_shards
+from citeworth_assets.lib.s2ag.sources import full_text_sources
+from citeworth_assets.lib.s2orc.shards import incomplete_shards
 from citeworth_assets.resources import CiteworthSettings
 
 s2orc_shard_job = dg.define_asset_job(
@@ -62,9 +63,9 @@ def s2orc_dump_sensor(context: dg.SensorEvaluationContext, citeworth: CiteworthS
     changed = {half.key: half.problem for half in halves} != reported
     seen[INCOMPLETE] = {half.key: half.problem for half in halves}
     half_keys = set(seen[INCOMPLETE])
-    shards = [
-        s for s in discover_shards(dumps, settle_seconds=citeworth.shard_settle_seconds) if s.key not in half_keys
-    ]
+    # S2AG full-text files are shards too, once their release's papers and abstracts are staged (lib/s2ag/sources.py)
+    sources = full_text_sources(dumps, citeworth.shard_settle_seconds, citeworth.settings.lake)
+    shards = [s for s in sources if s.key not in half_keys]
     rules, splitter = citeworth.rule_set.name, citeworth.splitter
     done = built_shards(context.instance, shards, rules, splitter) | shards_in_progress(
         context.instance, s2orc_shard_job.name
@@ -94,7 +95,7 @@ def _pending_shards(instance: dg.DagsterInstance, settings, force: bool) -> tupl
     files, rule set and splitter (all with ``force``), and a line per shard left as built."""
     dumps = settings.require_dumps()
     half_keys = {half.key for half in incomplete_shards(dumps)}
-    shards = [shard for shard in discover_shards(dumps) if shard.key not in half_keys]
+    shards = [shard for shard in full_text_sources(dumps) if shard.key not in half_keys]  # S2AG files included
     built = set() if force else built_shards(instance, shards, settings.rules, settings.splitter)
     notes = (
         [

@@ -8,11 +8,12 @@ import dagster as dg
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
-from citeworth_assets.lib import lake
+from citeworth_assets.lib import filters, lake
 from citeworth_assets.lib.jsonl import IssueLog
 from citeworth_assets.lib.sciqfs import arxiv_source, dataset, lake_tables, s2orc_lake
 from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
 from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings
+from citeworth_assets.lib.sciqfs.reasons import REASONS
 from citeworth_assets.lib.sciqfs.release import write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings
 from citeworth_assets.lib.sciqfs.statistics import STATISTICS_SCHEMA
@@ -124,12 +125,14 @@ def examples_asset(source: Source, tables: dg.AssetsDefinition) -> dg.AssetsDefi
     def sciqfs_examples(
         context: dg.AssetExecutionContext, config: ExamplesConfig, citeworth: CiteworthSettings
     ) -> dg.MaterializeResult:
-        settings, key, chosen, counts = citeworth.settings, context.partition_key, config.settings(), ExampleCounts()
+        settings, key, chosen = citeworth.settings, context.partition_key, config.settings()
         tables = lake_tables.read_tables(settings.lake, key, source.dimension)
-        examples = dataset.partition_examples(tables, splitter(citeworth.splitter).split, chosen, counts)
-        written = lake_tables.write_examples(
-            settings.lake, examples, key, source.dimension, dataset.example_settings(chosen)
-        )
+        with filters.run(settings.lake, f"sciqfs_{source.name}_examples", key, [REASONS]) as run:  # pair tallies
+            counts = ExampleCounts(run.tally)
+            examples = dataset.partition_examples(tables, splitter(citeworth.splitter).split, chosen, counts)
+            written = lake_tables.write_examples(
+                settings.lake, examples, key, source.dimension, dataset.example_settings(chosen)
+            )
         return dg.MaterializeResult(
             metadata={
                 "examples": written,

@@ -24,7 +24,6 @@ WAREHOUSE_POOL = "warehouse"
 LAKE_SCHEMA = "lake"
 JUDGEMENT_EVENTS = "judgement_events"  # the annotators' files, not a lake table; written outside Dagster
 DROP_REASON_REGISTRY = "drop_reason_registry"  # every domain's registered drop reasons, from the code
-DROP_REASON_COUNTS = "drop_reason_counts"  # drops per reason in the tables the domains name, over the lake
 
 
 def create_sources(connection, settings, relations) -> None:
@@ -39,10 +38,10 @@ def create_sources(connection, settings, relations) -> None:
             warehouse.create_relation(connection, relation, manual_eval.judgement_events_sql(settings.data))
         elif table == DROP_REASON_REGISTRY:
             warehouse.replace_table(connection, relation, domains.drop_reason_table())
-        elif table == DROP_REASON_COUNTS:
-            warehouse.create_relation(connection, relation, domains.drop_count_sql(settings.lake))
         else:
-            warehouse.create_lake_view(connection, relation, settings.lake, table, tables[table].schema)
+            warehouse.create_lake_view(
+                connection, relation, settings.lake, table, tables[table].schema, tables[table].partition_column
+            )
 
 
 def model_key(model: SqlModel) -> dg.AssetKey:
@@ -56,8 +55,6 @@ def upstream_assets(model: SqlModel, model_keys: dict[str, dg.AssetKey]) -> tupl
         schema, table = relation.split(".")
         if schema == LAKE_SCHEMA and table in tables:
             deps.update(dg.AssetKey(asset) for asset in tables[table].assets)
-        elif schema == LAKE_SCHEMA and table == DROP_REASON_COUNTS:
-            deps.update(dg.AssetKey(asset) for asset in domains.drop_count_assets())
         elif relation in model_keys:
             deps.add(model_keys[relation])
         elif relation not in (f"{LAKE_SCHEMA}.{JUDGEMENT_EVENTS}", f"{LAKE_SCHEMA}.{DROP_REASON_REGISTRY}"):

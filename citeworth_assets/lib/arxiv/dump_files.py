@@ -6,7 +6,9 @@ Layout (one folder per source, beside the S2ORC release folders)::
     <dumps>/unarxive-2020/<name>.tar[.gz]    or a tarball of the same (.tgz, .tar.bz2, .tar.xz too)
     <dumps>/unarxive-2022/<name>.jsonl[.gz]  unarXive 2022 and later, one paper per line
     <dumps>/mag/Papers.txt ...               the MAG's headerless TSV files (optionally gzipped)
-    <dumps>/openalex/works/updated_date=*/part_*.gz   an OpenAlex works snapshot
+    <dumps>/openalex/data/parquet/works/updated_date=*/part_*.parquet   an OpenAlex works snapshot, 2026 layout
+    <dumps>/openalex/data/jsonl/works/updated_date=*/part_*.gz          (either copy; Parquet read when both are)
+    <dumps>/openalex/works/updated_date=*/part_*.gz                     the layout before 2026
     <dumps>/arxiv-metadata/*.json[l][.gz]    arXiv's metadata snapshot (titles of arXiv ids), optional
 
 arXiv's LaTeX source dumps (``<dumps>/arxiv-src/arXiv_src_YYMM_NNN.tar``) are converted into unarXive 2022
@@ -35,6 +37,7 @@ from pathlib import Path
 from citeworth_assets.lib.dump_root import find_by_key, followed_out
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.mag import tsv
+from citeworth_assets.lib.mag.openalex_snapshot import snapshot_parts
 
 UNARXIVE_2020, UNARXIVE_2022 = "unarxive-2020", "unarxive-2022"
 CONVERTED_DIR = "converted"
@@ -185,12 +188,13 @@ def find_dump_file(dumps: Path, key: str, converted: Path | None = None) -> Dump
 
 
 def catalogue_files(dumps: Path) -> list[Path]:
-    """Every input file of the works catalogue: MAG TSV files, OpenAlex parts, arXiv metadata files."""
+    """Every input file of the works catalogue: MAG TSV files, the OpenAlex parts that are read (any layout:
+    :func:`~citeworth_assets.lib.mag.openalex_snapshot.snapshot_parts`), arXiv metadata files."""
     mag = dumps / MAG_DIR
     names = {spec.name for spec in tsv.MAG_FILES} | {f"{spec.name}.gz" for spec in tsv.MAG_FILES}
     files = sorted(p for p in mag.iterdir() if p.name in names) if mag.is_dir() else []
-    works = dumps / OPENALEX_DIR / "works"
-    files += sorted(works.glob("updated_date=*/part_*.gz")) if works.is_dir() else []
+    openalex = dumps / OPENALEX_DIR
+    files += snapshot_parts(openalex, IssueLog()) if openalex.is_dir() else []  # links out are reported when read
     metadata = dumps / ARXIV_METADATA_DIR
     files += sorted(p for p in metadata.iterdir() if METADATA_FILE.search(p.name)) if metadata.is_dir() else []
     return files

@@ -34,6 +34,10 @@ PAPER_SCHEMA = pa.schema(
         # from its paragraphs (contexts are computed from the lake); null for 2022+
         ("text_lines", pa.int32()),
         ("whitespace_lines", pa.list_(pa.struct([("line", pa.int32()), ("text", pa.string())]))),
+        # unarXive 2024's richer metadata; null for the releases before, which do not ship it
+        ("language", pa.string()),
+        ("license", pa.string()),
+        ("cited_by_count", pa.int64()),
         *PROVENANCE,
     ]
 )

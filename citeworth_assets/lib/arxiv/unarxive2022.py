@@ -1,5 +1,8 @@
 """unarXive 2022 and later: S2ORC-like JSON lines (gzipped or plain), one paper per line.
 
+A 2024 record gives its text as a ``sections`` object instead of the ``body_text`` list, and richer metadata; it
+is told apart by its shape, record by record, and read into the same rows (:mod:`unarxive2024`).
+
 Each record has ``paper_id`` (arXiv id), arXiv ``metadata``, ``discipline``, ``body_text`` paragraphs
 whose text carries ``{{cite:HASH}}`` markers (also listed in ``cite_spans``) and ``bib_entries``
 ``{HASH: {bib_entry_raw, contained_arXiv_ids, ids{open_alex_id, doi, arxiv_id, ...}}}``. Lines are
@@ -16,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from citeworth_assets.lib.arxiv import unarxive2024
 from citeworth_assets.lib.identifiers import find_arxiv_ids, find_dois, normalise_arxiv_id, normalise_doi
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 
@@ -115,7 +119,9 @@ def paper_from_record(record: dict, path: Path, line: int, offset: int, log: Iss
         return None
     arxiv_id = str(raw_id)
     paper_id = normalise_arxiv_id(arxiv_id) or arxiv_id
-    provenance = {"release": RELEASE, "source_file": path.name, "member": None, "line": line, "byte_offset": offset}
+    shape_2024 = unarxive2024.is_2024(record)
+    release = unarxive2024.RELEASE if shape_2024 else RELEASE
+    provenance = {"release": release, "source_file": path.name, "member": None, "line": line, "byte_offset": offset}
     metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
     if not metadata:
         report("missing_metadata", "no arXiv metadata")
@@ -125,10 +131,16 @@ def paper_from_record(record: dict, path: Path, line: int, offset: int, log: Iss
             report("bad_type", "bib_entries is not an object")
         bib = {}
     references = [_reference(str(key), entry, paper_id, provenance, report) for key, entry in bib.items()]
-    body = record.get("body_text")
-    if not isinstance(body, list):
-        report("bad_type" if body is not None else "missing_body_text", "body_text is not a list")
-        body = []
+    if shape_2024:  # cite_spans are checked per section there
+        body = [
+            {"section": s, "text": t} for s, t in unarxive2024.section_paragraphs(record["sections"], MARKER, report)
+        ]
+    else:
+        body = record.get("body_text")
+        if not isinstance(body, list):
+            kind = "bad_type" if body is not None else "missing_body_text"
+            report(kind, "neither a body_text list (unarXive 2022) nor a sections object (2024)")
+            body = []
     paragraphs, n_markers, unknown = [], 0, set()
     for index, paragraph in enumerate(body):
         if not isinstance(paragraph, dict) or not isinstance(paragraph.get("text"), str):
@@ -137,7 +149,7 @@ def paper_from_record(record: dict, path: Path, line: int, offset: int, log: Iss
         text = paragraph["text"]
         markers = [{"start": m.start(), "end": m.end(), "ref_id": m.group(1)} for m in MARKER.finditer(text)]
         spans = paragraph.get("cite_spans") if isinstance(paragraph.get("cite_spans"), list) else []
-        if len(spans) != len(markers):
+        if not shape_2024 and len(spans) != len(markers):
             report("cite_spans_mismatch", f"body_text[{index}]: {len(spans)} cite_spans, {len(markers)} markers")
         for marker in markers:
             if marker["ref_id"] not in bib:
@@ -169,6 +181,7 @@ def paper_from_record(record: dict, path: Path, line: int, offset: int, log: Iss
         "n_paragraphs": len(paragraphs),
         "n_markers": n_markers,
         "n_markers_without_reference": sum(1 for p in paragraphs for m in p["markers"] if m["ref_id"] in unknown),
+        **(unarxive2024.richer_metadata(record, metadata, report) if shape_2024 else {}),
         **provenance,
     }
     return Paper(arxiv_id, row, paragraphs, references)

@@ -31,6 +31,7 @@ OUTCOMES = {
     "no_main_file": "no TeX file with \\documentclass and \\begin{document}",
     "conversion_failed": "the LaTeX reader rejected the document even after salvage",
     "timeout": "conversion ran past the per-submission timeout",
+    "worker_died": "the worker process converting it died (killed for memory, a crash in the LaTeX reader)",
 }
 DEFAULT_TIMEOUT = 120.0
 COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -112,7 +113,10 @@ def _document(submission: archive.Submission, outcome: Outcome):
         outcome.outcome = "no_main_file"
         return None
     outcome.main_file = main
-    flat, looping = macros.drop_recursive_definitions(flatten.flatten(main, texts))
+    cut: list[str] = []
+    flat, looping = macros.drop_recursive_definitions(flatten.flatten(main, texts, cut=cut))
+    if cut:  # the text of those files is missing from the paper: say so in its outcome
+        outcome.note(f"inclusions not expanded: {len(cut)} ({'; '.join(cut[:3])})")
     if looping:
         outcome.note(f"recursive macros dropped: {' '.join(looping[:5])}")
     begin = flatten.BEGIN_DOCUMENT.search(flat)

@@ -116,9 +116,10 @@ def _subfile_body(text: str) -> str:
     return text
 
 
-def flatten(main: str, files: dict[str, str], missing: list[str] | None = None) -> str:
+def flatten(main: str, files: dict[str, str], missing: list[str] | None = None, cut: list[str] | None = None) -> str:
     """The main file with every inclusion expanded recursively (comment-free texts by path).
-    Names of included files not in the submission are appended to ``missing``."""
+    Names of included files not in the submission are appended to ``missing``; inclusions left unexpanded because
+    they are :data:`MAX_DEPTH` files deep or include a file that includes them, to ``cut`` (a note each)."""
 
     def expand(path: str, depth: int, stack: tuple[str, ...]) -> str:
         folder = posixpath.dirname(path)
@@ -135,6 +136,9 @@ def flatten(main: str, files: dict[str, str], missing: list[str] | None = None) 
             if found is None or found in stack or depth >= MAX_DEPTH:
                 if found is None and missing is not None:
                     missing.append(name)
+                elif found is not None and cut is not None:
+                    why = "includes a file that includes it" if found in stack else f"{MAX_DEPTH} inclusions deep"
+                    cut.append(f"{found} in {path} ({why})")
                 return " "
             body = expand(found, depth + 1, (*stack, found))
             if cmd in ("subfile", "subfileinclude"):

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import collections
 import gzip
 import json
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
@@ -16,6 +14,7 @@ from citeworth_assets.lib.arxiv.dump_files import CONVERTED_SUFFIX as SUFFIX
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022 as RELEASE_FOLDER
 from citeworth_assets.lib.arxiv_sources.archive import DEFAULT_LIMITS, Limits, RawSubmission
 from citeworth_assets.lib.arxiv_sources.convert import DEFAULT_TIMEOUT, Outcome, convert_submission
+from citeworth_assets.lib.worker_pool import DIED, ordered_map
 
 
 def converted_name(source: Path) -> str:
@@ -47,31 +46,23 @@ def convert_all(
     rescue_citations: bool = True,
 ) -> Iterator[tuple[dict, str | None]]:
     """(outcome row, record JSON or None) per submission, in input order. With ``workers`` > 1, at most twice
-    that many submissions are in flight, so memory stays bounded whatever the dump's size. ``rescue_citations``:
-    see :func:`convert_submission`."""
+    that many submissions are in flight, so memory stays bounded whatever the dump's size; a worker that dies or
+    stops answering costs only its submission (see :mod:`~citeworth_assets.lib.worker_pool`).
+    ``rescue_citations``: see :func:`convert_submission`."""
     work = partial(_convert_with, timeout, limits, rescue_citations)
     if workers <= 1:
-        yield from map(work, submissions)
-        return
-    context = multiprocessing.get_context("spawn")  # no fork of a threaded parent (Dagster, the CLI's pool)
-    with context.Pool(workers, maxtasksperchild=200) as pool:
-        pending: collections.deque = collections.deque()
-        for raw in submissions:
-            pending.append((raw, pool.apply_async(work, (raw,))))
-            if len(pending) >= 2 * workers:
-                yield _result(*pending.popleft(), timeout)
-        while pending:
-            yield _result(*pending.popleft(), timeout)
+        return map(work, submissions)
+    return ordered_map(work, submissions, workers, timeout + 60, partial(_lost, timeout + 60))
 
 
-def _result(raw: RawSubmission, result, timeout: float) -> tuple[dict, str | None]:
-    """A worker's answer; a worker that died (killed for memory, crashed) costs only its submission, as a timeout."""
-    try:
-        return result.get(timeout=timeout + 60)
-    except multiprocessing.TimeoutError:
+def _lost(seconds: float, raw: RawSubmission, why: str) -> tuple[dict, None]:
+    """The outcome of a submission whose worker died or gave no answer in ``seconds``."""
+    if why == DIED:
+        outcome = Outcome(raw.arxiv_id, raw.source, raw.member, DIED, "the worker process converting it died")
+    else:
         outcome = Outcome(raw.arxiv_id, raw.source, raw.member, "timeout", "no answer from the worker process")
-        outcome.seconds = timeout + 60
-        return outcome.row(), None
+        outcome.seconds = seconds
+    return outcome.row(), None
 
 
 def write_converted(

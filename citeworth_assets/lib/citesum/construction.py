@@ -3,7 +3,8 @@
 The steps, in the paper's order:
 
 1. :func:`citation_candidates`: sentences of Related Work paragraphs that cite exactly one paper,
-   whose abstract is known and long enough; every other cited sentence is a drop with its reason;
+   whose abstract is known and long enough; every other cited sentence is a drop with its reason (the criteria
+   are in :mod:`~citeworth_assets.lib.citesum.criteria`);
 2. :func:`score_candidates` / :func:`keep_by_rouge`: ROUGE-1/2/L recall of the sentence against the
    cited abstract, kept when all three reach 50 / 20 / 40 (:func:`threshold_report` says what each
    threshold removes);
@@ -18,10 +19,9 @@ Where the paper is silent:
   (author names, numbers, the ``REF`` token) are never content of the cited abstract, so keeping
   them would penalize author-year citations against numeric ones and short sentences against long
   ones.
-* A sentence touched by a citation span that crosses a sentence boundary is dropped: its citations
-  are not known for sure.
-* A paragraph whose reader dropped a citation span for bad offsets is dropped whole (one drop row
-  without sentence): any of its sentences may have lost a citation to a second paper.
+* A sentence touched by a citation span that crosses a sentence boundary is dropped, and a paragraph whose
+  reader dropped a citation span for bad offsets is dropped whole (one drop row without sentence):
+  :mod:`~citeworth_assets.lib.citesum.criteria` says why.
 * Paragraphs without citation spans are not split (they cannot yield a candidate); they are counted.
 """
 
@@ -35,7 +35,8 @@ from functools import cache
 from itertools import islice
 from statistics import mean
 
-from citeworth_assets.lib.citesum import reasons
+from citeworth_assets.lib.citesum.criteria import PARAGRAPH_CRITERIA, SENTENCE_CRITERIA, CitingSentence
+from citeworth_assets.lib.filters import first_failure
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sections import normalize_section_title
 from citeworth_assets.lib.sentences import SentenceSplitter
@@ -48,8 +49,6 @@ SPLITS = ("train", "validation", "test")
 REF = "REF"
 # Only whitespace and list separators between two spans: "[1], [2]", "Smith (2019); Lee (2020)".
 BETWEEN_ADJACENT_SPANS = re.compile(r"[\s,;]*")
-
-DROP_REASONS = tuple(reasons.REASONS)  # what each means: lib/citesum/reasons.py
 
 
 def is_related_work(section: str | None) -> bool:
@@ -88,8 +87,8 @@ def iter_citation_candidates(
 
     ``abstracts`` maps a paper id to its abstract (the cited papers at least). A candidate is
     ``{citing_paper_id, cited_paper_id, paragraph_index, sentence_index, sentence, spans}`` with the
-    citation spans' offsets relative to the sentence. ``counts``, if given, accumulates papers,
-    paragraphs, sentences, candidates and drops per reason.
+    citation spans' offsets relative to the sentence; a drop names its reason. ``counts``, if given,
+    accumulates what was read: papers, Related Work paragraphs, sentences (the runner tallies kept and dropped).
     """
     counts = Counter() if counts is None else counts
     papers = iter(papers)
@@ -104,10 +103,8 @@ def iter_citation_candidates(
             for paragraph in related:
                 if not paragraph["cite_spans"]:
                     counts["paragraphs_without_citations"] += 1
-                elif paragraph.get("invalid_span_count"):
-                    results[position][1].append(
-                        _drop(paper.paper_id, paragraph, None, None, "invalid_citation_offsets")
-                    )
+                elif reason := first_failure(PARAGRAPH_CRITERIA, paragraph):
+                    results[position][1].append(_drop(paper.paper_id, paragraph, None, None, reason))
                 else:
                     to_split.append((position, paper.paper_id, paragraph))
         texts = [paragraph["text"] for _, _, paragraph in to_split]
@@ -118,10 +115,7 @@ def iter_citation_candidates(
                 paper_id, paragraph, sentence_bounds, abstracts, min_abstract_words, counts
             ):
                 (drops if "reason" in item else candidates).append(item)
-        for paper_candidates, paper_drops in results:
-            counts["candidates"] += len(paper_candidates)
-            counts.update(f"dropped_{drop['reason']}" for drop in paper_drops)
-            yield paper_candidates, paper_drops
+        yield from results
 
 
 def paragraph_candidates(
@@ -142,35 +136,18 @@ def paragraph_candidates(
             continue
         sentence = text[start:end]
         inside = [span for span in touching if span["start"] >= start and span["end"] <= end]
-        cited = {span["linked_paper_id"] for span in inside}
-        if len(inside) < len(touching):
-            reason = "citation_crosses_sentence"
-        elif None in cited:
-            reason = "unlinked_citation"
-        elif len(cited) > 1:
-            reason = "several_cited_papers"
-        else:
-            reason = cited_abstract_problem(next(iter(cited)), abstracts, min_abstract_words)
-        if reason:
+        judged = CitingSentence(sentence, paragraph, touching, inside, abstracts, min_abstract_words)
+        if reason := first_failure(SENTENCE_CRITERIA, judged):
             yield _drop(paper_id, paragraph, sentence_index, sentence, reason)
             continue
         yield {
             "citing_paper_id": paper_id,
-            "cited_paper_id": next(iter(cited)),
+            "cited_paper_id": judged.cited_paper,
             "paragraph_index": paragraph["paragraph_index"],
             "sentence_index": sentence_index,
             "sentence": sentence,
             "spans": [{"start": span["start"] - start, "end": span["end"] - start} for span in inside],
         }
-
-
-def cited_abstract_problem(paper_id: str, abstracts: Mapping[str, str | None], min_words: int) -> str | None:
-    """Why the cited paper cannot be a source document, or None: its abstract is the model's input."""
-    if paper_id not in abstracts:
-        return "cited_paper_unknown"
-    if len((abstracts[paper_id] or "").split()) < min_words:
-        return "cited_abstract_too_short"
-    return None
 
 
 def _drop(paper_id: str, paragraph: dict, sentence_index: int | None, sentence: str | None, reason: str) -> dict:
@@ -179,7 +156,7 @@ def _drop(paper_id: str, paragraph: dict, sentence_index: int | None, sentence: 
         "paragraph_index": paragraph["paragraph_index"],
         "sentence_index": sentence_index,
         "sentence": sentence,
-        "reason": reasons.REASONS.require(reason),
+        "reason": reason,
     }
 
 

@@ -16,4 +16,4 @@ LAKE_TABLES = (
 )
 DATASET_CARD = CARD
 DROP_REASONS = REASONS
-DROP_TABLES = (("citesum_drops", "reason"),)
+FILTER_STEPS = ("citesum_candidates",)  # the steps whose filter runs tally these reasons in lake.filter_tallies

@@ -102,7 +102,45 @@ def write_cited_abstract_catalogue(lake_root: Path) -> int:
         QUALIFY row_number() OVER (PARTITION BY p.paper_id ORDER BY p.release, p.shard, p.line) = 1
         ORDER BY p.paper_id
     """
+    if lake.has_data(lake_root, "s2ag_abstracts"):
+        sql = s2ag_cited_abstracts_sql(lake_root)
     return lake.write_partition_from_query(lake_root, CITED_ABSTRACTS, sql, [])
+
+
+def s2ag_cited_abstracts_sql(lake_root: Path) -> str:
+    """The catalogue where S2AG releases are staged: a cited paper is rarely among the full texts, so its abstract
+    comes from the staged ``abstracts`` (title and fields from ``papers``) by its corpus id, the entry's
+    ``matched_paper_id``; a paper that ``s2orc_papers`` holds keeps that row, as without S2AG. Of several staged
+    releases the newest (by release folder name) gives the row."""
+    paragraphs, papers = lake.table_glob(lake_root, "s2orc_paragraphs"), lake.table_glob(lake_root, "s2orc_papers")
+    abstracts, staged = lake.table_glob(lake_root, "s2ag_abstracts"), lake.table_glob(lake_root, "s2ag_papers")
+    return f"""
+        WITH cited AS (
+            SELECT DISTINCT span.linked_paper_id AS paper_id
+            FROM read_parquet('{paragraphs}'), unnest(cite_spans) AS s(span)
+            WHERE span.linked_paper_id IS NOT NULL
+        ), own AS (
+            SELECT p.paper_id, p.title, p.abstract, p.mag_field_of_study
+            FROM read_parquet('{papers}') AS p JOIN cited USING (paper_id)
+            QUALIFY row_number() OVER (PARTITION BY p.paper_id ORDER BY p.release, p.shard, p.line) = 1
+        ), abstracts AS (
+            SELECT CAST(corpusid AS VARCHAR) AS paper_id, abstract, regexp_extract(filename, 'release=([^/]+)', 1) AS rk
+            FROM read_parquet('{abstracts}', filename = true, hive_partitioning = false)
+            WHERE abstract IS NOT NULL AND CAST(corpusid AS VARCHAR) IN (SELECT paper_id FROM cited)
+        ), staged AS (
+            SELECT CAST(corpusid AS VARCHAR) AS paper_id, title, mag_field_of_study,
+                   regexp_extract(filename, 'release=([^/]+)', 1) AS rk
+            FROM read_parquet('{staged}', filename = true, hive_partitioning = false)
+            WHERE CAST(corpusid AS VARCHAR) IN (SELECT paper_id FROM abstracts)
+        ), from_s2ag AS (
+            SELECT a.paper_id, s.title, a.abstract, s.mag_field_of_study
+            FROM abstracts a LEFT JOIN staged s ON s.paper_id = a.paper_id AND s.rk = a.rk
+            WHERE a.paper_id NOT IN (SELECT paper_id FROM own)
+            QUALIFY row_number() OVER (PARTITION BY a.paper_id ORDER BY a.rk DESC) = 1
+        )
+        SELECT * FROM own UNION ALL SELECT * FROM from_s2ag
+        ORDER BY paper_id
+    """
 
 
 def catalogued_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
@@ -114,13 +152,20 @@ def catalogued_papers(lake_root: Path, paper_ids: set[str]) -> dict[str, dict]:
 
 
 def kept_candidates(lake_root: Path) -> list[dict]:
-    """Every kept candidate of every shard, in shard order."""
+    """Every kept candidate of every shard, in shard order; a citing paper found in several shards gives the
+    candidates of its first occurrence only (``s2orc_duplicate_papers``), as in CiteWorth."""
     if not lake.has_data(lake_root, "citesum_candidates"):
         return []
+    not_repeated = (
+        f"AND NOT EXISTS (SELECT 1 FROM read_parquet('{lake.table_glob(lake_root, 's2orc_duplicate_papers')}') AS d "
+        "WHERE NOT d.kept AND d.paper_id = c.citing_paper_id AND d.shard = c.shard) "
+        if lake.has_data(lake_root, "s2orc_duplicate_papers")
+        else ""
+    )
     query = (
         "SELECT * EXCLUDE (kept, failed_thresholds) "
-        f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') "
-        "WHERE kept ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
+        f"FROM read_parquet('{lake.table_glob(lake_root, 'citesum_candidates')}') AS c "
+        f"WHERE kept {not_repeated}ORDER BY shard, citing_paper_id, paragraph_index, sentence_index"
     )
     with bounded() as connection:
         return connection.sql(query).to_arrow_table().to_pylist()

@@ -11,7 +11,8 @@ units (:mod:`~citeworth_assets.lib.citeworth.rule_units`) and recording the firs
    apply the paragraph rules on sentences;
 5. sentence rules on each sentence in turn (:func:`judge_sentences`): the first failing sentence drops
    its paragraph;
-6. rows: the accepted paragraphs in the release schema and the drops, for the lake.
+6. results: per paper its accepted paragraphs with their labelled sentences, and its drops
+   (:mod:`~citeworth_assets.lib.citeworth.partition` turns them into lake rows).
 
 Splitting is by far the most expensive step, so it is done only for paragraphs whose fate depends on
 it: a paragraph holding a span with visible text that is not bracketed is dropped before splitting
@@ -36,8 +37,6 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import NamedTuple
 
-import pyarrow as pa
-
 from citeworth_assets.lib.citeworth.citations import (
     merge_citation_spans,
     sentences_with_citations,
@@ -52,11 +51,10 @@ from citeworth_assets.lib.citeworth.rule_units import (
     CitedParagraph,
     citations_bracketed_at_end,
     enough_sentences,
-    first_failure,
 )
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CONTEXT_ONLY, NON_CHECK_WORTHY, RuleSet, adjust_sentences
+from citeworth_assets.lib.filters import first_failure
 from citeworth_assets.lib.papers import PaperInput
-from citeworth_assets.lib.s2orc.records import PROVENANCE
 from citeworth_assets.lib.sentences import SentenceSplitter
 
 
@@ -332,124 +330,3 @@ def _record(result: PaperResult, paragraph: dict, verdict: ParagraphVerdict) -> 
         )
     else:
         result.accepted.append(AcceptedParagraph(paragraph, verdict))
-
-
-SAMPLE = pa.struct(
-    [
-        ("text", pa.string()),
-        ("label", pa.string()),
-        ("original_text", pa.string()),
-        ("ref_ids", pa.list_(pa.list_(pa.string()))),
-        ("citation_text", pa.list_(pa.string())),
-    ]
-)
-PARAGRAPH_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("paper_id", pa.string()),
-        ("section_idx", pa.int32()),
-        ("section_title", pa.string()),
-        ("original_text", pa.string()),
-        ("mag_field_of_study", pa.list_(pa.string())),
-        ("file_index", pa.string()),
-        ("file_offset", pa.int64()),
-        ("samples", pa.list_(SAMPLE)),
-        ("sentences", pa.int32()),
-        ("cite_worthy", pa.int32()),
-        *PROVENANCE,
-    ]
-)
-REJECTION_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("level", pa.string()),
-        ("paper_id", pa.string()),
-        ("paragraph_index", pa.int32()),
-        ("reason", pa.string()),
-        ("sentence_index", pa.int32()),
-        ("sentence_text", pa.string()),
-        ("detail", pa.string()),
-        ("shard", pa.string()),
-        ("source_file", pa.string()),
-        ("line", pa.int64()),
-        ("byte_offset", pa.int64()),
-    ]
-)
-
-
-def rules_key(rules: str, key: str) -> str:
-    """Lake partitions of CiteWorth tables are per rule set (and shard or field), so rule sets coexist."""
-    return f"{rules}.{key}"
-
-
-def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagraph) -> dict:
-    """A ``citeworth_paragraphs`` lake row: the release fields (see :func:`release_record`), counts and provenance."""
-    paragraph, paper = accepted.paragraph, result.paper
-    samples = [
-        {
-            "text": s.text,
-            "label": s.label,
-            "original_text": s.original_text,
-            "ref_ids": s.ref_ids,
-            "citation_text": s.citation_text,
-        }
-        for s in accepted.verdict.samples
-    ]
-    shard = paper.provenance.get("shard")
-    return {
-        "rule_set": rules.name,
-        "paper_id": paper.paper_id,
-        "section_idx": paragraph["paragraph_index"],
-        "file_index": shard.rsplit("_", 1)[-1] if shard else None,
-        "file_offset": paper.provenance.get("byte_offset"),
-        "mag_field_of_study": paper.mag_field_of_study,
-        "original_text": paragraph["text"],
-        "section_title": paragraph["section"],
-        "samples": samples,
-        "sentences": len(samples),
-        "cite_worthy": sum(sample.label == CHECK_WORTHY for sample in accepted.verdict.samples),
-        **paper.provenance,
-    }
-
-
-RELEASE_FIELDS = (
-    "paper_id",
-    "section_idx",
-    "file_index",
-    "file_offset",
-    "mag_field_of_study",
-    "original_text",
-    "section_title",
-    "samples",
-)
-
-
-def release_record(row: dict) -> dict:
-    """A paragraph row (lake or dataset) in the published CiteWorth release schema.
-
-    The one place the release record is built: the export and ``citeworth clean-paper`` both use it.
-    Non-cite-worthy samples carry no ``citation_text`` key in the published files.
-    """
-    record = {name: row[name] for name in RELEASE_FIELDS}
-    record["samples"] = [
-        {
-            key: value
-            for key, value in sample.items()
-            if not (key == "citation_text" and sample["label"] == NON_CHECK_WORTHY)
-        }
-        for sample in row["samples"]
-    ]
-    return record
-
-
-def rejection_rows(rules: RuleSet, result: PaperResult) -> Iterator[dict]:
-    provenance = result.paper.provenance
-    for drop in result.drops:
-        yield {
-            "rule_set": rules.name,
-            **vars(drop),
-            "shard": provenance.get("shard"),
-            "source_file": provenance.get("source_file"),
-            "line": provenance.get("line"),
-            "byte_offset": provenance.get("byte_offset"),
-        }

@@ -22,11 +22,7 @@ import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.card import CARD
-from citeworth_assets.lib.citeworth.cleaning import (
-    PARAGRAPH_SCHEMA,
-    release_record,
-    rules_key,
-)
+from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.fields import FIELD_DIMENSION, field_key
@@ -63,16 +59,20 @@ def _rank(*parts) -> str:
 
 
 def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
-    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs."""
+    """The first ``limit`` candidate papers of the lake (in shard order), with their body paragraphs; a paper in
+    several shards is taken once, from the first."""
     shards = sorted(path.name.split("=", 1)[1] for path in (lake_root / "s2orc_candidate_papers").glob("shard=*"))
     papers: list[PaperInput] = []
+    seen: set[str] = set()
     for shard in shards:
         fields = {
             row["paper_id"]: row["mag_field_of_study"]
             for row in lake.iter_partition_rows(
                 lake_root, "s2orc_candidate_papers", shard, ["paper_id", "mag_field_of_study"]
             )
+            if row["paper_id"] not in seen
         }
+        seen.update(fields)
         wanted = list(fields)[: limit - len(papers)]
         wanted_ids = set(wanted)
         with_paragraphs = {
@@ -91,6 +91,13 @@ def sample_candidate_papers(lake_root: Path, limit: int) -> list[PaperInput]:
 
 
 ACCEPTED_TABLES = ("citeworth_paragraphs", "citeworth_arxiv_paragraphs")  # S2ORC shards, arXiv dump files
+# The arXiv dump file of a citeworth_arxiv_paragraphs row, from its folder (file=<rule set>.<dump file key>).
+ARXIV_FILE = r"regexp_extract(filename, '/file=[^/]*\.([a-z0-9_]+)/[^/]*$', 1)"
+# A paper found in several unarXive files keeps the paragraphs of the first file (by partition key) that holds it.
+NOT_REPEATED_ARXIV = (
+    "AND (p.shard IS NOT NULL OR p.arxiv_file = (SELECT min(q.arxiv_file) FROM accepted AS q "
+    "WHERE q.shard IS NULL AND q.rule_set = p.rule_set AND q.paper_id = p.paper_id)) "
+)
 
 
 def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) -> int:
@@ -111,9 +118,11 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
     # hive_partitioning off: the folder names (shard=<rule set>.<shard>) must not replace the shard column
     sources = ", ".join(f"'{lake.table_glob(lake_root, table)}'" for table in tables)
     query = (
-        f"SELECT p.* FROM read_parquet([{sources}], hive_partitioning = false, union_by_name = true) AS p "
+        f"WITH accepted AS (SELECT *, {ARXIV_FILE} AS arxiv_file FROM read_parquet([{sources}], "
+        "hive_partitioning = false, union_by_name = true, filename = true)) "
+        "SELECT p.* EXCLUDE (filename, arxiv_file) FROM accepted AS p "
         f"WHERE rule_set = ? AND len(mag_field_of_study) = 1 AND mag_field_of_study[1] = ? {not_repeated}"
-        "ORDER BY shard NULLS LAST, source_file, line, section_idx"
+        f"{NOT_REPEATED_ARXIV}ORDER BY shard NULLS LAST, source_file, line, section_idx"
     )
     return lake.write_partition_from_query(
         lake_root, "citeworth_field_paragraphs", query, [rules, field], rules_key(rules, key), FIELD_DIMENSION
@@ -216,6 +225,36 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
     with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, RULES_DIMENSION) as out:
         out.write_table(result)
     return result
+
+
+RELEASE_FIELDS = (
+    "paper_id",
+    "section_idx",
+    "file_index",
+    "file_offset",
+    "mag_field_of_study",
+    "original_text",
+    "section_title",
+    "samples",
+)
+
+
+def release_record(row: dict) -> dict:
+    """A paragraph row (lake or dataset) in the published CiteWorth release schema.
+
+    The one place the release record is built: the export and ``citeworth clean-paper`` both use it.
+    Non-cite-worthy samples carry no ``citation_text`` key in the published files.
+    """
+    record = {name: row[name] for name in RELEASE_FIELDS}
+    record["samples"] = [
+        {
+            key: value
+            for key, value in sample.items()
+            if not (key == "citation_text" and sample["label"] == NON_CHECK_WORTHY)
+        }
+        for sample in row["samples"]
+    ]
+    return record
 
 
 def export_release(lake_root: Path, rules: str, folder: Path) -> tuple[Path, dict]:

@@ -1,61 +1,152 @@
-"""One partition through a CiteWorth rule set: papers in, accepted paragraphs and rejections out, with the tally
-that the assets report (papers, drops per reason, internal errors). Shared by the S2ORC shards and the arXiv dump
-files, so both sources are cleaned and counted the same way."""
+"""One partition through a CiteWorth rule set: papers in, accepted paragraphs and rejections out as lake rows, each
+drop tallied by the filter runner (:func:`citeworth_assets.lib.filters.run`). Shared by the S2ORC shards and the
+arXiv dump files, so both sources are cleaned, written and counted the same way."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from citeworth_assets.lib import lake
+import pyarrow as pa
+
+from citeworth_assets.lib import filters, lake
 from citeworth_assets.lib.citeworth.cleaning import (
     INTERNAL_ERROR,
-    PARAGRAPH_SCHEMA,
-    REJECTION_SCHEMA,
+    AcceptedParagraph,
+    PaperResult,
     clean_papers,
-    paragraph_row,
-    rejection_rows,
-    rules_key,
 )
+from citeworth_assets.lib.citeworth.reasons import REASONS
+from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, RuleSet
+from citeworth_assets.lib.s2orc.candidate_filter import REASONS as CANDIDATE_REASONS
+from citeworth_assets.lib.s2orc.records import PROVENANCE
 
 ARXIV_FILE_DIMENSION = "file"  # folders of citeworth_arxiv_*: <table>/file=<rule set>.<dump file key>/
 
 
-@dataclass
-class CleaningTally:
-    papers: int = 0
-    reasons: Counter = field(default_factory=Counter)
-    errors: list[str] = field(default_factory=list)  # "<paper id> (line N): detail" of each internal error
+SAMPLE = pa.struct(
+    [
+        ("text", pa.string()),
+        ("label", pa.string()),
+        ("original_text", pa.string()),
+        ("ref_ids", pa.list_(pa.list_(pa.string()))),
+        ("citation_text", pa.list_(pa.string())),
+    ]
+)
+PARAGRAPH_SCHEMA = pa.schema(
+    [
+        ("rule_set", pa.string()),
+        ("paper_id", pa.string()),
+        ("section_idx", pa.int32()),
+        ("section_title", pa.string()),
+        ("original_text", pa.string()),
+        ("mag_field_of_study", pa.list_(pa.string())),
+        ("file_index", pa.string()),
+        ("file_offset", pa.int64()),
+        ("samples", pa.list_(SAMPLE)),
+        ("sentences", pa.int32()),
+        ("cite_worthy", pa.int32()),
+        *PROVENANCE,
+    ]
+)
+REJECTION_SCHEMA = pa.schema(
+    [
+        ("rule_set", pa.string()),
+        ("level", pa.string()),
+        ("paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("reason", pa.string()),
+        ("sentence_index", pa.int32()),
+        ("sentence_text", pa.string()),
+        ("detail", pa.string()),
+        ("shard", pa.string()),
+        ("source_file", pa.string()),
+        ("line", pa.int64()),
+        ("byte_offset", pa.int64()),
+    ]
+)
 
 
-def cleaning_writers(
-    lake_root: Path, tables: tuple[str, str], rules_name: str, key: str, dimension: str = lake.SHARD_DIMENSION
+def rules_key(rules: str, key: str) -> str:
+    """Lake partitions of CiteWorth tables are per rule set (and shard or field), so rule sets coexist."""
+    return f"{rules}.{key}"
+
+
+def paragraph_row(rules: RuleSet, result: PaperResult, accepted: AcceptedParagraph) -> dict:
+    """A ``citeworth_paragraphs`` lake row: the release fields (``dataset.release_record`` picks them), counts and
+    provenance."""
+    paragraph, paper = accepted.paragraph, result.paper
+    samples = [
+        {
+            "text": s.text,
+            "label": s.label,
+            "original_text": s.original_text,
+            "ref_ids": s.ref_ids,
+            "citation_text": s.citation_text,
+        }
+        for s in accepted.verdict.samples
+    ]
+    shard = paper.provenance.get("shard")
+    return {
+        "rule_set": rules.name,
+        "paper_id": paper.paper_id,
+        "section_idx": paragraph["paragraph_index"],
+        "file_index": shard.rsplit("_", 1)[-1] if shard else None,
+        "file_offset": paper.provenance.get("byte_offset"),
+        "mag_field_of_study": paper.mag_field_of_study,
+        "original_text": paragraph["text"],
+        "section_title": paragraph["section"],
+        "samples": samples,
+        "sentences": len(samples),
+        "cite_worthy": sum(sample.label == CHECK_WORTHY for sample in accepted.verdict.samples),
+        **paper.provenance,
+    }
+
+
+def rejection_rows(rules: RuleSet, result: PaperResult) -> Iterator[dict]:
+    provenance = result.paper.provenance
+    for drop in result.drops:
+        yield {
+            "rule_set": rules.name,
+            **vars(drop),
+            "shard": provenance.get("shard"),
+            "source_file": provenance.get("source_file"),
+            "line": provenance.get("line"),
+            "byte_offset": provenance.get("byte_offset"),
+        }
+
+
+def cleaning_run(
+    lake_root: Path,
+    step: str,
+    tables: tuple[str, str],
+    rules_name: str,
+    key: str,
+    dimension: str = lake.SHARD_DIMENSION,
+    candidate_filter: bool = False,
 ):
-    """The writers of one partition's accepted paragraphs and rejections (``tables``: their names), under the
-    rule set's key, so that rule sets coexist; both are published only if the block succeeds."""
+    """The filter run of one partition (:func:`citeworth_assets.lib.filters.run`): its accepted paragraphs and
+    rejections (``tables``: their names) under the rule set's key, so that rule sets coexist, and the tally of the
+    rule set (and of the candidate filter, where ``candidate_filter`` says the step applies it too)."""
     accepted, rejected = tables
-    keyed = rules_key(rules_name, key)
-    return lake.kept_and_dropped(
-        lake_root, (accepted, PARAGRAPH_SCHEMA), (rejected, REJECTION_SCHEMA), keyed, dimension
-    )
+    registries = [REASONS, CANDIDATE_REASONS] if candidate_filter else [REASONS]
+    kept, dropped = (accepted, PARAGRAPH_SCHEMA), (rejected, REJECTION_SCHEMA)
+    return filters.run(lake_root, step, rules_key(rules_name, key), registries, kept, dropped, dimension)
 
 
-def clean_partition(papers: Iterable, rules, splitter, accepted, dropped) -> CleaningTally:
-    """Clean ``papers`` (:class:`PaperInput`) with ``rules``; write accepted paragraphs and rejections to the two
-    writers (``.write(row)``); return what happened."""
-    tally = CleaningTally()
+def clean_partition(papers: Iterable, rules: RuleSet, splitter, run: filters.FilterRun) -> tuple[int, list[str]]:
+    """Clean ``papers`` (:class:`PaperInput`) with ``rules`` into the filter run's accepted paragraphs and
+    rejections; returns the number of papers cleaned and, for each internal error, "<paper id> (line N): detail"."""
+    papers_cleaned, errors = 0, []
     for result in clean_papers(papers, rules, splitter):
-        tally.papers += 1
+        papers_cleaned += 1
         for item in result.accepted:
-            accepted.write(paragraph_row(rules, result, item))
+            run.keep(paragraph_row(rules, result, item))
         for row in rejection_rows(rules, result):
-            tally.reasons[row["reason"]] += 1
             if row["reason"] == INTERNAL_ERROR:
-                tally.errors.append(f"{row['paper_id']} (line {row['line']}): {row['detail']}")
-            dropped.write(row)
-    return tally
+                errors.append(f"{row['paper_id']} (line {row['line']}): {row['detail']}")
+            run.drop(row["reason"], row)
+    return papers_cleaned, errors
 
 
 def candidate_rejection(rules_name: str, paper_id: str, criterion: str, source_file: str, line: int | None) -> dict:

@@ -1,15 +1,13 @@
 """Every reason a CiteWorth rule can give for dropping a paper, paragraph or sentence, listed once.
 
 Rejection rows carry only the reason's name; this registry says what it means, so that an analyst
-reading ``citeworth.rejections`` can look a reason up (the integrator publishes it as the warehouse view
-``citeworth.drop_reasons``). A rule cannot be declared with a reason missing here
-(:func:`~citeworth_assets.lib.citeworth.rule_units.rule`), so the list cannot fall behind the rules.
+reading ``citeworth.rejections`` can look a reason up (the warehouse publishes it, with every domain's, as
+``platform.drop_reasons`` and as the view ``citeworth.drop_reasons``). A rule cannot be declared with a reason
+missing here (:func:`~citeworth_assets.lib.citeworth.rule_units.rule`), so the list cannot fall behind the rules.
 Names are stable: lake partitions of earlier runs hold them.
 """
 
 from __future__ import annotations
-
-import pyarrow as pa
 
 from citeworth_assets.lib.reasons import ReasonRegistry
 
@@ -77,15 +75,3 @@ REASONS.describe(
 
 # Reasons the cleaning pipeline gives itself, not a rule unit.
 PIPELINE_REASONS = frozenset({"internal_error"})
-
-REASON_SCHEMA = pa.schema([("reason", pa.string()), ("level", pa.string()), ("description", pa.string())])
-
-
-def reason_rows() -> list[dict]:
-    """The registry as rows of :data:`REASON_SCHEMA`, ordered paper, paragraph, sentence."""
-    ordered = sorted(REASONS.items(), key=lambda item: LEVELS.index(item[1].level))
-    return [{"reason": name, "level": reason.level, "description": reason.description} for name, reason in ordered]
-
-
-def reason_table() -> pa.Table:
-    return pa.Table.from_pylist(reason_rows(), schema=REASON_SCHEMA)

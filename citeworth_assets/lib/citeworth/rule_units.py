@@ -1,10 +1,11 @@
 """CiteWorth rule units: each named check judges one paper, paragraph, sentence or text (CiteWorth §3).
 
-A unit (:class:`Rule`) gives None or a registered reason (:mod:`~citeworth_assets.lib.citeworth.reasons`);
-rule sets (:mod:`~citeworth_assets.lib.citeworth.rules`) hold ordered tuples of units and the thresholds
-the units read, and the cleaning pipeline evaluates each tuple in order, the first failing unit giving
-the reason. The Appendix B regular expressions are kept exactly as the published code writes them
-(``[,-;]`` is a character *range*, ``et( )?al`` has no word boundary).
+A unit (:class:`Rule`, a criterion of :mod:`~citeworth_assets.lib.filters`) gives None or a registered reason
+(:mod:`~citeworth_assets.lib.citeworth.reasons`); rule sets (:mod:`~citeworth_assets.lib.citeworth.rules`) hold
+ordered tuples of units, each tuple a filter, and the thresholds the units read; the cleaning pipeline applies
+each filter with :func:`~citeworth_assets.lib.filters.first_failure`, the first failing unit giving the reason.
+The Appendix B regular expressions are kept exactly as the published code writes them (``[,-;]`` is a character
+*range*, ``et( )?al`` has no word boundary).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import re
 import string
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from citeworth_assets.lib.citeworth.citations import (
     CitationSpan,
@@ -25,6 +26,7 @@ from citeworth_assets.lib.citeworth.citations import (
 )
 from citeworth_assets.lib.citeworth.improvements import DANGLING_REFERENCE
 from citeworth_assets.lib.citeworth.reasons import LEVELS, REASONS
+from citeworth_assets.lib.filters import Criterion, criterion
 
 if TYPE_CHECKING:
     from citeworth_assets.lib.citeworth.rules import RuleSet
@@ -41,54 +43,14 @@ with warnings.catch_warnings():  # string.punctuation holds '[' inside a set; re
     TEXT_AFTER_CITATION = re.compile("[^" + string.punctuation + "]\\s+")
 
 
-class UnregisteredReason(ValueError):
-    """A rule declares or gives a reason that is not in the registry."""
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A named rule: ``rule(subject, rules)`` gives None when the subject passes, else the reason.
-
-    With one reason, ``check`` is a predicate saying what must hold; with several, it gives one of them
-    or None. Reasons must be registered, so every drop in the lake has a documented meaning.
-    """
-
-    name: str
-    level: str
-    reasons: tuple[str, ...]
-    check: Callable[[Any, RuleSet], Any] = field(repr=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "_single", self.reasons[0] if len(self.reasons) == 1 else None)
-        if self.level not in LEVELS:
-            raise ValueError(f"rule {self.name}: level {self.level!r} is not one of {LEVELS}")
-        unregistered = [reason for reason in self.reasons if reason not in REASONS]
-        if not self.reasons or unregistered:
-            raise UnregisteredReason(
-                f"rule {self.name}: reasons {unregistered or '(none)'} are not registered in REASONS"
-            )
-
-    def __call__(self, subject, rules: RuleSet) -> str | None:
-        verdict = self.check(subject, rules)
-        if self._single:
-            return None if verdict else self._single
-        if verdict is not None and verdict not in self.reasons:
-            raise UnregisteredReason(f"rule {self.name} gave {verdict!r}, not one of its reasons {self.reasons}")
-        return verdict
+Rule = Criterion  # a CiteWorth rule unit is a criterion of the shared filter contract (lib/filters.py)
 
 
 def rule(level: str, *reasons: str) -> Callable[[Callable], Rule]:
-    """Declare a function as a rule unit named after it."""
-    return lambda check: Rule(check.__name__, level, reasons, check)
-
-
-def first_failure(units: tuple[Rule, ...], subject, rules: RuleSet) -> str | None:
-    """The reason of the first unit the subject fails, in the rule set's order."""
-    for unit in units:
-        reason = unit(subject, rules)
-        if reason:
-            return reason
-    return None
+    """Declare a function ``check(subject, rules)`` as a rule unit named after it, judging a ``level`` item."""
+    if level not in LEVELS:
+        raise ValueError(f"rule of level {level!r}: the level is not one of {LEVELS}")
+    return criterion(REASONS, *reasons)
 
 
 @dataclass

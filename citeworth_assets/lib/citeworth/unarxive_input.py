@@ -24,11 +24,12 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citeworth_assets.lib.arxiv import unarxive2024
+from citeworth_assets.lib.arxiv.unarxive2022 import MARKER as CITE_MARKER
 from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
 
 STYLES = ("numeric", "author_year")
@@ -210,7 +211,7 @@ def convert_record(record: dict, style: str = "numeric") -> ConvertedPaper:
             references[ref_id] = f"{REFERENCE_WORDS[kind]} {counters[kind]}"
     body = [
         convert_paragraph(paragraph, labels, references, style, problems)
-        for paragraph in record.get("body_text") or []
+        for paragraph in unarxive2024.body_text(record, CITE_MARKER)
         if isinstance(paragraph, dict) and isinstance(paragraph.get("text"), str)
     ]
     abstract_text = record.get("abstract", {}).get("text") if isinstance(record.get("abstract"), dict) else None
@@ -275,9 +276,10 @@ def _metadata(record: dict, paper_id: str, abstract: str, body: list[dict], bib_
 
 
 def convert_file(path: str | Path, style: str, log: IssueLog) -> Iterator[ConvertedPaper]:
-    """Every paper of a unarXive 2022 JSON-lines file (plain or gzipped), streaming; problems go to ``log``."""
+    """Every paper of a unarXive 2022 (or 2024) JSON-lines file (plain or gzipped), streaming, repaired as the arXiv
+    ingestion of the same file repairs it (a lone surrogate escape becomes U+FFFD); problems go to ``log``."""
     path = Path(path)
-    for line in iter_json_lines(path, log):
+    for line in iter_json_lines(path, log, repair=True):
         if not line.record.get("paper_id"):
             log.add(
                 ReadIssue(
@@ -341,19 +343,20 @@ def paper_input(paper: ConvertedPaper, source_file: str, line: int, log: IssueLo
     return PaperInput(paper.paper_id, rows, paper.metadata["mag_field_of_study"], provenance)
 
 
-def arxiv_paper_inputs(path: Path, rules_name: str, dropped, turned_away: Counter | None = None) -> Iterator:
+def arxiv_paper_inputs(path: Path, rules_name: str, run) -> Iterator:
     """The papers of a unarXive 2022 file as CiteWorth reads them (numeric citation style, as most arXiv papers
-    cite); a paper the candidate filter turns away becomes a paper-level rejection row in ``dropped`` (counted in
-    ``turned_away`` by criterion). Read issues
-    of the file are reported by the arXiv ingestion of the same file, so they are not counted twice here."""
+    cite), through the candidate filter: ``run`` (a :class:`~citeworth_assets.lib.filters.FilterRun` with the
+    S2ORC tally) counts each paper kept, and each turned away as a paper-level rejection row with its criterion.
+    Read issues of the file are reported by the arXiv ingestion of the same file, so they are not counted twice
+    here."""
     from citeworth_assets.lib.citeworth.partition import candidate_rejection
 
     log = IssueLog()
+    candidates = run.tallies["s2orc"]
     for paper in convert_file(path, "numeric", log):
         kept = paper_input(paper, str(path), paper.line, log)
         if isinstance(kept, str):
-            dropped.write(candidate_rejection(rules_name, paper.paper_id, kept, str(path), paper.line))
-            if turned_away is not None:
-                turned_away[kept] += 1
+            run.drop(kept, candidate_rejection(rules_name, paper.paper_id, kept, str(path), paper.line), "s2orc")
         else:
+            candidates.keep()
             yield kept

@@ -26,10 +26,11 @@ import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
-from citeworth_assets.lib.identifiers import normalise_doi, short_openalex_id
-from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_lines
+from citeworth_assets.lib.identifiers import normalise_doi
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue
 from citeworth_assets.lib.mag import tsv
-from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, snapshot_files
+from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, referenced_works
+from citeworth_assets.lib.mag.openalex_snapshot import iter_snapshot_records
 from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
 from citeworth_assets.lib.mag.titles import mag_normalise_title
 
@@ -111,17 +112,15 @@ def _paper_rows(path: Path, log: IssueLog) -> Iterator[dict]:
 
 def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.PartitionWriter) -> None:
     def rows() -> Iterator[dict]:
-        for path in snapshot_files(snapshot, log):
-            found = _UPDATED.search(str(path))
+        for entry in iter_snapshot_records(snapshot, log):
+            found = _UPDATED.search(str(entry.path))
             folder = found.group(1) if found else ""
-            for entry in iter_json_lines(path, log):
-                row = openalex_work(entry.record, path, entry.number, log)
-                if row is None:
-                    continue
-                for cited in entry.record.get("referenced_works") or []:
-                    if short := short_openalex_id(cited):
-                        edges.write({"citing_work_id": row["work_id"], "cited_work_id": short, "source": "openalex"})
-                yield {**row, "version": f"{folder}/{path.name}/{entry.number:012d}"}
+            row = openalex_work(entry.record, entry.path, entry.number, log)
+            if row is None:
+                continue
+            for short in referenced_works(entry.record, entry.path, entry.number, row["work_id"], log):
+                edges.write({"citing_work_id": row["work_id"], "cited_work_id": short, "source": "openalex"})
+            yield {**row, "version": f"{folder}/{entry.path.name}/{entry.number:012d}"}
 
     lake.write_partition(stage, "openalex", _OPENALEX, rows())
 

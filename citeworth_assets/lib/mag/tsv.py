@@ -3,7 +3,8 @@
 Column orders are Microsoft's documented ones for the last release (2021); older releases have fewer
 trailing columns, so each file names the columns a row must have (``required``) and the rest are
 ``None`` when absent. There is no quoting; a line with too few columns, a bad id or invalid UTF-8 is a
-counted :class:`ReadIssue` naming the file and line, and reading goes on. Files may be gzipped.
+counted :class:`ReadIssue` naming the file and line, and reading goes on; a bad value in an integer column that is
+not an id (a year ``19x9``) costs that field only. Files may be gzipped.
 """
 
 from __future__ import annotations
@@ -18,12 +19,20 @@ from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_raw_lines
 
 @dataclass(frozen=True)
 class MagFile:
-    """A dump file's columns (in order), how many are required, and which hold integers."""
+    """A dump file's columns (in order), how many are required, and which hold integers (and of those, which are
+    stored as 32-bit: the year)."""
 
     name: str
     columns: tuple[str, ...]
     required: int
     integers: tuple[str, ...] = ()
+    int32: tuple[str, ...] = ()
+
+
+# the integers that say which row it is: a bad one loses the line; a bad value in any other integer column
+# (year, citation count, author position, level) is a ``bad_type`` issue that costs that field only
+ID_COLUMNS = frozenset({"PaperId", "AuthorId", "FieldOfStudyId", "PaperReferenceId"})
+INT32_MAX, INT64_MAX = 2**31 - 1, 2**63 - 1
 
 
 PAPERS = MagFile(
@@ -58,6 +67,7 @@ PAPERS = MagFile(
     ),
     required=8,  # up to Year: what the catalogue needs; CitationCount is read when present
     integers=("PaperId", "Year", "CitationCount"),
+    int32=("Year",),
 )
 AUTHORS = MagFile(
     "Authors.txt",
@@ -138,11 +148,18 @@ def read_mag_file(path: str | Path, spec: MagFile, log: IssueLog) -> Iterator[di
             value = row.get(name)
             if value is None:
                 continue
+            limit = INT32_MAX if name in spec.int32 else INT64_MAX
             try:
                 row[name] = int(value)
+                if not -limit - 1 <= row[name] <= limit:
+                    raise ValueError("out of range")
             except ValueError:
-                bad = name
-                break
+                if name in ID_COLUMNS:
+                    bad = name
+                    break
+                message = f"{name} {value[:40]!r} is not an integer in range: field left out"
+                log.add(ReadIssue(str(path), number, offset, "bad_type", message))
+                row[name] = None
         if bad:
             log.add(ReadIssue(str(path), number, offset, "bad_value", f"{bad} {row[bad]!r} is not an integer"))
             continue

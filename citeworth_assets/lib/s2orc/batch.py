@@ -56,6 +56,14 @@ class OrderedIssues:
     def add(self, issue: ReadIssue) -> None:
         self._issues.append((issue.line or 0, self.position, len(self._issues), issue))
 
+    def replace_or_add(self, issue: ReadIssue) -> None:
+        """``issue`` in place of the last one when that is of the same line and kind (a repair that turned out to
+        cost the record: one issue per line, saying what happened), else added."""
+        if self._issues and (self._issues[-1][3].line, self._issues[-1][3].kind) == (issue.line, issue.kind):
+            self._issues[-1] = (*self._issues[-1][:3], issue)
+        else:
+            self.add(issue)
+
     def flush(self, log: IssueLog) -> None:
         for *_, issue in sorted(self._issues, key=lambda item: item[:3]):
             log.add(issue)

@@ -16,6 +16,6 @@ LAKE_TABLES = (
     LakeTable("s2orc_duplicate_papers", DUPLICATE_SCHEMA, "s2orc_duplicate_papers"),
 )
 DROP_REASONS = REASONS
-# where the lake counts each reason: (table, reason column)
-# the candidate filter also turns arXiv papers away before CiteWorth's rules (citeworth_arxiv_cleaning)
-DROP_TABLES = (("s2orc_paper_rejections", "failed_criterion"), ("citeworth_arxiv_rejections", "reason"))
+# the steps whose filter runs tally these reasons in lake.filter_tallies (lib/filters.py): the candidate filter
+# also turns arXiv papers away before CiteWorth's rules (citeworth_arxiv_cleaning)
+FILTER_STEPS = ("s2orc_candidate_filter", "citeworth_arxiv_cleaning")

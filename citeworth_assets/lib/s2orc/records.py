@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import pyarrow as pa
 
-from citeworth_assets.lib.jsonl import IssueLog, iter_json_records
+from citeworth_assets.lib.jsonl import IssueLog, ReadIssue, iter_json_records
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
@@ -87,7 +87,10 @@ def record_batches(
             return True  # let the JSON parser report the line as invalid UTF-8
 
     batch, held = SourceRecords(source, issues), 0
-    for number, offset, size, record in iter_json_records(source.path, issues, None if paper_ids is None else wanted):
+    # repair: a lone surrogate escape (or invalid UTF-8) costs one counted issue, not the paper; only lines that
+    # fail to parse pay for it
+    lines = iter_json_records(source.path, issues, None if paper_ids is None else wanted, repair=True)
+    for number, offset, size, record in lines:
         paper_id = record.get("paper_id")
         if paper_id in (None, "") or (type(paper_id) is not str and type(paper_id) is not int):
             report = RecordReporter(issues, source.path, number, offset, None)
@@ -97,6 +100,10 @@ def record_batches(
                 report("bad_type", f"paper_id holds a {type(paper_id).__name__}, expected a string; skipped")
             continue
         paper_id = str(paper_id)
+        if "\ufffd" in paper_id:  # a repaired id names no paper: the record is not filed under it
+            problem = "paper_id is not valid UTF-8 (or holds a lone surrogate): record skipped"
+            issues.replace_or_add(ReadIssue(str(source.path), number, offset, "invalid_utf8", problem))
+            continue
         if paper_ids is not None and paper_id not in paper_ids:
             continue
         if paper_id in first_line:

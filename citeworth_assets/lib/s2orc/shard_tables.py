@@ -7,15 +7,15 @@ atomically published partition, so memory stays bounded whatever the shard's siz
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from citeworth_assets.lib import lake
+from citeworth_assets.lib import filters, lake
 from citeworth_assets.lib.jsonl import IssueLog
-from citeworth_assets.lib.s2orc.candidate_filter import CRITERION_NAMES, REJECTION_SCHEMA, split_candidates
+from citeworth_assets.lib.s2orc.candidate_filter import REASONS, REJECTION_SCHEMA, split_candidates
 from citeworth_assets.lib.s2orc.records import paper_batches, paragraph_batches
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
@@ -46,27 +46,24 @@ def write_papers(lake_root: Path, source: ShardSource, log: IssueLog) -> int:
 
 @dataclass
 class CandidateSplit:
-    papers: int = 0
-    candidates: int = 0
-    rejections: int = 0
-    by_criterion: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CRITERION_NAMES, 0))
+    papers: int
+    candidates: int
+    rejections: int
+    by_criterion: dict[str, int]  # the criteria that dropped any paper
 
 
-def write_candidates(lake_root: Path, key: str) -> CandidateSplit:
-    """Split the shard's ``s2orc_papers`` into ``s2orc_candidate_papers`` and ``s2orc_paper_rejections``."""
-    split = CandidateSplit()
-    with lake.kept_and_dropped(
-        lake_root, ("s2orc_candidate_papers", PAPER_SCHEMA), ("s2orc_paper_rejections", REJECTION_SCHEMA), key
-    ) as (candidates, rejections):
+def write_candidates(lake_root: Path, key: str, step: str = "s2orc_candidate_filter") -> CandidateSplit:
+    """Split the shard's ``s2orc_papers`` into ``s2orc_candidate_papers`` and ``s2orc_paper_rejections``, tallied
+    (``filter_tallies``) under ``step``."""
+    kept, dropped = ("s2orc_candidate_papers", PAPER_SCHEMA), ("s2orc_paper_rejections", REJECTION_SCHEMA)
+    papers = 0
+    with filters.run(lake_root, step, key, [REASONS], kept, dropped) as run:
         for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", key, batch_size=FILTER_BATCH_ROWS):
-            split.papers += batch.num_rows
+            papers += batch.num_rows
             accepted, rejected = split_candidates(batch)
-            candidates.write_table(accepted)
-            rejections.write_table(rejected)
-            for count in pc.value_counts(rejected.column("failed_criterion")).to_pylist():
-                split.by_criterion[count["values"]] += count["counts"]
-    split.candidates, split.rejections = candidates.rows_written, rejections.rows_written
-    return split
+            run.keep_table(accepted)
+            run.drop_table(rejected, "failed_criterion")
+    return CandidateSplit(papers, run.kept.rows_written, run.dropped.rows_written, run.tally.by_reason)
 
 
 def candidate_ids(lake_root: Path, key: str) -> set[str]:

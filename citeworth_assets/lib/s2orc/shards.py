@@ -52,15 +52,19 @@ class Shard:
 
 
 def _shard_files(folder: Path, kind: str, dumps: Path, refused: dict[int, dict[str, str]]) -> dict[int, os.DirEntry]:
-    """Shard files of one kind by index; a symlink leading out of the folder and the dump root goes to ``refused``
-    (never read, its shard reported by :func:`incomplete_shards`)."""
+    """Shard files of one kind by index; a symlink leading out of the folder and the dump root, or a shard name that
+    is a directory (an unpacked download, a copy gone wrong) or another non-file, goes to ``refused`` (never read,
+    its shard reported by :func:`incomplete_shards`)."""
     files = {}
     if not folder.is_dir():
         return files
     with os.scandir(folder) as entries:
         for entry in entries:
             match = SHARD_FILE.match(entry.name)
-            if match and match.group(1) == kind and entry.is_file():
+            if match and match.group(1) == kind and not entry.is_file():
+                what = "a directory" if entry.is_dir() else "not a regular file"
+                refused.setdefault(int(match.group(2)), {}).setdefault(kind, f"{entry.name} is {what}, not a file")
+            elif match and match.group(1) == kind:
                 index = int(match.group(2))
                 if entry.is_symlink() and outside_root(Path(entry.path), folder, dumps):
                     target = Path(entry.path).resolve()
@@ -69,7 +73,7 @@ def _shard_files(folder: Path, kind: str, dumps: Path, refused: dict[int, dict[s
                 # Prefer the gzipped file when both forms of a shard are present.
                 if index not in files or entry.name.endswith(".gz"):
                     files[index] = entry
-    for index, kinds in refused.items():  # a refused link is never replaced by the other form of its file
+    for index, kinds in refused.items():  # a refused entry is never replaced by the other form of its file
         if kind in kinds:
             files.pop(index, None)
     return files
@@ -140,7 +144,7 @@ def _empty(entry: os.DirEntry) -> bool:
 
 def incomplete_shards(dumps: Path, settle_seconds: float = 0.0, now: float | None = None) -> list[IncompleteShard]:
     """Half shards under ``dumps``: a settled file whose partner is missing, or a settled file that is empty; and
-    shards with a file that is a symlink leading out of its folder and the dump root (never read).
+    shards with a file that is a symlink leading out of its folder and the dump root, or a directory (never read).
 
     :func:`discover_shards` leaves these out; they are listed here so that no shard is skipped in silence.
     A file still being written (younger than ``settle_seconds``) is not a problem yet.

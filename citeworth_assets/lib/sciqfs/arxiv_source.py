@@ -155,7 +155,7 @@ def dump_papers(path: str | Path) -> dict[str, tuple[str | None, str | None]]:
     """arXiv id -> (title, abstract) of every paper of a unarXive 2022 file (a first pass: problems are counted by
     the second)."""
     found = {}
-    for entry in iter_json_lines(path, IssueLog()):
+    for entry in iter_json_lines(path, IssueLog(), repair=True):
         record, raw_id = entry.record, entry.record.get("paper_id")
         if isinstance(raw_id, (str, int)) and raw_id:
             metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
@@ -178,7 +178,7 @@ def papers_from_unarxive_2022(
     ``cited.dump_papers`` should hold the file's own papers (:func:`dump_papers`), so that a paper cited by another
     of the dump gives its abstract whichever comes first."""
     path = Path(path)
-    for entry in iter_json_lines(path, log):
+    for entry in iter_json_lines(path, log, repair=True):  # as the unarXive 2022 reader: papers kept
         paper = unarxive2022.paper_from_record(entry.record, path, entry.number, entry.byte_offset, log)
         if paper is None:
             continue

@@ -9,9 +9,10 @@ sentence matches nothing in the paper. Here every context is split on its own an
 sentences is matched on its own. Sentences are compared with whitespace collapsed (parsers differ in
 line breaks, not in words).
 
-Pairs are skipped, and counted by reason, when the reference has no abstract (no query), when no
-citing sentence is found in the paper's sentences (no positive), or when the paper is longer than
-``max_sentences`` (a setting; off by default, since the augmentation is linear in the sentences).
+A pair is skipped, and tallied by reason (:data:`PAIR_CRITERIA`, the reasons registered in
+:mod:`~citeworth_assets.lib.sciqfs.reasons`), when the reference has no abstract (no query), when the paper
+is longer than ``max_sentences`` (a setting; off by default, since the augmentation is linear in the
+sentences), or when no citing sentence is found in the paper's sentences (no positive).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from citeworth_assets.lib.filters import Tally, criterion, first_failure
+from citeworth_assets.lib.sciqfs.reasons import REASONS
 from citeworth_assets.lib.sciqfs.tables import SECTION_SEPARATOR, SciqfsTables
 from citeworth_assets.lib.settings import SettingError
 
@@ -70,9 +74,16 @@ class Example:
 
 @dataclass
 class ExampleCounts:
-    examples: int = 0
-    skipped: Counter = field(default_factory=Counter)
+    pairs: Tally = field(default_factory=lambda: Tally(REASONS))  # kept: examples; dropped: skipped pairs by reason
     unmatched_citing_sentences: int = 0  # citing sentences not found among the paper's sentences
+
+    @property
+    def examples(self) -> int:
+        return self.pairs.kept
+
+    @property
+    def skipped(self) -> Counter:
+        return self.pairs.dropped
 
 
 def sentence_key(sentence: str) -> str:
@@ -111,6 +122,44 @@ def label_sentences(sentences: list[str], citing: list[str]) -> tuple[list[bool]
     return labels, len(wanted - present)
 
 
+@dataclass
+class Pair:
+    """A (citing paper, reference) pair, what the pair criteria judge; its labels are made only when asked for."""
+
+    sentences: list[str]  # the citing paper's
+    query: str | None  # the reference's abstract
+    contexts: list[str]  # the paper's citation contexts of the reference
+    split: SentenceBounds
+    settings: ExampleSettings
+    counts: ExampleCounts
+
+    @cached_property
+    def labels(self) -> list[bool]:
+        labels, unmatched = label_sentences(
+            self.sentences, citing_sentences(self.contexts, self.split, self.settings.citation_grouping)
+        )
+        self.counts.unmatched_citing_sentences += unmatched
+        return labels
+
+
+@criterion(REASONS, "reference_without_abstract")
+def has_query(pair: Pair) -> bool:
+    return bool(pair.query)
+
+
+@criterion(REASONS, "paper_too_long")
+def short_enough(pair: Pair) -> bool:
+    return pair.settings.max_sentences is None or len(pair.sentences) <= pair.settings.max_sentences
+
+
+@criterion(REASONS, "no_citing_sentence_found")
+def has_citing_sentence(pair: Pair) -> bool:
+    return any(pair.labels)
+
+
+PAIR_CRITERIA = (has_query, short_enough, has_citing_sentence)
+
+
 def build_examples(
     tables: SciqfsTables,
     split: SentenceBounds,
@@ -129,24 +178,13 @@ def build_examples(
         contexts.setdefault(row["paper_id"], {}).setdefault(row["reference_id"], []).append(row["context"])
     for paper_id, by_reference in contexts.items():
         sentences = split_sentences(texts.get(paper_id) or "", split, settings.section_separator)
-        too_long = settings.max_sentences is not None and len(sentences) > settings.max_sentences
         for reference, paper_contexts in by_reference.items():
-            query = queries.get(reference)
-            if not query:
-                counts.skipped["reference_without_abstract"] += 1
+            pair = Pair(sentences, queries.get(reference), paper_contexts, split, settings, counts)
+            if reason := first_failure(PAIR_CRITERIA, pair):
+                counts.pairs.drop(reason)
                 continue
-            if too_long:
-                counts.skipped["paper_too_long"] += 1
-                continue
-            labels, unmatched = label_sentences(
-                sentences, citing_sentences(paper_contexts, split, settings.citation_grouping)
-            )
-            counts.unmatched_citing_sentences += unmatched
-            if not any(labels):
-                counts.skipped["no_citing_sentence_found"] += 1
-                continue
-            counts.examples += 1
-            yield Example(paper_id, reference, sentences, query, labels)
+            counts.pairs.keep()
+            yield Example(paper_id, reference, sentences, pair.query, pair.labels)
 
 
 def default_splitter() -> SentenceBounds:

@@ -24,4 +24,5 @@ LAKE_TABLES = (
     ),
 )
 DATASET_CARD = CARD
-DROP_REASONS = REASONS  # counted in the examples assets' metadata; no lake table holds them
+DROP_REASONS = REASONS
+FILTER_STEPS = EXAMPLES  # the steps whose filter runs tally these reasons in lake.filter_tallies

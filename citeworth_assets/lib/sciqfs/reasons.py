@@ -1,7 +1,8 @@
 """Every reason a (citing paper, reference) pair gives no ROUGE-SciQFS example (ROUGE-SciQFS §3), listed once.
 
-The example builder counts skipped pairs by these names; the registry says what each means (merged with every
-domain's in the warehouse view ``platform.drop_reasons``).
+The example builder's pair criteria (``PAIR_CRITERIA`` in :mod:`~citeworth_assets.lib.sciqfs.examples`) skip pairs
+for these reasons; the registry says what each means (merged with every domain's in the warehouse view
+``platform.drop_reasons``, with the tallies of the examples assets).
 """
 
 from citeworth_assets.lib.reasons import ReasonRegistry

@@ -6,6 +6,7 @@ import gzip
 import json
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from citeworth_assets.samples.s2orc.graph import ACCEPTED, CANDIDATE_CRITERIA
@@ -47,6 +48,7 @@ def generate_sample_dump(
     shards: int = 2,
     seed: int = 0,
     release: str = "20200705v1",
+    on_paper: Callable[[int, int, dict, dict | None], None] | None = None,
 ) -> dict:
     """Write a synthetic S2ORC release under ``out_dir/<release>/full/{metadata,pdf_parses}``.
 
@@ -54,7 +56,8 @@ def generate_sample_dump(
     papers of ``metadata_{i}`` whose ``has_pdf_parse`` is true, in the same order.  Returns a
     summary: papers and pdf_parses per shard, the intended first-failed candidate criterion per
     paper (``rejection_reasons``, including ``accepted``), citation styles, paragraph kinds, files
-    and bytes written.
+    and bytes written. ``on_paper(shard, index, metadata, pdf_parse)`` is called with each paper's records after
+    they are written (the S2AG writer, :mod:`citeworth_assets.samples.s2ag`, lays out the same papers from them).
     """
     if papers < 0:
         raise ValueError("papers must be >= 0")
@@ -79,11 +82,14 @@ def generate_sample_dump(
         with _AtomicGzipLines(meta_path) as meta_out, _AtomicGzipLines(pdf_path) as pdf_out:
             for index in range(lo, hi):
                 writer = _PaperWriter(seed, index, papers)
-                meta_out.write(writer.metadata())
+                meta = writer.metadata()
+                meta_out.write(meta)
                 parse = writer.pdf_parse()
                 if parse is not None:
                     pdf_out.write(parse)
                     n_pdf += 1
+                if on_paper is not None:
+                    on_paper(shard, index, meta, parse)
                 reasons[writer.reason] += 1
                 styles[writer.style] += 1
                 kinds.update(writer.paragraph_kinds)

@@ -4,15 +4,18 @@ columns or a bad id) are counted in the lake and in asset metadata; every run su
 
 Issue 24 adds, in the same build: NUL, U+241E, control characters, invalid UTF-8 and lone surrogates in unarXive 2022
 paper text, two file names that normalise to one partition key (holding the same papers: each paper kept once), a
-symlink out of the dump root and a refs.db that is not SQLite."""
+symlink out of the dump root and a refs.db that is not SQLite. Issue 33: a paper repeated within one file, and every
+view counting a paper of several files once."""
 
 import gzip
 import json
 
+import duckdb
 import pytest
 from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.arxiv.context_csv import context_csv_line
 from citeworth_assets.samples.arxiv import write_unarxive_2020, write_unarxive_2022
 from citeworth_assets.samples.mag import sample_works, write_mag_dump, write_openalex_snapshot
 
@@ -42,6 +45,7 @@ def write_issue_24_damage(root, dumps, works):
         if index == 4:
             line = line.replace(b'"text": "', b'"text": "lone \\ud800 surrogate ', 1)
         lines.append(line)
+    lines.append(lines[1])  # the file joined from overlapping parts: a paper again, within one file
     (folder / "text.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     secret = root / "secret.txt"
     secret.write_text("SECRET outside the dump root\n")
@@ -102,20 +106,25 @@ def test_damage_is_counted_in_the_lake_and_in_metadata(built):
 
 
 def test_papers_before_the_damage_are_kept(built):
+    """What each file gave the lake (the generated 2020 files share papers: arxiv.papers holds each paper once)."""
     settings, _, _, dumps = built
     papers = dict(
         query(
             settings,
-            "SELECT source_file, count(*) FROM arxiv.papers "
+            "SELECT source_file, count(*) FROM lake.arxiv_papers "
             "WHERE release = 'unarxive-2020' AND source_file = 'cut.tar.gz' GROUP BY 1",
         )
     )
     assert 0 < papers["cut.tar.gz"] < 12
     whole = gzip.decompress((dumps.parent / "whole.jsonl.gz").read_bytes()).count(b"\n")
-    cut = query(settings, "SELECT count(*) FROM arxiv.papers WHERE source_file = 'cut.jsonl.gz'")[0][0]
+    cut = query(settings, "SELECT count(*) FROM lake.arxiv_papers WHERE source_file = 'cut.jsonl.gz'")[0][0]
     assert 0 < cut < whole
     # the damaged folder's 8 (its symlink out of the root not read) and the 3 beside the broken refs.db
-    assert query(settings, "SELECT count(*) FROM arxiv.papers WHERE source_file LIKE '%.txt'")[0][0] == 8 + 3
+    assert query(settings, "SELECT count(*) FROM lake.arxiv_papers WHERE source_file LIKE '%.txt'")[0][0] == 8 + 3
+    # the same papers in several 2020 files (hep-th9201000.txt, and in cut.tar.gz): each once in the view
+    assert query(settings, "SELECT count(*) - count(DISTINCT paper_id) FROM arxiv.papers") == [(0,)]
+    repeated = query(settings, "SELECT count(*) FROM arxiv.duplicate_papers WHERE paper_id = 'hep-th/9201000'")
+    assert repeated == [(2,)]
 
 
 def test_the_context_csv_has_seven_fields_on_every_line_and_no_nul(built):
@@ -138,14 +147,24 @@ def test_bad_bytes_and_lone_surrogates_keep_their_papers(built):
         settings, "SELECT file, line FROM arxiv.read_issues WHERE kind = 'invalid_utf8' AND file LIKE '%text.jsonl'"
     )
     assert sorted(issues) == [("unarxive-2022/text.jsonl", 4), ("unarxive-2022/text.jsonl", 5)]
+    repeated = query(settings, "SELECT file, line FROM arxiv.read_issues WHERE kind = 'duplicate_paper_id'")
+    assert repeated == [("unarxive-2022/text.jsonl", 6)]  # read once, the repeat counted
+    assert query(settings, "SELECT count(*) FROM lake.arxiv_papers WHERE paper_id LIKE '2212.130%'") == [(5,)]
 
 
 def test_colliding_names_are_both_read_and_each_paper_exported_once(built):
     settings, failed, instance, _ = built
     files = dict(
-        query(settings, "SELECT source_file, count(*) FROM arxiv.papers WHERE source_file LIKE '%oll%' GROUP BY 1")
+        query(
+            settings,
+            "SELECT source_file, count(*) FROM arxiv.duplicate_papers WHERE source_file LIKE '%oll%' GROUP BY 1",
+        )
     )
     assert files == {"Coll-X.jsonl": 4, "coll_x.jsonl": 4}
+    papers = query(
+        settings, "SELECT count(*), count(DISTINCT paper_id) FROM arxiv.papers WHERE paper_id LIKE '2212.140%'"
+    )
+    assert papers == [(4, 4)]  # each paper once, from the kept file
     collision = query(
         settings, "SELECT shard, file FROM arxiv.read_issues WHERE kind = 'partition_key_collision' ORDER BY 1"
     )  # reported by both files, each under its own partition key
@@ -163,9 +182,9 @@ def test_colliding_names_are_both_read_and_each_paper_exported_once(built):
         "SELECT citing_paper_id, count(*) FROM arxiv.contexts WHERE citing_paper_id LIKE '2212.140%' GROUP BY 1",
     )
     csv = (settings.export_dir("arxiv") / "contexts.csv").read_text(encoding="utf-8").splitlines()
-    for paper, lake_rows in per_paper:
+    for paper, view_rows in per_paper:
         exported = sum(1 for line in csv if line.split("\u241e")[5] == paper)
-        assert exported * 2 == lake_rows  # read from both files, exported from the kept one only
+        assert exported == view_rows  # read from both files, in the view and exported from the kept one only
     assert len(per_paper) >= 3
     left_out = query(settings, "SELECT count(*) FROM arxiv.duplicate_papers WHERE NOT kept")[0][0]
     assert latest_metadata(instance, "arxiv_context_export")["repeated_papers_left_out"] == left_out
@@ -190,3 +209,38 @@ def test_read_issues_name_the_path_under_the_dump_root(built):
     assert len(cut) == 1 and cut[0][0].startswith("openalex/works/updated_date=") and cut[0][0].endswith(".gz")
     tar = query(settings, "SELECT DISTINCT file FROM arxiv.read_issues WHERE shard = 'unarxive_2020_cut'")
     assert ("unarxive-2020/cut.tar.gz",) in tar
+
+
+def test_a_paper_in_two_dump_files_counts_once_in_every_view(built):
+    """unarXive ships overlapping files (a paper again in a later file, two downloads of one part): the same four
+    papers in Coll-X.jsonl and coll_x.jsonl. The contexts view holds exactly the CSV's lines; references are joined
+    with the resolutions of their own dump file, once per item, so the resolution reports count each item once."""
+    settings, *_ = built
+    csv = (settings.export_dir("arxiv") / "contexts.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    with duckdb.connect(str(settings.warehouse), read_only=True) as connection:
+        rows = connection.sql("SELECT * FROM arxiv.contexts").to_arrow_table().to_pylist()
+    assert sorted(context_csv_line(row) for row in rows) == sorted(csv) and len(csv) > 0
+    stored = lake.iter_table_rows(settings.lake, "arxiv_contexts", ["citing_paper_id"])
+    assert sum(1 for row in stored if row["citing_paper_id"].startswith("2212.140")) > sum(
+        line.split("\u241e")[5].startswith("2212.140") for line in csv
+    )  # the lake holds both files' contexts
+    ((items, distinct),) = query(
+        settings,
+        "SELECT count(*), count(DISTINCT (ref_id, citing_paper_id)) FROM arxiv.references "
+        "WHERE citing_paper_id LIKE '2212.140%'",
+    )
+    one_file = query(
+        settings,
+        "SELECT count(*) FROM lake.arxiv_references WHERE citing_paper_id LIKE '2212.140%' "
+        "AND dump_file = 'unarxive_2022_coll_x'",
+    )[0][0]
+    assert items == distinct == one_file > 0
+    (total,) = query(settings, "SELECT count(*) FROM arxiv.references")[0]
+    agreement = query(
+        settings,
+        "SELECT same + different + shipped_only + ours_only + neither FROM arxiv.link_agreement WHERE release = 'all'",
+    )
+    report = query(settings, "SELECT sum(items) FROM arxiv.resolution_report WHERE release = 'all'")
+    assert agreement == [(total,)] and report == [(total,)]
+    distinct = query(settings, "SELECT count(DISTINCT (dump_file, ref_id, citing_paper_id)) FROM arxiv.references")
+    assert distinct == [(total,)]  # one row per item: no n x n join across the files that hold a paper

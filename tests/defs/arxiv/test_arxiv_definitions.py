@@ -38,7 +38,11 @@ def test_arxiv_and_mag_definitions_and_their_views():
     for name in ("arxiv_file_job", "catalogue_job", "arxiv_export_job", "arxiv_warehouse_job"):
         assert defs.resolve_job_def(name).description
     parents = lambda *key: graph.get(dg.AssetKey(list(key))).parent_keys
-    assert parents("arxiv", "references") == {dg.AssetKey("arxiv_references"), dg.AssetKey("arxiv_resolutions")}
+    assert parents("arxiv", "references") == {  # each paper's items once: the kept occurrence's
+        dg.AssetKey("arxiv_references"),
+        dg.AssetKey("arxiv_resolutions"),
+        dg.AssetKey("arxiv_duplicate_papers"),
+    }
     assert parents("arxiv", "resolution_report") == {dg.AssetKey(["arxiv", "references"])}
     assert parents("arxiv_context_export") == {
         dg.AssetKey(k) for k in ("arxiv_contexts", "arxiv_papers", "works", "arxiv_duplicate_papers")

@@ -161,17 +161,20 @@ def test_records_read_without_issues_and_reruns_give_the_same_bytes():
     assert "{{ref:" in paper.paragraphs[0]["text"]
 
 
-def test_a_worker_that_never_answers_costs_only_its_submission():
-    import multiprocessing
-
+def test_a_lost_worker_costs_only_its_submission():
     from citeworth_assets.lib.arxiv_sources import runner
 
-    class Dead:
-        def get(self, timeout):
-            raise multiprocessing.TimeoutError
+    row, record = runner._lost(181, submission({}, "2101.00012"), "timeout")
+    assert row["outcome"] == "timeout" and row["arxiv_id"] == "2101.00012" and record is None and row["seconds"] == 181
+    row, record = runner._lost(181, submission({}, "2101.00013"), "worker_died")
+    assert row["outcome"] == "worker_died" and row["arxiv_id"] == "2101.00013" and record is None
+    assert row["outcome"] in runner_outcomes()
 
-    row, record = runner._result(submission({}, "2101.00012"), Dead(), 1)
-    assert row["outcome"] == "timeout" and row["arxiv_id"] == "2101.00012" and record is None
+
+def runner_outcomes():
+    from citeworth_assets.lib.arxiv_sources.convert import OUTCOMES
+
+    return OUTCOMES
 
 
 IEEE_BBL = (
@@ -289,3 +292,23 @@ def test_the_caption_of_a_wide_table_keeps_its_citations():
     outcome, record = convert({"m.tex": tex})
     assert outcome.n_markers_linked == 1
     assert [p["content_type"] for p in record["body_text"]][-1] == "caption"
+
+
+def test_an_inclusion_chain_cut_at_the_depth_limit_is_noted_in_the_outcome():
+    """Generated sources (a book's chapters that input sections that input subsections, or a script that writes one
+    file per table row and inputs the next) can nest deeper than the limit; a part's file that inputs the main file
+    back (copied from a template) loops. Both are cut, and the outcome says which inclusions were not expanded."""
+    files = {
+        "main.tex": "\\documentclass{article}\n\\begin{document}\nIntro \\cite{k}.\n\n\\input{part0}\n"
+        "\\begin{thebibliography}{1}\\bibitem{k} K. Knuth. Art.\\end{thebibliography}\n\\end{document}\n",
+        **{f"part{i}.tex": f"Level{i}word here.\n\n\\input{{part{i + 1}}}\n" for i in range(14)},
+        "part14.tex": "Level14word at the bottom, \\input{main} again.\n",
+    }
+    outcome, record = convert(files)
+    assert outcome.outcome == "converted" and outcome.n_markers_linked == 1
+    text = body(record)
+    assert "Level11word" in text and "Level12word" not in text  # main.tex, then 12 levels of parts
+    assert "inclusions not expanded: 1 (part12.tex in part11.tex (12 inclusions deep))" in outcome.detail
+    shallow = {**files, "part3.tex": "Level3word, and the template's \\input{main}.\n"}
+    outcome, record = convert(shallow)
+    assert "Level3word" in body(record) and "main.tex in part3.tex (includes a file that includes it)" in outcome.detail

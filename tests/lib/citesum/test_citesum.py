@@ -96,7 +96,7 @@ def test_only_related_work_sentences_citing_exactly_one_paper_are_candidates():
         "reason": "several_cited_papers",
     }
     assert counts["related_work_paragraphs"] == 1 and counts["sentences"] == 5
-    assert counts["sentences_without_citations"] == 1 and counts["candidates"] == 2
+    assert counts["sentences_without_citations"] == 1 and len(candidates) == 2
 
 
 def test_unlinked_span_drops_the_sentence_even_with_a_linked_one():
@@ -114,9 +114,8 @@ def test_unknown_and_short_cited_abstracts_are_dropped():
         "Old work [7] exists in the literature. Short work [8] exists as well.",
         [("[7]", "p-gone"), ("[8]", "p-short")],
     )
-    candidates, drops, counts = candidates_of(related)
+    candidates, drops, _ = candidates_of(related)
     assert candidates == [] and [d["reason"] for d in drops] == ["cited_paper_unknown", "cited_abstract_too_short"]
-    assert counts["dropped_cited_paper_unknown"] == 1 and counts["dropped_cited_abstract_too_short"] == 1
     candidates, drops, _ = candidates_of(related, min_abstract_words=6)
     assert [c["cited_paper_id"] for c in candidates] == ["p-short"]
 

@@ -3,8 +3,11 @@
 from collections import Counter
 
 from citeworth_assets.lib.citeworth.partition import clean_partition
+from citeworth_assets.lib.citeworth.reasons import REASONS
 from citeworth_assets.lib.citeworth.rules import rule_set
 from citeworth_assets.lib.citeworth.unarxive_input import arxiv_paper_inputs
+from citeworth_assets.lib.filters import FilterRun
+from citeworth_assets.lib.s2orc.candidate_filter import REASONS as CANDIDATE_REASONS
 from citeworth_assets.lib.sentences import splitter
 
 
@@ -19,12 +22,15 @@ class Rows:
 def test_real_unarxive_2022_papers_give_citeworth_paragraphs(shared_data):
     path = shared_data / "unarxive-2022" / "arXiv_src_2212_086.first20.jsonl"
     rules = rule_set("citeworth_2021")
-    accepted, dropped, turned_away = Rows(), Rows(), Counter()
-    papers = arxiv_paper_inputs(path, rules.name, dropped, turned_away)
-    tally = clean_partition(papers, rules, splitter("scispacy_pysbd"), accepted, dropped)
+    accepted, dropped = Rows(), Rows()
+    run = FilterRun(accepted, dropped, [REASONS, CANDIDATE_REASONS])
+    papers = arxiv_paper_inputs(path, rules.name, run)
+    cleaned, errors = clean_partition(papers, rules, splitter("scispacy_pysbd"), run)
     # three of the twenty papers have no bibliography entries: the candidate filter (CiteWorth §3.1) turns them away
-    assert turned_away == Counter({"has_pdf_parsed_bib_entries": 3})
-    assert tally.papers == 17 and not tally.errors
+    candidates = run.tallies["s2orc"]
+    assert candidates.dropped == Counter({"has_pdf_parsed_bib_entries": 3}) and candidates.kept == 17
+    assert cleaned == 17 and not errors
+    assert run.tally.kept == len(accepted.rows) and run.tally.dropped.total() == len(dropped.rows) - 3
     assert accepted.rows, "no paragraph of 17 real papers accepted"
     for row in accepted.rows:
         assert row["paper_id"].startswith("2212.") and row["source_file"] == str(path)

@@ -3,13 +3,14 @@ import json
 import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, RELEASE_FIELDS
 from citeworth_assets.lib.citeworth.dataset import (
+    RELEASE_FIELDS,
     build_dataset,
     export_release,
     read_dataset,
     write_statistics,
 )
+from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA
 from citeworth_assets.lib.fields import field_key
 from citeworth_assets.lib.sentences import splitter
 

@@ -6,12 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from citeworth_assets.cli import main
-from citeworth_assets.lib.citeworth.cleaning import (
-    REJECTION_SCHEMA,
-    clean_papers,
-    rejection_rows,
-)
+from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.paper_files import read_paper_files
+from citeworth_assets.lib.citeworth.partition import REJECTION_SCHEMA, rejection_rows
 from citeworth_assets.lib.citeworth.reasons import REASONS
 from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021, CITEWORTH_IMPROVED
 from citeworth_assets.lib.sentences import splitter

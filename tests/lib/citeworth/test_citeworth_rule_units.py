@@ -2,25 +2,17 @@
 
 import dataclasses
 
-import pyarrow as pa
 import pytest
 from builders import s2orc_paragraph as paragraph
 
 from citeworth_assets.lib.citeworth import rule_units
 from citeworth_assets.lib.citeworth.citations import CitationSpan, Sentence
-from citeworth_assets.lib.citeworth.cleaning import clean_papers, rules_key
+from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.improvements import Improvement
-from citeworth_assets.lib.citeworth.reasons import (
-    LEVELS,
-    PIPELINE_REASONS,
-    REASON_SCHEMA,
-    REASONS,
-    reason_rows,
-    reason_table,
-)
+from citeworth_assets.lib.citeworth.partition import rules_key
+from citeworth_assets.lib.citeworth.reasons import LEVELS, PIPELINE_REASONS, REASONS
 from citeworth_assets.lib.citeworth.rule_units import (
     Rule,
-    UnregisteredReason,
     citations_bracketed_at_end,
     long_enough,
     rule,
@@ -32,6 +24,8 @@ from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_IMPROVED_V2,
     rule_set,
 )
+from citeworth_assets.lib.domains import drop_reason_table
+from citeworth_assets.lib.filters import UnregisteredReason
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.settings import SettingError
@@ -99,7 +93,7 @@ def test_units_judge_single_items():
 
 
 def test_reason_rows_for_the_warehouse():
-    rows = reason_rows()
+    rows = REASONS.rows()
     assert [row["reason"] for row in rows if row["level"] == "paper"] == [
         "no_cited_permissible_paragraph",
         "first_citation_not_numeric_or_year",
@@ -108,9 +102,9 @@ def test_reason_rows_for_the_warehouse():
     ]
     assert len(rows) == len(REASONS) and {row["level"] for row in rows} == set(LEVELS)
     assert all(row["description"] and "\n" not in row["description"] for row in rows)
-    table = reason_table()
-    assert table.schema == REASON_SCHEMA and table.num_rows == len(REASONS)
-    assert pa.Table.from_pylist(rows, schema=REASON_SCHEMA).equals(table)
+    published = [row for row in drop_reason_table().to_pylist() if row["domain"] == "citeworth"]
+    assert [{key: row[key] for key in rows[0]} for row in published] == rows
+    assert {row["counted_in"] for row in published} == {"citeworth_cleaning, citeworth_arxiv_cleaning"}
 
 
 CITED = (

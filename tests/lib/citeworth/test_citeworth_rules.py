@@ -17,11 +17,9 @@ from citeworth_assets.lib.citeworth.citations import (
     merge_citation_spans,
     remove_citations,
 )
-from citeworth_assets.lib.citeworth.cleaning import (
-    clean_papers,
-    paragraph_row,
-    release_record,
-)
+from citeworth_assets.lib.citeworth.cleaning import clean_papers
+from citeworth_assets.lib.citeworth.dataset import release_record
+from citeworth_assets.lib.citeworth.partition import paragraph_row
 from citeworth_assets.lib.citeworth.rules import (
     CITEWORTH_2021,
     CITEWORTH_IMPROVED,

@@ -158,3 +158,38 @@ def test_the_command_writes_a_dump_that_the_s2orc_readers_and_cleaning_take(shar
     assert len(papers) == 17 and not log.counts
     kept = [r for r in clean_papers(papers, rule_set("citeworth_2021"), splitter()) if r.accepted]
     assert kept  # real arXiv paragraphs come out of the faithful rules
+
+
+def test_real_papers_in_the_unarxive_2024_shape_convert_with_every_citation(shared_data, tmp_path):
+    from citeworth_assets.samples.unarxive_2024 import to_2024
+
+    with open(shared_data / SAMPLE, encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines]
+    path = tmp_path / "unarxive_2024.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        out.writelines(json.dumps(to_2024(record)) + "\n" for record in records)
+    before = {p.paper_id: p for p in convert_file(shared_data / SAMPLE, "numeric", IssueLog())}
+    log = IssueLog()
+    for paper in convert_file(path, "numeric", log):
+        spans = [s["ref_id"] for p in paper.pdf_parse["body_text"] for s in p["cite_spans"]]
+        assert spans == [s["ref_id"] for p in before[paper.paper_id].pdf_parse["body_text"] for s in p["cite_spans"]]
+        assert paper.pdf_parse["body_text"] and paper.metadata == before[paper.paper_id].metadata
+    assert not log.counts
+
+
+def test_a_lone_surrogate_keeps_its_paper(shared_data, tmp_path):
+    """unarXive's LaTeX-to-text step writes a mathematical letter cut between its surrogate halves as a lone
+    ``\\ud835`` escape; strict JSON parsers reject the line. CiteWorth over arXiv keeps the paper, as the unarXive
+    reader does, with U+FFFD in its place and an ``invalid_utf8`` issue at the line."""
+    lines = (shared_data / SAMPLE).read_bytes().splitlines()
+    record = json.loads(lines[2])
+    record["body_text"][0]["text"] = "a lone LONE letter " + record["body_text"][0]["text"]
+    lines[2] = json.dumps(record).encode().replace(b"LONE", b"\\ud835")
+    path = tmp_path / "lone.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    log = IssueLog()
+    papers = list(convert_file(path, "numeric", log))
+    assert len(papers) == 20 and [(i.kind, i.line) for i in log.issues if i.kind == "invalid_utf8"] == [
+        ("invalid_utf8", 3)
+    ]
+    assert any("a lone \ufffd letter" in p["text"] for p in papers[2].pdf_parse["body_text"])

@@ -61,8 +61,8 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
 
 
 def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
-    from citeworth_assets.lib.citeworth.cleaning import PARAGRAPH_SCHEMA, rules_key
     from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
+    from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
     from citeworth_assets.lib.s2orc.duplicates import DUPLICATE_SCHEMA
 
     root = tmp_path / "lake"
@@ -94,4 +94,47 @@ def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
         ("only_r_0", "r_0"),
         ("only_r_1", "r_1"),
         ("twice", "r_0"),
+    ]
+
+
+def test_an_arxiv_paper_in_two_dump_files_reaches_the_dataset_once(tmp_path):
+    """unarXive files overlap (the same paper in two downloaded parts): CiteWorth over arXiv cleans it in each, and
+    the dataset takes the paragraphs of the first file (by partition key) that holds it; S2ORC rows are untouched."""
+    from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
+    from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
+
+    root = tmp_path / "lake"
+
+    def paragraph(paper_id, source_file, section_idx=0, shard=None):
+        return {
+            "rule_set": "citeworth_2021",
+            "paper_id": paper_id,
+            "section_idx": section_idx,
+            "mag_field_of_study": ["Physics"],
+            "samples": [],
+            "shard": shard,
+            "source_file": source_file,
+            "line": 1,
+        }
+
+    for key, source in (("unarxive_2022_b", "/d/b.jsonl"), ("unarxive_2022_a", "/d/z.jsonl")):
+        rows = [paragraph("2212.00001", source, 0), paragraph("2212.00001", source, 1), paragraph(key, source)]
+        lake.write_partition(
+            root, "citeworth_arxiv_paragraphs", PARAGRAPH_SCHEMA, rows, rules_key("citeworth_2021", key), "file"
+        )
+    lake.write_partition(
+        root, "citeworth_paragraphs", PARAGRAPH_SCHEMA, [paragraph("9", "m_0", shard="r_0")], "citeworth_2021.r_0"
+    )
+    assert write_field_paragraphs(root, "citeworth_2021", "Physics", "physics") == 5
+    table = lake.read_partition(
+        root, "citeworth_field_paragraphs", rules_key("citeworth_2021", "physics"), dimension="field"
+    )
+    assert table.schema.names == PARAGRAPH_SCHEMA.names
+    rows = sorted(zip(table.column("paper_id").to_pylist(), table.column("source_file").to_pylist()))
+    assert rows == [
+        ("2212.00001", "/d/z.jsonl"),  # both paragraphs from unarxive_2022_a, the first key
+        ("2212.00001", "/d/z.jsonl"),
+        ("9", "m_0"),
+        ("unarxive_2022_a", "/d/z.jsonl"),
+        ("unarxive_2022_b", "/d/b.jsonl"),
     ]

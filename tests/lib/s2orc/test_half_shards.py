@@ -68,8 +68,11 @@ def test_build_lists_half_shards_and_fails_unless_told_to_skip(tmp_path, monkeyp
     half_dump(tmp_path / "dumps")
     os.remove(tmp_path / "dumps" / "20200705v1" / "full" / "metadata" / "metadata_0.jsonl.gz")
     os.remove(tmp_path / "dumps" / "20200705v1" / "full" / "pdf_parses" / "pdf_parses_0.jsonl.gz")
+    for kind in ("metadata", "pdf_parses"):  # both files of a shard unpacked into folders of their names
+        (tmp_path / "dumps" / "20200705v1" / "full" / kind / f"{kind}_6.jsonl.gz").mkdir()
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
     # Only half shards: nothing to build, and the message lists them.
     result = CliRunner().invoke(main, ["build", "--dumps", str(tmp_path / "dumps"), "--data", str(tmp_path / "data")])
     assert result.exit_code != 0
     assert "incomplete shard 20200705v1_2: pdf_parses_2.jsonl.gz is missing" in result.output
+    assert "incomplete shard 20200705v1_6: metadata_6.jsonl.gz is a directory, not a file" in result.output

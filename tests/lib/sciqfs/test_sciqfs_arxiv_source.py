@@ -292,3 +292,19 @@ def test_a_paper_of_two_dump_files_is_given_by_the_first(tmp_path):
     assert [p.paper_id for p in first] == ["2212.00001"] and "duplicate_paper" not in log.counts
     assert list(dump_file_papers(root, "u2022_b", default_splitter(), CitedWorks(), log)) == []
     assert log.counts["duplicate_paper"] == 1
+
+
+def test_a_lone_surrogate_keeps_its_paper_in_rouge_sciqfs(shared_data, tmp_path):
+    """A mathematical letter cut between its surrogate halves (``\\ud835``) makes the line invalid strict JSON: the
+    paper is read with U+FFFD there and the line is reported, as the unarXive reader does."""
+    lines = (shared_data / REAL).read_bytes().splitlines()
+    record = json.loads(lines[4])
+    record["body_text"][0]["text"] = "a lone LONE letter " + record["body_text"][0]["text"]
+    lines[4] = json.dumps(record).encode().replace(b"LONE", b"\\ud835")
+    path = tmp_path / "lone.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    log = IssueLog()
+    cited = CitedWorks(dump_papers=dump_papers(path))
+    papers = list(papers_from_unarxive_2022(path, default_splitter(), log, cited))
+    assert len(cited.dump_papers) == 20 and record["paper_id"] in {paper.paper_id for paper in papers}
+    assert [(issue.kind, issue.line) for issue in log.issues if issue.kind == "invalid_utf8"] == [("invalid_utf8", 5)]
