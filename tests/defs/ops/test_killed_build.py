@@ -108,6 +108,7 @@ def written(data, table: str) -> bool:
     return any((data / "lake" / table).glob("*=*"))
 
 
+@pytest.mark.timeout(2400)  # five builds (an uninterrupted one, two killed, their reruns): 5 to 18 minutes measured
 def test_a_build_killed_at_any_point_is_completed_by_the_next_plain_build(tmp_path, build_graph):
     dumps = tmp_path / "dumps"
     generate_sample_dump(dumps, papers=40, shards=2, seed=3)
