@@ -24,7 +24,7 @@ DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size"
 HOST ?= 127.0.0.1
 ANNOTATOR ?=
 
-.PHONY: install install-pretrained browser demo test test-fast lint format bench ui mlflow annotate clean
+.PHONY: install install-pretrained browser postgres demo test test-fast lint format bench ui mlflow annotate clean
 
 install: $(VENV)/.installed
 
@@ -37,7 +37,7 @@ install-pretrained: install
 # (CUDA or CPU) depends on the index: see the README's "torch: CPU or CUDA".
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,k8s]'
 	touch $@
 
 demo: install
@@ -53,6 +53,13 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 		echo "chromium not installed: the browser test will be skipped"
 
+# The test of the cluster's instance (tests/deploy/test_postgres_build.py) starts a throwaway PostgreSQL server from
+# Debian's postgresql package; install it when missing and apt is usable.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) ; } || \
+		echo "postgresql not installed: the Postgres build test will be skipped"
+
 # Test files are spread over TEST_WORKERS processes (one per core of a CI machine); a file's tests share one process,
 # so the graph build of a module fixture is made once. TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
@@ -60,9 +67,9 @@ test: install browser lint
 	$(PY) -m pytest -q -m "not ops" -n $(TEST_WORKERS) --dist loadfile
 
 # The operational end-to-end tests (a build killed with kill -9 and the next one, the daemon's ticks over a whole
-# graph, an arXiv-only CLI build with models): whole builds in their own processes, about 3 minutes. CI runs them
-# after make test.
-test-ops: install
+# graph, an arXiv-only CLI build with models, builds killed at several points, a killed build on PostgreSQL): whole
+# builds in their own processes. CI runs them after make test.
+test-ops: install postgres
 	$(PY) -m pytest -q -m ops -n $(TEST_WORKERS) --dist loadfile
 
 # ruff (configured in pyproject.toml): lint and format check of the whole tree; `make format` rewrites.

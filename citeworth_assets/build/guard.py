@@ -8,7 +8,10 @@ A build killed with ``kill -9`` cannot mark its own runs: they stay STARTED (or 
 warehouse pool has one) and every later run that needs the slot waits for ever. The next build, once it holds the
 lock (so no other build is alive), fails every run an earlier build submitted and left unfinished, frees their slots,
 ends the processes that build left behind (its code server, its run workers: they carry its pid in
-``CITEWORTH_BUILD_PID``) and removes the warehouse drafts.
+``CITEWORTH_BUILD_PID``) and removes the warehouse drafts. The warehouse views the dead build wrote into its draft
+never reached the warehouse, though the instance records them as materialized: their records are wiped, so that
+their condition (``refreshed_view``: created while missing) makes them again. Everything else the dead build left
+undone is requested by the graph's own conditions (``defs/automation.py``: ``left_missing``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import fcntl
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -96,9 +99,9 @@ def leftover_processes(data: Path) -> list[int]:
     return leftovers
 
 
-def recover_dead_build(instance, data: Path, warehouse: Path) -> list[str]:
+def recover_dead_build(instance, data: Path, warehouse: Path, views: Iterable = ()) -> list[str]:
     """Clean up after builds that ended without finishing (call it holding :func:`data_root_lock`); returns what
-    was done, one line each."""
+    was done, one line each. ``views``: the asset keys of the warehouse views."""
 
     from citeworth_assets.lib import warehouse as warehouse_lib
 
@@ -115,7 +118,24 @@ def recover_dead_build(instance, data: Path, warehouse: Path) -> list[str]:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for draft in warehouse_lib.remove_stale_drafts(warehouse):
             done.append(f"removed {draft.name} (a warehouse draft left by an interrupted build)")
+            done += _unpublished_views(instance, warehouse_lib.draft_builder(draft), views)
     return done
+
+
+def _unpublished_views(instance, builder: int | None, views: Iterable) -> list[str]:
+    """Wipe the record of the views whose latest materialization went into the dead build ``builder``'s draft."""
+    if builder is None or builder == os.getpid():
+        return []
+    wiped = []
+    for key in views:
+        event = instance.get_latest_materialization_event(key)
+        run = instance.get_run_by_id(event.run_id) if event is not None else None
+        if run is not None and run.tags.get(BUILD_PID_TAG) == str(builder):
+            wiped.append(key)
+    if not wiped:
+        return []
+    instance.wipe_assets(wiped)
+    return [f"{len(wiped)} warehouse views written only into that draft recorded as not built (made again)"]
 
 
 def _fail_dead_runs(instance) -> list[str]:

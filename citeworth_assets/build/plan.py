@@ -301,6 +301,11 @@ def _same(a: Request, b: Request) -> bool:
     return a.job_name == b.job_name and a.partition == b.partition and a.assets == b.assets
 
 
+def _covered(request: Request, runs: list[Request]) -> bool:
+    """Whether one of ``runs`` materializes every asset of ``request`` in its partition."""
+    return any(run.partition == request.partition and request.assets <= run.assets for run in runs)
+
+
 def _selection(request: Request):
     return request.assets if request.job_name == ASSET_JOB else None
 
@@ -396,6 +401,7 @@ def build_graph(
     cursor = saved_cursor(instance)
     plan.carried, plan.cursor = automation_requests(defs, instance, cursor)  # changed since the last build
     started, requests = time.perf_counter(), source_requests(defs, instance, settings, sources, force, echo)
+    plan.carried = [request for request in plan.carried if not _covered(request, requests)]  # run by a source
     plan.run(requests)
     limit = instance.get_concurrency_config().run_queue_config.max_concurrent_runs
     how = f"at most {limit} at a time" if queue is not None else "one at a time in this process"

@@ -49,10 +49,10 @@ def build_data_root(
 
     with data_root_lock(settings.data):
         instance = dagster_instance(settings, max_concurrent_runs=workers or default_workers())
-        for line in recover_dead_build(instance, settings.data, settings.warehouse):
-            echo(line)
         defs = build_definitions(PlatformResource(**settings.values()))
         warehouse_assets = set(dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph()))
+        for line in recover_dead_build(instance, settings.data, settings.warehouse, warehouse_assets):
+            echo(line)
         train = None
         if train_job is not None:
             assets = frozenset(defs.resolve_job_def(train_job).asset_layer.selected_asset_keys)

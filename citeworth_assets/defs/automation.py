@@ -5,11 +5,21 @@ build``, for inputs the instance has not built yet: each domain declares them as
 sensor. Everything computed from them carries an automation condition, and the automation sensor (or ``citeworth
 build``, through :mod:`citeworth_assets.build.plan`) asks Dagster which asset partitions those conditions request.
 
-:func:`follows_shards` is Dagster's ``eager`` condition: run once any dependency was updated, but not while a
-dependency is missing or has a run queued or in progress. Batching comes from that last clause: an asset that reads
-every shard waits while *any* shard run is queued or running, so a burst of shards submitted together gives one
-rebuild of each dataset after the last shard, not one per shard; assets further down wait for the ones above them
-in the same way. A cron condition (``on_cron``) would batch by the clock instead, at the price of stale datasets.
+:func:`follows_inputs` (:func:`follows_shards` for the assets fed by shards) is Dagster's ``eager`` condition: run
+once any dependency was updated, but not while a dependency is missing or has a run queued or in progress. Batching
+comes from that last clause: an asset that reads every shard waits while *any* shard run is queued or running, so a
+burst of shards submitted together gives one rebuild of each dataset after the last shard, not one per shard; assets
+further down wait for the ones above them in the same way. A cron condition (``on_cron``) would batch by the clock
+instead, at the price of stale datasets.
+
+``eager`` alone never requests a partition on the first evaluation of its condition (Dagster treats everything
+already missing then as handled), so a build killed or failed part-way, whose rerun starts that first evaluation
+afresh (its cursor is saved only by a build that succeeded), would skip the shards already built, see nothing
+updated, and leave every partition below them missing for good. :func:`left_missing` adds that case: on the first
+evaluation, a partition still missing whose inputs are all present (or requested in the same evaluation), one of
+them materialized, is requested. After that first evaluation it is ``eager`` again: a failed run is not retried
+every tick, only once its inputs update, or by the next ``citeworth build`` (which evaluates from the last build
+that succeeded).
 
 :func:`follows_some_sources` is ``eager`` for an asset that reads sources which may be absent from a dump root (a
 ROUGE-SciQFS build without arXiv files or catalogue): those missing do not hold it back. :func:`refreshed_view` is
@@ -26,16 +36,39 @@ from dataclasses import dataclass
 import dagster as dg
 
 
+def left_missing() -> dg.AutomationCondition:
+    """Missing at the first evaluation of the condition against this instance while some input is materialized: what
+    a build that was killed or failed part-way left undone (combined below with no input missing or in progress).
+    (An input materialized, so that a fresh instance, or a gather over no partition yet, requests nothing.)"""
+    condition = dg.AutomationCondition
+    return (
+        condition.initial_evaluation() & condition.missing() & condition.any_deps_match(~condition.missing())
+    ).with_label("left_missing")
+
+
+def follows_inputs() -> dg.AutomationCondition:
+    """``eager`` (rebuild after a dependency updated, once no dependency is missing, queued or running), and a
+    partition left missing by an earlier build requested once its inputs are present (:func:`left_missing`)."""
+    eager = dg.AutomationCondition
+    return (
+        (
+            (eager.newly_missing() | eager.any_deps_updated()).since_last_handled().with_label("updated_or_new")
+            | left_missing()
+        )
+        & ~eager.any_deps_missing()
+        & ~eager.any_deps_in_progress()
+        & ~eager.in_progress()
+    ).with_label("follows_inputs")
+
+
 def follows_shards() -> dg.AutomationCondition:
-    """Rebuild after a dependency updated, once no dependency is missing, queued or running."""
-    return dg.AutomationCondition.eager()
+    """:func:`follows_inputs`, for the assets computed from S2ORC shards."""
+    return follows_inputs()
 
 
 def follows_some_sources(optional: dg.AssetSelection) -> dg.AutomationCondition:
-    """``eager``, except that the dependencies in ``optional`` may be missing."""
-    return dg.AutomationCondition.eager().replace(
-        "any_deps_missing", dg.AutomationCondition.any_deps_missing().ignore(optional)
-    )
+    """:func:`follows_inputs`, except that the dependencies in ``optional`` may be missing."""
+    return follows_inputs().replace("any_deps_missing", dg.AutomationCondition.any_deps_missing().ignore(optional))
 
 
 def refreshed_view() -> dg.AutomationCondition:

@@ -49,7 +49,7 @@ def published_whole(warehouse: Path) -> Iterator[WarehouseBuild]:
     is removed by the next writer.
     """
     warehouse.parent.mkdir(parents=True, exist_ok=True)
-    draft = warehouse.with_name(f".{warehouse.name}.{uuid.uuid4().hex}.build.draft")
+    draft = warehouse.with_name(f".{warehouse.name}.{os.getpid()}-{uuid.uuid4().hex}.build.draft")
     if warehouse.exists():
         shutil.copyfile(warehouse, draft)
     build = WarehouseBuild(draft)
@@ -99,6 +99,16 @@ def _inherited_build(warehouse: Path) -> Path | None:
         return None
     draft = Path(named)
     return draft if draft.parent.resolve() == warehouse.parent.resolve() else None
+
+
+def draft_builder(draft: Path) -> int | None:
+    """The process id of the build that made a build draft of :func:`published_whole` (``None`` for another draft):
+    what the draft held, that build's warehouse writes, never reached the warehouse if the draft is left over."""
+    name = draft.name
+    if not name.endswith(".build.draft"):
+        return None
+    pid = name.removesuffix(".build.draft").rsplit(".", 1)[-1].split("-", 1)[0]
+    return int(pid) if pid.isdigit() else None
 
 
 def remove_stale_drafts(warehouse: Path, keep: Path | None = None) -> list[Path]:
@@ -214,3 +224,19 @@ def markdown_table(table: pa.Table, limit: int = 20) -> str:
     rule = "|" + "---|" * len(table.column_names)
     body = ["| " + " | ".join(str(value) for value in row.values()) + " |" for row in table.slice(0, limit).to_pylist()]
     return "\n".join([header, rule, *body])
+
+
+def relation_counts(warehouse: Path) -> dict[str, int]:
+    """Rows of every relation (view or table, ``schema.name``) of a warehouse file: what two builds are compared by."""
+    connection = bounded(warehouse, read_only=True)
+    try:
+        names = connection.execute(
+            "SELECT schema_name, view_name FROM duckdb_views() WHERE NOT internal "
+            "UNION ALL SELECT schema_name, table_name FROM duckdb_tables() WHERE NOT internal"
+        ).fetchall()
+        return {
+            f"{schema}.{name}": first_row(connection, f'SELECT count(*) FROM "{schema}"."{name}"')[0]
+            for schema, name in sorted(names)
+        }
+    finally:
+        connection.close()

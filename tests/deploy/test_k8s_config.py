@@ -81,7 +81,8 @@ def test_helm_values_agree_with_the_instance_yaml_and_the_package():
     assert values["concurrency"]["pools"]["defaultLimit"] == instance["concurrency"]["pools"]["default_limit"]
     assert values["concurrency"]["runs"]["maxConcurrentRuns"] == instance["concurrency"]["runs"]["max_concurrent_runs"]
     env = {item["name"]: item["value"] for item in deployment["env"]}
-    assert env == dict(item.split("=", 1) for item in launcher["env_vars"])  # the same dump and data roots
+    # the same dump and data roots (the code location has CITEWORTH_GPU_POD besides: its training runs ask for a GPU)
+    assert dict(item.split("=", 1) for item in launcher["env_vars"]).items() <= env.items()
     assert deployment["volumeMounts"] == launcher["volume_mounts"]
 
 
@@ -94,10 +95,25 @@ def test_the_image_of_the_values_is_the_one_the_readme_and_dockerfile_build():
 
 
 def test_the_training_job_asks_the_cluster_for_a_gpu():
+    """In the code location of values.yaml (CITEWORTH_GPU_POD=1, read when the definitions load)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
     from dagster_k8s.job import get_user_defined_k8s_config
 
-    from citeworth_assets.definitions import defs
-
-    tags = defs.resolve_job_def("models_job").tags
-    config = get_user_defined_k8s_config(dict(tags))
+    code = (
+        "import json; from citeworth_assets.definitions import defs; "
+        "print(json.dumps(dict(defs.resolve_job_def('models_job').tags)))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "CITEWORTH_GPU_POD": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    config = get_user_defined_k8s_config(json.loads(loaded.stdout.splitlines()[-1]))
     assert config.container_config["resources"]["limits"]["nvidia.com/gpu"] == 1

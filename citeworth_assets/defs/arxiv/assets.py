@@ -6,6 +6,7 @@ import dagster as dg
 
 from citeworth_assets.defs.arxiv.ingest import arxiv_ingest
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.automation import follows_inputs
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
 from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextWindow
@@ -25,7 +26,7 @@ LINK_COLUMNS = ["ref_id", "linked_mag_id", "linked_openalex_id"]
     group_name="arxiv",
     kinds={"parquet"},
     deps=["arxiv_references", "works"],
-    automation_condition=dg.AutomationCondition.eager(),  # every dump file is resolved again when the catalogue changes
+    automation_condition=follows_inputs(),  # every dump file is resolved again when the catalogue changes
     description=(
         "Every bibliography item of the dump file resolved against the works catalogue (Saier 2019 §4.2.4), "
         "joined in DuckDB against the lake's works (the catalogue never enters the process): arXiv id "
@@ -94,7 +95,7 @@ class ContextConfig(dg.Config):
     group_name="arxiv",
     kinds={"parquet"},
     deps=["arxiv_papers", "arxiv_resolutions"],
-    automation_condition=dg.AutomationCondition.eager(),  # follows ingestion and resolution of each dump file
+    automation_condition=follows_inputs(),  # follows ingestion and resolution of each dump file
     description=(
         "Citation contexts (Saier 2019 §4.2.5) of the dump file, computed from the lake's paragraphs and "
         "references (2020: the published candidates and order from refs.db, texts rebuilt from the paragraphs): "

@@ -11,7 +11,7 @@ staging folder and published together, so a reader never sees one without the ot
 
 import dagster as dg
 
-from citeworth_assets.defs.automation import follows_some_sources
+from citeworth_assets.defs.automation import follows_inputs, follows_some_sources
 from citeworth_assets.defs.outputs import duplicates_result
 from citeworth_assets.lib.arxiv.csv_export import CATALOGUE_FILE, CONTEXTS_FILE, export_contexts_and_catalogue
 from citeworth_assets.lib.arxiv.schemas import DUPLICATES
@@ -26,7 +26,7 @@ EXPORT_DATASET = "arxiv"
     deps=[dg.AssetDep("arxiv_papers", partition_mapping=dg.AllPartitionMapping())],
     group_name="arxiv",
     kinds={"parquet"},
-    automation_condition=dg.AutomationCondition.eager(),
+    automation_condition=follows_inputs(),
     description="Every occurrence of an arXiv paper found in several unarXive dump files; the "
     "first by release, dump file and line is kept, and only its contexts are exported.",
 )

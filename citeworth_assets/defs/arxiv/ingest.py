@@ -8,8 +8,10 @@ from pathlib import Path
 import dagster as dg
 
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
+from citeworth_assets.defs.automation import follows_inputs
 from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.defs.read_issues import read_issue_metadata
+from citeworth_assets.defs.sensing import input_version
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_windows import MAX_SPLIT_CHARS
@@ -21,7 +23,7 @@ from citeworth_assets.resources import PlatformResource
 
 ARXIV_ISSUES = "arxiv_read_issues"
 # a dump file partition added without a run (a converted LaTeX source dump, Saier 2019 §4.2.3) is ingested
-FOLLOWS_NEW_DUMP_FILES = dg.AutomationCondition.eager()
+FOLLOWS_NEW_DUMP_FILES = follows_inputs()
 
 
 def _long_text(text: str, row: dict, path: Path, log: IssueLog) -> None:
@@ -125,6 +127,7 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: PlatformResource)
     issues = read_issue_metadata(settings.lake, ARXIV_ISSUES, log, dump.release, key, DIMENSION, dumps)
     yield dg.MaterializeResult(
         asset_key="arxiv_papers",
+        data_version=dg.DataVersion(input_version(dump)),  # the record of what was built: see defs/sensing.py
         metadata={
             "papers": papers.rows_written,
             "release": dump.release,

@@ -21,6 +21,8 @@ arxiv_file_job = dg.define_asset_job(
     description="Ingest one unarXive dump file (papers, paragraphs, bibliography items), resolve its references "
     "against the works catalogue and extract its citation contexts.",
 )
+# What an ingestion of a dump file writes, the versioned one first (the file's resolution follows the catalogue).
+INGESTED = [dg.AssetKey("arxiv_papers"), dg.AssetKey("arxiv_paragraphs"), dg.AssetKey("arxiv_references")]
 arxiv_export_job = dg.define_asset_job(
     "arxiv_export_job",
     selection=dg.AssetSelection.assets("arxiv_duplicate_papers", "arxiv_context_export"),
@@ -37,12 +39,15 @@ def dump_file_sensor(release: str) -> dg.SensorDefinition:
         30,
         name=f"{release.replace('-', '_')}_sensor",
         description=f"Adds a partition of arxiv_dump_files and requests a run for every new or replaced, settled dump "
-        f"file under <dumps>/{release}/ (the cursor keeps each file's size and modification time).",
+        f"file under <dumps>/{release}/ that the instance has not ingested from the same bytes (size and "
+        "modification time: the data version of arxiv_papers).",
     )
     def sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
         dump_files = discover_dump_files(dumps, (release,), settle_seconds=citeworth.shard_settle_seconds)
         nothing_new = f"no new or changed settled dump files under {dumps / release}"
-        return dump_partition_requests(context, arxiv_dump_files, dump_files, nothing_new)
+        return dump_partition_requests(
+            context, arxiv_dump_files, dump_files, nothing_new, arxiv_file_job.name, INGESTED
+        )
 
     return sensor
 

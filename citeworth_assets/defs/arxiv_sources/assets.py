@@ -11,6 +11,8 @@ import dagster as dg
 
 from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.arxiv_sources.partitions import arxiv_source_dumps
+from citeworth_assets.defs.automation import follows_inputs
+from citeworth_assets.defs.sensing import input_version
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, DumpFile, converted_root
 from citeworth_assets.lib.arxiv_sources.archive import iter_sources
@@ -36,7 +38,7 @@ class SourceConversionConfig(dg.Config):
             "arxiv_source_papers",
             group_name="arxiv_sources",
             kinds={"jsonl"},
-            automation_condition=dg.AutomationCondition.eager(),
+            automation_condition=follows_inputs(),
             description=(
                 "The submissions of one arXiv bulk source dump converted to papers in the unarXive 2022 shape "
                 "(Saier 2019 §4.2.3): flattened, citation commands normalised, read with pandoc, formulas, figures, "
@@ -48,7 +50,7 @@ class SourceConversionConfig(dg.Config):
             OUTCOMES_TABLE,
             group_name="arxiv_sources",
             kinds={"parquet"},
-            automation_condition=dg.AutomationCondition.eager(),
+            automation_condition=follows_inputs(),
             description="One row per submission: " + "; ".join(f"{k}: {v}" for k, v in OUTCOMES.items()) + ".",
         ),
     ],
@@ -77,6 +79,7 @@ def arxiv_source_conversion(
     )
     yield dg.MaterializeResult(
         asset_key="arxiv_source_papers",
+        data_version=dg.DataVersion(input_version(source)),  # the record of what was built: see defs/sensing.py
         metadata={
             "submissions": len(rows),
             "converted": counts.get("converted", 0),

@@ -20,12 +20,16 @@ arxiv_source_job = dg.define_asset_job(
     arxiv_source_job,
     30,
     f"Adds a partition of arxiv_source_dumps and requests a run for every new or replaced, settled "
-    f"arXiv_src_YYMM_NNN.tar under <dumps>/{SOURCE_DIR}/ or the dump root (the cursor keeps size and mtime).",
+    f"arXiv_src_YYMM_NNN.tar under <dumps>/{SOURCE_DIR}/ or the dump root that the instance has not converted from "
+    "the same bytes (size and modification time: the data version of arxiv_source_papers).",
 )
 def arxiv_source_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
     source_dumps = discover_source_dumps(dumps, settle_seconds=citeworth.shard_settle_seconds)
     nothing_new = f"no new or changed settled source dumps under {dumps}"
-    return dump_partition_requests(context, arxiv_source_dumps, source_dumps, nothing_new)
+    converted = [dg.AssetKey("arxiv_source_papers"), dg.AssetKey("arxiv_source_outcomes")]
+    return dump_partition_requests(
+        context, arxiv_source_dumps, source_dumps, nothing_new, arxiv_source_job.name, converted
+    )
 
 
 def _pending_source_dumps(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list[str], list[str], list]:

@@ -7,8 +7,9 @@ import dagster as dg
 
 from citeworth_assets.defs.outputs import parquet_specs
 from citeworth_assets.defs.read_issues import read_issue_metadata
+from citeworth_assets.defs.sensing import signature_version
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.arxiv.dump_files import MAG_DIR, OPENALEX_DIR, arxiv_metadata_files
+from citeworth_assets.lib.arxiv.dump_files import MAG_DIR, OPENALEX_DIR, arxiv_metadata_files, catalogue_signature
 from citeworth_assets.lib.fields import FIELD_BY_KEY, field_key
 from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
@@ -90,8 +91,10 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: PlatformResource
     if log.total:
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
     issues = read_issue_metadata(settings.lake, CATALOGUE_ISSUES, log, "catalogue", dumps=dumps)
+    signature = catalogue_signature(dumps)  # the record of what was built: see defs/sensing.py
     yield dg.MaterializeResult(
         asset_key="works",
+        data_version=dg.DataVersion(signature_version(signature or [])),
         metadata={
             "works": counts["works"],
             "duplicate_versions": counts["duplicates"],

@@ -5,7 +5,7 @@ import json
 import dagster as dg
 
 from citeworth_assets.defs.automation import DumpSource
-from citeworth_assets.defs.sensing import dump_root_sensor
+from citeworth_assets.defs.sensing import built_versions, dump_root_sensor, signature_version
 from citeworth_assets.lib.arxiv.dump_files import OPENALEX_DIR, catalogue_files, catalogue_signature
 from citeworth_assets.resources import PlatformResource
 
@@ -16,11 +16,15 @@ catalogue_job = dg.define_asset_job(
 )
 
 
+CATALOGUE = [dg.AssetKey("works"), dg.AssetKey("work_references"), dg.AssetKey("mag_fields_of_study")]
+
+
 @dump_root_sensor(
     catalogue_job,
     60,
     "Requests a catalogue run when the files under <dumps>/mag/, <dumps>/openalex/ (works parts, any layout) or "
-    "<dumps>/arxiv-metadata/ change and have settled (the cursor keeps their names, sizes and modification times).",
+    "<dumps>/arxiv-metadata/ change and have settled, unless the instance has built the catalogue from the same "
+    "files (names, sizes, modification times: the data version of works).",
 )
 def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformResource, dumps):
     signature = catalogue_signature(dumps, settle_seconds=citeworth.shard_settle_seconds)
@@ -31,6 +35,8 @@ def catalogue_sensor(context: dg.SensorEvaluationContext, citeworth: PlatformRes
     cursor = json.dumps(signature)
     if cursor == context.cursor:
         return dg.SkipReason("catalogue files unchanged")
+    if built_versions(context.instance, CATALOGUE, None).get(None) == signature_version(signature):
+        return dg.SkipReason("the catalogue is built from these files already")
     run_key = f"catalogue:{len(signature)}:{sum(size for _, size, _ in signature)}:{max(m for _, _, m in signature)}"
     return dg.SensorResult(run_requests=[dg.RunRequest(run_key=run_key)], cursor=cursor)
 

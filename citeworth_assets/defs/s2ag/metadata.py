@@ -88,21 +88,34 @@ def s2ag_metadata_sensor(context: dg.SensorEvaluationContext, citeworth: Platfor
     cursor = json.dumps(signature)
     if cursor == context.cursor:
         return dg.SkipReason("S2AG papers and abstracts unchanged")
+    releases = _release_files(dumps, citeworth.shard_settle_seconds)
+    if not _stale_releases(releases, citeworth.settings.lake):  # a build staged these bytes already
+        return dg.SensorResult(skip_reason="S2AG papers and abstracts already staged as they are now", cursor=cursor)
     run_key = f"s2ag_metadata:{len(signature)}:{sum(row[2] for row in signature)}:{max(row[3] for row in signature)}"
     return dg.SensorResult(run_requests=[dg.RunRequest(run_key=run_key)], cursor=cursor)
 
 
-def _pending_staging(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list, list, list]:
-    """One staging run when a release's metadata is not staged as its files are now (or with ``force``)."""
-    dumps, lake_root = settings.require_dumps(), settings.lake
+def _release_files(dumps, settle_seconds: float = 0.0) -> dict:
+    """The papers and abstracts files of each release that holds full texts."""
     releases = {}
-    for file in layout.discover_files(dumps):
+    for file in layout.discover_files(dumps, settle_seconds):
         releases.setdefault(file.release, list(file.metadata_files))
-    stale = [
+    return releases
+
+
+def _stale_releases(releases: dict, lake_root, force: bool = False) -> list:
+    """The releases whose metadata is not staged as their files are now."""
+    return [
         release
         for release, paths in releases.items()
         if force or staging.staged_signature(lake_root, release) != staging.signature(paths)
     ]
+
+
+def _pending_staging(instance: dg.DagsterInstance, settings, force: bool) -> tuple[list, list, list]:
+    """One staging run when a release's metadata is not staged as its files are now (or with ``force``)."""
+    releases = _release_files(settings.require_dumps())
+    stale = _stale_releases(releases, settings.lake, force)
     notes = [
         f"S2AG release {release}: no papers files, its papers are built from the full texts alone"
         for release, paths in releases.items()

@@ -8,8 +8,11 @@ import pytest
 from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.cli.arxiv import write_sample_dumps
+from citeworth_assets.defs.arxiv.sensors import arxiv_sensors
+from citeworth_assets.defs.mag.sensors import catalogue_sensor
 from citeworth_assets.lib.citrec.contexts import read_catalogue, read_contexts
 from citeworth_assets.lib.read_issues import IssueLog
+from citeworth_assets.resources import PlatformResource
 
 pytestmark = pytest.mark.slow
 
@@ -166,3 +169,23 @@ def test_a_new_catalogue_asks_for_every_dump_file_to_be_resolved_again(built):
     )
     requested = {result.key.to_user_string(): result.true_subset.size for result in later.results}
     assert requested == {"arxiv_resolutions": 3, "arxiv_context_export": 1}
+
+
+def sensor_runs(sensor, instance, settings) -> list:
+    """The runs a dump sensor requests on its first evaluation (no cursor: `citeworth ui` opened), files settled."""
+    citeworth = PlatformResource(dumps=str(settings.dumps), data=str(settings.data), shard_settle_seconds=0)
+    result = sensor(dg.build_sensor_context(instance=instance, resources={"citeworth": citeworth}))
+    return [] if isinstance(result, dg.SkipReason) else list(result.run_requests or [])
+
+
+def test_no_dump_sensor_requests_a_run_for_the_files_the_build_read(built):
+    """Issue 33 item 4: the instance records each dump file's and the catalogue's input bytes (the data version of
+    their first asset), so the unarXive and catalogue sensors request nothing for what the build read; on an
+    instance that has built nothing they request every one."""
+    settings, _, _, instance, _ = built
+    sensors = [*arxiv_sensors, catalogue_sensor]
+    with dg.instance_for_test() as empty:
+        assert all(sensor_runs(sensor, empty, settings) for sensor in sensors)
+    assert {sensor.name: sensor_runs(sensor, instance, settings) for sensor in sensors} == {
+        sensor.name: [] for sensor in sensors
+    }

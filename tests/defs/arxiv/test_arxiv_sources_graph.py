@@ -10,6 +10,8 @@ import pytest
 from arxiv_graph_helpers import latest_metadata, query
 
 from citeworth_assets.definitions import build_definitions
+from citeworth_assets.defs.arxiv_sources.sensors import arxiv_source_sensor
+from citeworth_assets.defs.mag.sensors import catalogue_sensor
 from citeworth_assets.lib.arxiv.dump_files import MAG_DIR
 from citeworth_assets.lib.arxiv_sources.source_dumps import SOURCE_DIR
 from citeworth_assets.resources import PlatformResource
@@ -62,4 +64,9 @@ def test_a_source_dump_flows_through_the_graph_to_contexts(tmp_path, build_graph
     first = hashlib.sha256(converted.read_bytes()).hexdigest()
     settings, result, *_ = build_graph(tmp_path / "dumps", tmp_path / "data")
     assert result.failed == [] and hashlib.sha256(converted.read_bytes()).hexdigest() == first
+    # `citeworth ui` opened now: the source and catalogue sensors request nothing for the bytes the builds read
+    citeworth = PlatformResource(dumps=str(tmp_path / "dumps"), data=str(tmp_path / "data"), shard_settle_seconds=0)
+    for sensor in (arxiv_source_sensor, catalogue_sensor):
+        evaluated = sensor(dg.build_sensor_context(instance=instance, resources={"citeworth": citeworth}))
+        assert isinstance(evaluated, dg.SkipReason), (sensor.name, evaluated)
     assert query(settings, "SELECT count(*) FROM arxiv.contexts") == [(28,)]

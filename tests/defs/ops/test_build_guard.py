@@ -50,3 +50,34 @@ def test_a_killed_build_leaves_no_stale_lock(tmp_path):
     with data_root_lock(tmp_path):  # the kernel dropped the dead process's lock
         assert (tmp_path / LOCK_NAME).read_text().startswith(f"pid {os.getpid()},")
     assert time.monotonic() < deadline
+
+
+def test_views_a_dead_build_wrote_only_into_its_draft_are_recorded_as_not_built(tmp_path):
+    """Issue 33 item 1: the instance records the views a killed build materialized, but they went into its build
+    draft, which the next build removes; their record is wiped, so that their condition (created while missing)
+    makes them again. A view the dead build did not write keeps its record."""
+    import dagster as dg
+
+    from citeworth_assets.build.guard import BUILD_PID_TAG, recover_dead_build
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a process id that no longer lives
+    written, kept = dg.AssetKey(["citeworth", "sentences"]), dg.AssetKey(["citesum", "examples"])
+
+    @dg.asset(key=written)
+    def sentences() -> None: ...
+
+    @dg.asset(key=kept)
+    def examples() -> None: ...
+
+    warehouse = tmp_path / "warehouse.duckdb"
+    draft = tmp_path / f".warehouse.duckdb.{dead.pid}-0123abcd.build.draft"
+    draft.write_bytes(b"draft")
+    with dg.instance_for_test() as instance:
+        assert dg.materialize([examples], instance=instance).success  # an earlier build's, published
+        assert dg.materialize([sentences], instance=instance, tags={BUILD_PID_TAG: str(dead.pid)}).success
+        done = recover_dead_build(instance, tmp_path, warehouse, [written, kept])
+        assert not draft.exists()
+        assert "1 warehouse views written only into that draft recorded as not built (made again)" in done
+        assert instance.get_latest_materialization_event(written) is None
+        assert instance.get_latest_materialization_event(kept) is not None

@@ -74,3 +74,18 @@ def test_citesum_finds_cited_abstracts_by_matched_paper_id(built):
     }
     assert set(catalogue.column("paper_id").to_pylist()) == linked  # every cited paper has a written abstract
     assert all(len(text.split()) >= 20 for text in catalogue.column("abstract").to_pylist())
+
+
+def test_opening_the_ui_after_the_build_requests_nothing(built):
+    """Issue 33: a sensor's first evaluation (no cursor, as when `citeworth ui` opens) asks for no run of bytes the
+    build read: the staged metadata and the full-text file are built as they are now."""
+    from citeworth_assets.defs.s2ag.metadata import s2ag_metadata_sensor
+    from citeworth_assets.defs.s2orc.sensors import s2orc_dump_sensor
+    from citeworth_assets.resources import PlatformResource
+
+    settings, _, instance, _, _ = built
+    resource = PlatformResource(dumps=str(settings.dumps), data=str(settings.data), shard_settle_seconds=0)
+    for sensor in (s2ag_metadata_sensor, s2orc_dump_sensor):
+        result = sensor(dg.build_sensor_context(instance=instance, resources={"citeworth": resource}))
+        requests = [] if isinstance(result, dg.SkipReason) else list(result.run_requests or [])
+        assert requests == [], sensor.name

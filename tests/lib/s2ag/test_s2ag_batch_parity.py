@@ -8,7 +8,7 @@ import orjson
 import pyarrow as pa
 import pytest
 
-from citeworth_assets.lib.jsonl import IssueLog
+from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import records
 from citeworth_assets.lib.s2ag.records import full_texts, paragraph_batches, paragraph_table
 from citeworth_assets.lib.s2orc.schema import ShardSource
