@@ -212,9 +212,9 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
         "cite_spans": list_column(np.bincount(cite_out[0], minlength=units), cite_children, CITATION_SPAN),
         "ref_spans": list_column(np.bincount(ref_out[0], minlength=units), ref_children, REFERENCE_SPAN),
         "invalid_span_count": pa.array(np.zeros(units, np.int32)),
-        "release": pa.array([source.release] * units, string),
-        "shard": pa.array([source.shard] * units, string),
-        "source_file": pa.array([source.path.name] * units, string),
+        "release": pa.repeat(pa.scalar(source.release, string), units),
+        "shard": pa.repeat(pa.scalar(source.shard, string), units),
+        "source_file": pa.repeat(pa.scalar(source.path.name, string), units),
         "line": pa.array(np.array([item.line for item in records], np.int64)[unit_record]),
         "byte_offset": pa.array(np.array([item.offset for item in records], np.int64)[unit_record]),
     }
