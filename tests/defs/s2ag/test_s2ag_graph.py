@@ -15,7 +15,9 @@ from s2ag_helpers import RELEASE, real_records, s2ag_dump_root  # noqa: E402
 from citeworth_assets.lib import lake  # noqa: E402
 from citeworth_assets.lib.s2ag import layout  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# A whole graph on real records (about 45 s): with the ops tests (make test-ops, CI), so that make test stays
+# within its 5 minutes.
+pytestmark = [pytest.mark.slow, pytest.mark.ops]
 
 
 @pytest.fixture(scope="module")
