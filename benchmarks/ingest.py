@@ -17,13 +17,12 @@ ratio of the three steps' CPU seconds to the floor's (target: at most 2x). Resul
 ``--sizes 70000`` (not run by ``make bench``).
 """
 
-import argparse
 import json
 import tempfile
 import time
 from pathlib import Path
 
-from steps import run_step, step_result
+from steps import arguments, run_step, step_result
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -89,13 +88,7 @@ def measure(papers: int, workdir: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--step")
-    parser.add_argument("--dump")
-    parser.add_argument("--data")
-    parser.add_argument("--sizes", default="5000,20000", help="papers per shard, comma-separated")
-    parser.add_argument("--workdir", default=None)
-    args = parser.parse_args()
+    args = arguments("5000,20000", "papers per shard, comma-separated").parse_args()
     if args.step:
         print(json.dumps(step(args.step, args.dump, args.data)))
         return

@@ -20,7 +20,6 @@ peak RSS, and each reading step's ratio to the floor (target: the reader within 
 ``benchmarks/results/s2ag.json``; docs/scale.md extrapolates them to the full release.
 """
 
-import argparse
 import gzip
 import json
 import random
@@ -28,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from steps import run_step, step_result
+from steps import arguments, run_step, step_result
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "s2ag-2023" / "s2orc"
@@ -166,13 +165,8 @@ def measure(records: int, papers_rows: list[int], workdir: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--step")
-    parser.add_argument("--dump")
-    parser.add_argument("--data")
-    parser.add_argument("--sizes", default="1000,4000", help="full texts per file, comma-separated")
+    parser = arguments("1000,4000", "full texts per file, comma-separated")
     parser.add_argument("--papers-rows", default="100000,400000", help="papers rows, comma-separated")
-    parser.add_argument("--workdir", default=None)
     args = parser.parse_args()
     if args.step:
         print(json.dumps(step(args.step, args.dump, args.data)))

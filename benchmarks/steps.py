@@ -1,5 +1,6 @@
 """One benchmark step in a fresh process, so that the peak RSS it reports is the step's own (ingest.py, s2ag.py)."""
 
+import argparse
 import json
 import resource
 import subprocess
@@ -28,3 +29,15 @@ def step_result(name: str, started: float, cpu_started: float, papers: int) -> d
         "papers": papers,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
+
+
+def arguments(sizes: str, sizes_help: str) -> argparse.ArgumentParser:
+    """The options every step benchmark takes: ``--step`` (run one step here), its ``--dump`` and ``--data``, the
+    input ``--sizes`` and a ``--workdir``; a benchmark adds its own."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--step")
+    parser.add_argument("--dump")
+    parser.add_argument("--data")
+    parser.add_argument("--sizes", default=sizes, help=sizes_help)
+    parser.add_argument("--workdir", default=None)
+    return parser

@@ -86,3 +86,17 @@ def sensor_context(instance, dumps, data, cursor=None):
 
     settings = PlatformResource(dumps=str(dumps), data=str(data), shard_settle_seconds=60)
     return dg.build_sensor_context(instance=instance, cursor=cursor, resources={"citeworth": settings})
+
+
+def with_lone_surrogate(source, line: int, path):
+    """``source``'s JSON lines written to ``path`` with a lone ``\\ud835`` escape put before the first paragraph of
+    line ``line`` (0-based): a mathematical letter cut between its surrogate halves, as unarXive's LaTeX-to-text
+    step writes it, which strict JSON parsers reject."""
+    import json
+
+    lines = source.read_bytes().splitlines()
+    record = json.loads(lines[line])
+    record["body_text"][0]["text"] = "a lone LONE letter " + record["body_text"][0]["text"]
+    lines[line] = json.dumps(record).encode().replace(b"LONE", b"\\ud835")
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from citeworth_assets.lib.s2ag.paragraphs import COVERING
+from citeworth_assets.lib.s2ag.paragraphs import COVERING, footnote_line
 from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span_columns
 
 
@@ -56,13 +56,5 @@ def footnote_columns(
     between = (before <= cite_start) & (after >= cite_end)  # not inside a block (a caption, a table, ...)
     lines: dict[int, dict] = {r: {} for r in records}
     for r, s, e, b, a in zip(*(x[between].tolist() for x in (cite_record, cite_start, cite_end, before, after))):
-        body = texts[r].body
-        line_start = max(body.rfind("\n", 0, s) + 1, b)
-        line_end = body.find("\n", e)
-        line_end = min(len(body) if line_end < 0 else line_end, a)
-        while line_start < s and body[line_start].isspace():
-            line_start += 1
-        while line_end > e and body[line_end - 1].isspace():
-            line_end -= 1
-        lines[r][line_start, line_end] = None
+        lines[r][footnote_line(texts[r].body, s, e, b, a)] = None
     return {r: sorted(found) for r, found in lines.items()}

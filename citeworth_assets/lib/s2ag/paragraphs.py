@@ -123,14 +123,7 @@ def footnote_lines(texts: Texts, spans: list[Span], blocks: list[Span]) -> list[
         after = merged[i + 1][0] if i + 1 < len(merged) else len(body)
         if before > s or after < e:
             continue  # inside a block (a caption, a table, ...)
-        start = max(body.rfind("\n", 0, s) + 1, before)
-        end = body.find("\n", e)
-        end = min(len(body) if end < 0 else end, after)
-        while start < s and body[start].isspace():
-            start += 1
-        while end > e and body[end - 1].isspace():
-            end -= 1
-        lines[start, end] = None
+        lines[footnote_line(body, s, e, before, after)] = None
     return [(start, end, None) for start, end in sorted(lines)]
 
 
@@ -326,3 +319,16 @@ def paragraph_rows(
     if unlinked:
         tally.add("citation_without_entry", texts.keys["cite"], unlinked)
     return columns
+
+
+def footnote_line(body: str, start: int, end: int, before: int, after: int) -> tuple[int, int]:
+    """The line of ``body`` around the citation ``[start, end)`` that lies outside every annotated block (between
+    ``before`` and ``after``), without its surrounding whitespace."""
+    line_start = max(body.rfind("\n", 0, start) + 1, before)
+    line_end = body.find("\n", end)
+    line_end = min(len(body) if line_end < 0 else line_end, after)
+    while line_start < start and body[line_start].isspace():
+        line_start += 1
+    while line_end > end and body[line_end - 1].isspace():
+        line_end -= 1
+    return line_start, line_end

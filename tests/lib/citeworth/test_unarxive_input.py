@@ -4,6 +4,7 @@ import gzip
 import json
 
 import pytest
+from builders import with_lone_surrogate
 
 from citeworth_assets.lib.arxiv.unarxive2022 import MARKER
 from citeworth_assets.lib.citeworth.unarxive_input import (
@@ -181,12 +182,7 @@ def test_a_lone_surrogate_keeps_its_paper(shared_data, tmp_path):
     """unarXive's LaTeX-to-text step writes a mathematical letter cut between its surrogate halves as a lone
     ``\\ud835`` escape; strict JSON parsers reject the line. CiteWorth over arXiv keeps the paper, as the unarXive
     reader does, with U+FFFD in its place and an ``invalid_utf8`` issue at the line."""
-    lines = (shared_data / SAMPLE).read_bytes().splitlines()
-    record = json.loads(lines[2])
-    record["body_text"][0]["text"] = "a lone LONE letter " + record["body_text"][0]["text"]
-    lines[2] = json.dumps(record).encode().replace(b"LONE", b"\\ud835")
-    path = tmp_path / "lone.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    path = with_lone_surrogate(shared_data / SAMPLE, 2, tmp_path / "lone.jsonl")
     log = IssueLog()
     papers = list(convert_file(path, "numeric", log))
     assert len(papers) == 20 and [(i.kind, i.line) for i in log.issues if i.kind == "invalid_utf8"] == [

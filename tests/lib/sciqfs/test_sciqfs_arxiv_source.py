@@ -4,6 +4,7 @@ works or arXiv papers, queries from in-dump abstracts or arXiv's metadata snapsh
 import json
 
 import pytest
+from builders import with_lone_surrogate
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2022
@@ -297,12 +298,8 @@ def test_a_paper_of_two_dump_files_is_given_by_the_first(tmp_path):
 def test_a_lone_surrogate_keeps_its_paper_in_rouge_sciqfs(shared_data, tmp_path):
     """A mathematical letter cut between its surrogate halves (``\\ud835``) makes the line invalid strict JSON: the
     paper is read with U+FFFD there and the line is reported, as the unarXive reader does."""
-    lines = (shared_data / REAL).read_bytes().splitlines()
-    record = json.loads(lines[4])
-    record["body_text"][0]["text"] = "a lone LONE letter " + record["body_text"][0]["text"]
-    lines[4] = json.dumps(record).encode().replace(b"LONE", b"\\ud835")
-    path = tmp_path / "lone.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    record = json.loads((shared_data / REAL).read_bytes().splitlines()[4])
+    path = with_lone_surrogate(shared_data / REAL, 4, tmp_path / "lone.jsonl")
     log = IssueLog()
     cited = CitedWorks(dump_papers=dump_papers(path))
     papers = list(papers_from_unarxive_2022(path, default_splitter(), log, cited))
