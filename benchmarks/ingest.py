@@ -17,14 +17,10 @@ ratio of the three steps' CPU seconds to the floor's (target: at most 2x). Resul
 ``--sizes 70000`` (not run by ``make bench``).
 """
 
-import json
-import tempfile
 import time
 from pathlib import Path
 
-from steps import arguments, run_step, step_result
-
-RESULTS = Path(__file__).resolve().parent / "results"
+from steps import arguments, measure_sizes, print_results, run_step, step_result
 
 
 def step(name: str, dump: str, data: str) -> dict:
@@ -87,32 +83,24 @@ def measure(papers: int, workdir: Path) -> dict:
     }
 
 
+COLUMNS = [  # header, result key, width
+    ("papers", "papers", 8),
+    ("MB.gz", "compressed_mb", 7),
+    ("floor CPU s", "baseline_cpu_seconds", 11),
+    ("floor MB/s", "baseline_mb_per_second", 10),
+    ("ours CPU s", "read_and_filter_cpu_seconds", 10),
+    ("ratio", "ratio_to_baseline", 6),
+    ("MB/s", "mb_per_second", 6),
+    ("papers/s/core", "papers_per_second_per_core", 13),
+    ("peak RSS MB", "peak_rss_mb", 11),
+]
+
+
 def main() -> None:
     args = arguments("5000,20000", "papers per shard, comma-separated").parse_args()
-    if args.step:
-        print(json.dumps(step(args.step, args.dump, args.data)))
-        return
-    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citeworth-bench-"))
-    results = [measure(int(size), workdir) for size in args.sizes.split(",")]
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ingest.json").write_text(json.dumps(results, indent=2))
-    print(
-        f"{'papers':>8} {'MB.gz':>7} {'floor CPU s':>11} {'floor MB/s':>10} {'ours CPU s':>10} {'ratio':>6} "
-        f"{'MB/s':>6} {'papers/s/core':>13} {'peak RSS MB':>11}"
-    )
-    for r in results:
-        print(
-            f"{r['papers']:>8} {r['compressed_mb']:>7} {r['baseline_cpu_seconds']:>11} "
-            f"{r['baseline_mb_per_second']:>10} {r['read_and_filter_cpu_seconds']:>10} {r['ratio_to_baseline']:>6} "
-            f"{r['mb_per_second']:>6} {r['papers_per_second_per_core']:>13} {r['peak_rss_mb']:>11}"
-        )
-        print(
-            "         "
-            + ", ".join(
-                f"{n} {s['cpu_seconds']:.2f} CPU s ({s['seconds']:.2f} wall)/{s['peak_rss_mb']:.0f}MB"
-                for n, s in r["steps"].items()
-            )
-        )
+    results = measure_sizes(args, step, measure, "ingest", "citeworth-bench-")
+    if results is not None:
+        print_results(results, COLUMNS)
 
 
 if __name__ == "__main__":

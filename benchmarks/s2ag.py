@@ -23,13 +23,11 @@ peak RSS, and each reading step's ratio to the floor (target: the reader within 
 import gzip
 import json
 import random
-import tempfile
 import time
 from pathlib import Path
 
-from steps import arguments, run_step, step_result
+from steps import arguments, measure_sizes, print_results, run_step, step_result
 
-RESULTS = Path(__file__).resolve().parent / "results"
 SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "s2ag-2023" / "s2orc"
 RELEASE = "2023-02-14"
 ID_RANGE = 260_000_000  # about the number of corpus ids S2 has handed out
@@ -164,41 +162,35 @@ def measure(records: int, papers_rows: list[int], workdir: Path) -> dict:
     }
 
 
+COLUMNS = [  # header, result key, width
+    ("records", "records", 8),
+    ("MB.gz", "compressed_mb", 7),
+    ("floor MB/s", "floor_mb_per_second", 10),
+    ("reader MB/s", "reader_mb_per_second", 11),
+    ("ratio", "reader_ratio_to_floor", 6),
+    ("step ratio", "paragraphs_step_ratio_to_floor", 10),
+    ("papers ratio", "papers_step_ratio_to_floor", 12),
+]
+
+
+def _joins(result: dict) -> list[str]:
+    return [
+        f"         papers {j['papers_rows']} rows: stage {j['stage']['cpu_seconds']:.2f} CPU s/"
+        f"{j['stage']['peak_rss_mb']:.0f}MB, join {j['join']['cpu_seconds']:.2f} CPU s/{j['join']['peak_rss_mb']:.0f}MB"
+        for j in result["joins"]
+    ]
+
+
 def main() -> None:
     parser = arguments("1000,4000", "full texts per file, comma-separated")
     parser.add_argument("--papers-rows", default="100000,400000", help="papers rows, comma-separated")
     args = parser.parse_args()
-    if args.step:
-        print(json.dumps(step(args.step, args.dump, args.data)))
-        return
-    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="citeworth-bench-s2ag-"))
     rows = [int(n) for n in args.papers_rows.split(",")]
-    results = [measure(int(size), rows, workdir) for size in args.sizes.split(",")]
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "s2ag.json").write_text(json.dumps(results, indent=2))
-    print(
-        f"{'records':>8} {'MB.gz':>7} {'floor MB/s':>10} {'reader MB/s':>11} {'ratio':>6} {'step ratio':>10} "
-        f"{'papers ratio':>12}"
+    results = measure_sizes(
+        args, step, lambda size, workdir: measure(size, rows, workdir), "s2ag", "citeworth-bench-s2ag-"
     )
-    for r in results:
-        print(
-            f"{r['records']:>8} {r['compressed_mb']:>7} {r['floor_mb_per_second']:>10} "
-            f"{r['reader_mb_per_second']:>11} {r['reader_ratio_to_floor']:>6} "
-            f"{r['paragraphs_step_ratio_to_floor']:>10} {r['papers_step_ratio_to_floor']:>12}"
-        )
-        print(
-            "         "
-            + ", ".join(
-                f"{n} {s['cpu_seconds']:.2f} CPU s ({s['seconds']:.2f} wall)/{s['peak_rss_mb']:.0f}MB"
-                for n, s in r["steps"].items()
-            )
-        )
-        for j in r["joins"]:
-            print(
-                f"         papers {j['papers_rows']} rows: stage {j['stage']['cpu_seconds']:.2f} CPU s/"
-                f"{j['stage']['peak_rss_mb']:.0f}MB, join {j['join']['cpu_seconds']:.2f} CPU s/"
-                f"{j['join']['peak_rss_mb']:.0f}MB"
-            )
+    if results is not None:
+        print_results(results, COLUMNS, _joins)
 
 
 if __name__ == "__main__":
