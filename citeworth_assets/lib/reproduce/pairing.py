@@ -157,11 +157,12 @@ def pair_table(table: TableId, cells: list[Cell], reason: str | None = None) -> 
 
 def _pair(table: TableId, cell: Cell, value: str | None) -> Pair:
     reason = cell.reason
-    if cell.ours is None and not reason:
+    ours = None if cell.ours is None else float(cell.ours)  # a DECIMAL column gives Decimal
+    if ours is None and not reason:
         reason = "not computed: no reason given"
     number = as_number(value)
-    difference = cell.ours - number if cell.ours is not None and number is not None else None
-    return Pair(table.paper, table.table, cell.row, cell.column, value, cell.ours, difference, reason)
+    difference = ours - number if ours is not None and number is not None else None
+    return Pair(table.paper, table.table, cell.row, cell.column, value, ours, difference, reason)
 
 
 def reproduce(tables: list[TableId], connection: duckdb.DuckDBPyConnection | None) -> list[tuple[TableId, list[Pair]]]:
