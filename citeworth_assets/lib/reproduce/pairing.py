@@ -119,26 +119,33 @@ def unbuilt(spec: PaperTable, connection: duckdb.DuckDBPyConnection | None) -> d
 
 
 def our_cells(table: TableId, connection: duckdb.DuckDBPyConnection | None) -> tuple[list[Cell], str | None]:
-    """The build's cells of a table, or none and the reason that holds for all of them."""
+    """The build's cells of a table, and the reason for the published cells they leave out.
+
+    With some of its relations unbuilt, a table is still computed (its other cells may come from the relations
+    that are there); a query that fails on the missing ones leaves every cell to the reason that names them."""
     spec = table.spec
     if spec is None:
         return [], f"not computed: no module of the platform computes {table.key} yet"
-    missing = unbuilt(spec, connection)
     if connection is None:
         return [], f"not built: no warehouse yet; run `{spec.build_command}`"
+    missing = unbuilt(spec, connection)
+    reason = None
     if missing:
         listed = ", ".join(f"{relation} {state}" for relation, state in missing.items())
-        return [], f"not built: {listed}; run `{spec.build_command}`"
+        reason = f"not built: {listed}; run `{spec.build_command}`"
+        if len(missing) == len(spec.needs):
+            return [], reason
     try:
-        return spec.compute(connection), None
+        return spec.compute(connection), reason
     except duckdb.Error as error:
-        return [], f"not computed: the query failed ({str(error).splitlines()[0]})"
+        return [], reason or f"not computed: the query failed ({str(error).splitlines()[0]})"
 
 
 def pair_table(table: TableId, cells: list[Cell], reason: str | None = None) -> list[Pair]:
     """The table's published cells in the paper's order, each with ours; then our cells the paper does not have.
 
-    ``reason``: why the build has no cells at all (it then fills every published cell)."""
+    ``reason``: why the build has no figure for the published cells ``cells`` leave out (all of them, when the
+    build has no cells at all)."""
     values = {
         (row, column): value for (number, row, column), value in published(table.paper).items() if number == table.table
     }

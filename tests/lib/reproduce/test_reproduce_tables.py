@@ -10,7 +10,7 @@ from reproduce_builders import small_warehouse
 from citeworth_assets.lib.reproduce import pairing, render
 from citeworth_assets.lib.reproduce.published import as_number, published
 from citeworth_assets.lib.reproduce.registry import paper_tables
-from citeworth_assets.lib.reproduce.tables import PAPERS, Cell
+from citeworth_assets.lib.reproduce.tables import PAPERS, Cell, PaperTable
 
 SEEDS = Path(__file__).resolve().parents[3].parent / "shared" / "seeds"
 
@@ -130,3 +130,19 @@ def test_markdown_and_text_show_notes_and_published_precision(reproduced):
     lines = render.text(table, reproduced["citeworth:4"]).splitlines()
     assert lines[0].startswith("CiteWorth") and any("[1] not computed" in line or "[1] " in line for line in lines)
     assert render.number(1181793.0, "1,181,793") == "1,181,793" and render.number(-0.5, "0.00", signed=True) == "-0.50"
+
+
+def test_a_table_with_some_relations_unbuilt_fills_what_it_can(tmp_path):
+    def compute(connection):
+        rows = connection.execute("SELECT row_label, value FROM citeworth.statistics").fetchall()
+        return [Cell(row, "#", value) for row, value in rows]
+
+    spec = PaperTable(
+        "citeworth", "2", "t", ("citeworth.statistics", "citeworth.never_built"), "citeworth build", "", compute
+    )
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as connection:
+        connection.execute("CREATE SCHEMA citeworth")
+        connection.execute("CREATE TABLE citeworth.statistics AS SELECT 'Total sentences' AS row_label, 7 AS value")
+        ((_, pairs),) = pairing.reproduce([pairing.TableId("citeworth", "2", spec)], connection)
+    assert cell(pairs, "Total sentences", "#").ours == 7 and cell(pairs, "Total sentences", "#").reason is None
+    assert "citeworth.never_built absent" in cell(pairs, "Train sentences", "#").reason
