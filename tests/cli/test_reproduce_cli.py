@@ -31,7 +31,7 @@ def test_list_names_tables_relations_and_the_build_command(data, tmp_path):
     assert "[citeworth:4]" in result.output and "needs citeworth.model_comparison: built" in result.output
     assert "needs citeworth.manual_eval_results: empty" in result.output
     assert "needs citeworth.domain_matrix: absent" in result.output
-    assert "build: citeworth build --dumps DUMPS --data DATA --models --model-set all" in result.output
+    assert "build: citeworth build --dumps DUMPS --data DATA --models\n" in result.output
     empty = run("--list", "--data", str(tmp_path / "none"))
     assert "(not built)" in empty.output and "no warehouse" in empty.output
 
