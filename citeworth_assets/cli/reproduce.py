@@ -86,3 +86,18 @@ def write_markdown(done, target: Path, as_folder: bool) -> list[Path]:
     body = "# The papers' tables beside this build\n\n" + "\n".join(render.markdown(t, p) for t, p in done)
     target.write_text(body, encoding="utf-8")
     return [target]
+
+
+def refresh_paper_tables(settings, instance) -> bool:
+    """Recompute platform.paper_tables in this process after training (``paper_tables_job``); True when it ran."""
+    from citeworth_assets.cli.app import QUIET_RUN
+    from citeworth_assets.definitions import build_definitions
+    from citeworth_assets.lib.signals import sigterm_kept
+    from citeworth_assets.resources import PlatformResource
+
+    defs = build_definitions(PlatformResource(**settings.values()))
+    with sigterm_kept():
+        run = defs.resolve_job_def("paper_tables_job").execute_in_process(
+            instance=instance, run_config=QUIET_RUN, raise_on_error=False
+        )
+    return run.success

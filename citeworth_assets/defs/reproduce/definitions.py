@@ -4,7 +4,8 @@ warehouse views it needs and writes the pairs (published, ours, difference, reas
 
 So the view follows the graph like every other relation: the asset depends on the views its tables read and is
 refreshed after any of them updates (the models' views too, once ``citeworth build --models`` trains them), and
-the view after the asset. A table whose views are not built yet is written with the reason and the build command,
+the view after the asset. Training is started by hand, so ``citeworth build --models`` runs ``paper_tables_job`` after
+it. A table whose views are not built yet is written with the reason and the build command,
 never left out. ``citeworth reproduce`` computes the same pairs directly from the warehouse, read-only.
 """
 
@@ -61,4 +62,11 @@ def paper_tables(citeworth: PlatformResource) -> dg.MaterializeResult:
     )
 
 
-defs = dg.Definitions(assets=[paper_tables])
+paper_tables_job = dg.define_asset_job(
+    "paper_tables_job",
+    selection=dg.AssetSelection.assets(paper_tables, dg.AssetKey(["platform", PAPER_TABLES])),
+    description="Recompute the papers' tables and refresh platform.paper_tables (`citeworth build --models` runs it "
+    "after training, which no automation condition follows).",
+)
+
+defs = dg.Definitions(assets=[paper_tables], jobs=[paper_tables_job])
