@@ -8,9 +8,8 @@ from click.testing import CliRunner
 from reproduce_builders import small_warehouse
 
 from citeworth_assets.cli import main
-from citeworth_assets.defs.reproduce.definitions import paper_tables
-from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
-from citeworth_assets.resources import PlatformResource
+from citeworth_assets.cli.reproduce import refresh_paper_tables
+from citeworth_assets.lib.settings import PlatformSettings
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +52,11 @@ def test_prints_chosen_tables_and_writes_markdown(data, tmp_path):
 
 
 def test_the_view_holds_every_pair(data):
-    view = next(asset for asset in build_sql_model_assets() if asset.key.path == ["platform", "paper_tables"])
-    resources = {"citeworth": PlatformResource(dumps=str(data / "dumps"), data=str(data))}
-    assert dg.materialize([paper_tables, view], resources=resources).success
+    """The job `citeworth build --models` runs after training: the asset, then the view over its lake table."""
+    settings = PlatformSettings.resolve(dumps=str(data / "dumps"), data=str(data))
+    with dg.instance_for_test() as instance:
+        assert refresh_paper_tables(settings, instance)
+        assert instance.get_latest_materialization_event(dg.AssetKey(["platform", "paper_tables"])) is not None
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
         rows = connection.execute(
             'SELECT "table", "row", "column", published, ours, difference, reason FROM platform.paper_tables '
