@@ -5,6 +5,7 @@ from citeworth_assets.cli import (
     arxiv_sources,  # noqa: F401  (registers arxiv-sources)
     citrec,  # noqa: F401  (registers the commands)
     core,  # noqa: F401  (registers the commands)
+    reproduce,  # noqa: F401  (registers reproduce)
     sciqfs,  # noqa: F401
     ui,  # noqa: F401  (registers ui)
     unarxive_input,  # noqa: F401  (registers unarxive-to-s2orc)

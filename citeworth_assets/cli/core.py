@@ -9,6 +9,7 @@ import click
 
 from citeworth_assets.cli.app import QUIET_RUN, checked_settings, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
+from citeworth_assets.cli.reproduce import refresh_paper_tables
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import PlatformSettings
 
@@ -262,6 +263,8 @@ def _build_held(
         click.echo(f"models: {'trained' if trained else 'FAILED'} in {took:.0f} s, test F1 {scores}")
     if models and not _train_citrec(settings, instance):
         result.failed.append("citation recommendation (citrec_job)")
+    if models and not refresh_paper_tables(settings, instance):  # training is followed by no automation condition
+        result.failed.append("the papers' tables (paper_tables_job)")
     print_build_summary(settings, instance, models=bool(train))
     failed = list(result.failed)
     if incomplete and not skip_incomplete:

@@ -1,0 +1,8 @@
+"""What the reproduced tables own: the lake table of every published cell beside the build's, which the warehouse
+view ``platform.paper_tables`` reads."""
+
+from citeworth_assets.lib.lake import LakeTable
+from citeworth_assets.lib.reproduce.pairing import PAIR_SCHEMA
+
+PAPER_TABLES = "paper_tables"
+LAKE_TABLES = (LakeTable(PAPER_TABLES, PAIR_SCHEMA, PAPER_TABLES),)
