@@ -136,7 +136,7 @@ def setting_cells(
         return [missing(row, column, absent(ABSTRACTIVE, BUILD_MODELS)) for column in columns]
     found = scored_rows(connection, setting)
     if not found:
-        reason = f"{ABSTRACTIVE} has no row for {describe(setting)}: `{BUILD_MODELS}` trains and scores it"
+        reason = f"{ABSTRACTIVE} has no row for {describe(setting)}: the build did not train or score this setting"
         return [missing(row, column, reason) for column in columns]
     best = found[0]
     if best["reason"] is not None:
