@@ -22,6 +22,7 @@ ROUGE = {"R-1": "rouge1", "R-2": "rouge2", "R-L": "rougeL"}
 # The columns of citesum.abstractive_scores the tables read (the view has more).
 ABSTRACTIVE_COLUMNS = (
     "model",
+    "checkpoint",
     "meaningful",
     "task",
     "source",
@@ -127,13 +128,27 @@ def describe(setting: dict) -> str:
     )
 
 
+def abstractive_problem(connection: duckdb.DuckDBPyConnection) -> str | None:
+    """Why citesum.abstractive_scores cannot be read (absent, or without a column the tables read); None if it can."""
+    if not relation_exists(connection, ABSTRACTIVE):
+        return absent(ABSTRACTIVE, BUILD_MODELS)
+    schema, name = ABSTRACTIVE.split(".")
+    found = connection.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = ? AND table_name = ?", [schema, name]
+    ).fetchall()
+    lacking = sorted(set(ABSTRACTIVE_COLUMNS) - {column for (column,) in found})
+    return (
+        f"{ABSTRACTIVE} lacks the columns {', '.join(lacking)}: rebuild it with `{BUILD_MODELS}`" if lacking else None
+    )
+
+
 def setting_cells(
-    connection: duckdb.DuckDBPyConnection, row: str, setting: dict, columns: dict[str, str], available: bool
+    connection: duckdb.DuckDBPyConnection, row: str, setting: dict, columns: dict[str, str], problem: str | None
 ) -> list[Cell]:
     """One table row's cells from the first citesum.abstractive_scores row of ``setting`` (``columns``: the table's
-    column -> the view's), or the reason there is none."""
-    if not available:
-        return [missing(row, column, absent(ABSTRACTIVE, BUILD_MODELS)) for column in columns]
+    column -> the view's), or the reason there is none (``problem``: why the view cannot be read at all)."""
+    if problem:
+        return [missing(row, column, problem) for column in columns]
     found = scored_rows(connection, setting)
     if not found:
         reason = f"{ABSTRACTIVE} has no row for {describe(setting)}: the build did not train or score this setting"
@@ -145,7 +160,7 @@ def setting_cells(
     cells = []
     for column, name in columns.items():
         if best[name] is None:
-            cells.append(missing(row, column, note or f"{ABSTRACTIVE} holds no {name} for {describe(setting)}"))
+            cells.append(missing(row, column, f"{ABSTRACTIVE} holds no {name} for {describe(setting)}"))
         else:
             cells.append(Cell(row, column, float(best[name]), note))
     return cells
@@ -171,12 +186,12 @@ PEGASUS = (
 
 
 def table5(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
-    available = relation_exists(connection, ABSTRACTIVE)
+    problem = abstractive_problem(connection)
     cells = []
     for row, (source, targets) in TABLE5_ABSTRACTIVE.items():
         setting = {"model": ("BART", "CITES"), **CITESUM_TEST, "source": source, "targets": targets}
         setting["train_examples"] = None
-        cells += setting_cells(connection, row, setting, ROUGE, available)
+        cells += setting_cells(connection, row, setting, ROUGE, problem)
     cells += [missing("Abs -> TLDR (PEGASUS)", column, PEGASUS) for column in ROUGE]
     if not relation_exists(connection, BASELINES):
         return cells + [missing(m, column, absent(BASELINES, BUILD)) for m in EXTRACTIVE for column in ROUGE]
@@ -217,11 +232,11 @@ SCITLDR_ORACLE = (
 
 
 def table6(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
-    available = relation_exists(connection, ABSTRACTIVE)
+    problem = abstractive_problem(connection)
     cells = [missing("EXT-ORACLE", column, SCITLDR_ORACLE) for column in ROUGE]
     cells += [missing(system, column, OTHER_SYSTEM) for system in TABLE6_OTHERS for column in ROUGE]
     for row, setting in TABLE6_OURS.items():
-        cells += setting_cells(connection, row, {**SCITLDR, **setting}, ROUGE, available)
+        cells += setting_cells(connection, row, {**SCITLDR, **setting}, ROUGE, problem)
     return cells
 
 
@@ -234,11 +249,11 @@ DISCIPLINE_COLUMNS = {"Macro-F1": "macro_f1", "Weighted-F1": "weighted_f1"}
 
 
 def table7(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
-    available = relation_exists(connection, ABSTRACTIVE)
+    problem = abstractive_problem(connection)
     cells = []
     for model in ("BART", "CITES"):
-        cells += setting_cells(connection, model, {"model": model, **TITLE}, TITLE_COLUMNS, available)
-        cells += setting_cells(connection, model, {"model": model, **DISCIPLINE}, DISCIPLINE_COLUMNS, available)
+        cells += setting_cells(connection, model, {"model": model, **TITLE}, TITLE_COLUMNS, problem)
+        cells += setting_cells(connection, model, {"model": model, **DISCIPLINE}, DISCIPLINE_COLUMNS, problem)
     return cells
 
 

@@ -261,3 +261,17 @@ def test_tables_say_what_they_need_and_how_they_differ():
         assert "sample" in table.differences and table.needs
     assert set(TABLES["5"].needs) == {"citesum.baselines", "citesum.abstractive_scores"}
     assert "tiny randomly initialised BART" in TABLES["6"].differences
+
+
+def test_a_scores_view_without_a_column_says_so(tmp_path):
+    path = tmp_path / "warehouse.duckdb"
+    with duckdb.connect(str(path)) as connection:
+        old = pa.Table.from_pylist(SCORES, schema=SCORES_SCHEMA).drop_columns(["variant", "seeds"])
+        warehouse.replace_table(connection, citesum.ABSTRACTIVE, old)
+    with duckdb.connect(str(path), read_only=True) as connection:
+        found = TABLES["6"].compute(connection)
+    reason = (
+        "citesum.abstractive_scores lacks the columns seeds, variant: rebuild it with "
+        "`citeworth build --dumps DIR --models`"
+    )
+    assert {cell.reason for cell in found if cell.row.startswith("CITES")} == {reason}
