@@ -16,8 +16,8 @@ PAPER = "citesum"
 STATISTICS = "citesum.statistics"
 BASELINES = "citesum.baselines"
 ABSTRACTIVE = "citesum.abstractive_scores"
-BUILD = "citeworth build --dumps DIR"
-BUILD_MODELS = "citeworth build --dumps DIR --models"
+BUILD = "citeworth build --dumps DUMPS --data DATA"
+BUILD_MODELS = "citeworth build --dumps DUMPS --data DATA --models"
 ROUGE = {"R-1": "rouge1", "R-2": "rouge2", "R-L": "rougeL"}
 # The columns of citesum.abstractive_scores the tables read (the view has more).
 ABSTRACTIVE_COLUMNS = (
@@ -227,7 +227,7 @@ TABLE6_OURS = {
 TABLE6_OTHERS = ("PACSUM", "BERTSum", "MatchSum", "BART_XSUM", "CATTS", "CATTS_XSUM")
 SCITLDR_ORACLE = (
     "the build scores the extractive baselines on CiteSum only (citesum.baselines); on SciTLDR-A, "
-    "`citeworth citesum-baselines --input <dumps>/scitldr/SciTLDR-A/test.jsonl` prints it, into no warehouse view"
+    "`citeworth citesum-baselines --input DUMPS/scitldr/SciTLDR-A/test.jsonl` prints it, into no warehouse view"
 )
 
 
@@ -295,9 +295,11 @@ TABLES: tuple[PaperTable, ...] = (
         "6",
         "Performance comparison on SciTLDR (SciTLDR-A test, ROUGE-1/2/L F1 x100)",
         (ABSTRACTIVE,),
-        BUILD_MODELS + "  (with SciTLDR under <dumps>/scitldr/)",
-        SAMPLE + MODELS + " SciTLDR: the user's download of SciTLDR-A; the paper uses SciTLDR's official evaluation "
-        "script, the build the rouge-score F1 with stemming, best over each paper's reference TLDRs. Few-shot rows are "
+        BUILD_MODELS,
+        SAMPLE
+        + MODELS
+        + " SciTLDR: the user's download of SciTLDR-A (DUMPS/scitldr/SciTLDR-A/{train,dev,test}.jsonl); "
+        "the paper uses SciTLDR's official evaluation script, the build the rouge-score F1 with stemming, best over each paper's reference TLDRs. Few-shot rows are "
         "means over the seeds the build ran (the view's seeds column), as the paper averages over its seeds. The "
         "fully-supervised systems but BART are other papers' results quoted by CiteSum.",
         table6,

@@ -17,7 +17,7 @@ STATISTICS = "sciqfs.statistics"
 PAPERS = "sciqfs.papers"
 DROPS = "platform.drop_reasons"
 BASELINES = "sciqfs.baselines"
-BUILD = "citeworth build --dumps DIR"
+BUILD = "citeworth build --dumps DUMPS --data DATA"
 
 # -- Table 1 ------------------------------------------------------------------------------------
 

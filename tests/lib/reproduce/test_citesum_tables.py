@@ -246,11 +246,11 @@ def test_without_the_models_the_cells_name_the_build_command(bare_cells):
     for key in ("5", "6", "7"):
         reasons = {cell.reason for cell in bare_cells[key].values()}
         assert (
-            "citesum.abstractive_scores is not in the warehouse: `citeworth build --dumps DIR --models` builds it"
-            in reasons
+            "citesum.abstractive_scores is not in the warehouse: "
+            "`citeworth build --dumps DUMPS --data DATA --models` builds it" in reasons
         )
     assert bare_cells["3"][("CiteSum", "Train")].reason == (
-        "citesum.statistics is not in the warehouse: `citeworth build --dumps DIR` builds it"
+        "citesum.statistics is not in the warehouse: `citeworth build --dumps DUMPS --data DATA` builds it"
     )
     assert all(cell.ours is None for table in bare_cells.values() for cell in table.values())
 
@@ -272,6 +272,6 @@ def test_a_scores_view_without_a_column_says_so(tmp_path):
         found = TABLES["6"].compute(connection)
     reason = (
         "citesum.abstractive_scores lacks the columns seeds, variant: rebuild it with "
-        "`citeworth build --dumps DIR --models`"
+        "`citeworth build --dumps DUMPS --data DATA --models`"
     )
     assert {cell.reason for cell in found if cell.row.startswith("CITES")} == {reason}

@@ -193,9 +193,9 @@ def test_table3(cells):
 def test_an_unbuilt_warehouse_names_the_build_command(bare_cells):
     reasons = {cell.reason for table in bare_cells.values() for cell in table.values()}
     assert reasons == {
-        "sciqfs.papers is not in the warehouse: `citeworth build --dumps DIR` builds it",
-        "sciqfs.statistics is not in the warehouse: `citeworth build --dumps DIR` builds it",
-        "sciqfs.baselines is not in the warehouse: `citeworth build --dumps DIR` builds it",
+        "sciqfs.papers is not in the warehouse: `citeworth build --dumps DUMPS --data DATA` builds it",
+        "sciqfs.statistics is not in the warehouse: `citeworth build --dumps DUMPS --data DATA` builds it",
+        "sciqfs.baselines is not in the warehouse: `citeworth build --dumps DUMPS --data DATA` builds it",
     }
     for table in sciqfs.TABLES:
-        assert table.build_command == "citeworth build --dumps DIR" and "sample" in table.differences
+        assert table.build_command == "citeworth build --dumps DUMPS --data DATA" and "sample" in table.differences
