@@ -298,10 +298,11 @@ TABLES: tuple[PaperTable, ...] = (
         BUILD_MODELS,
         SAMPLE
         + MODELS
-        + " SciTLDR: the user's download of SciTLDR-A (DUMPS/scitldr/SciTLDR-A/{train,dev,test}.jsonl); "
-        "the paper uses SciTLDR's official evaluation script, the build the rouge-score F1 with stemming, best over each paper's reference TLDRs. Few-shot rows are "
-        "means over the seeds the build ran (the view's seeds column), as the paper averages over its seeds. The "
-        "fully-supervised systems but BART are other papers' results quoted by CiteSum.",
+        + " SciTLDR: the user's download of SciTLDR-A (DUMPS/scitldr/SciTLDR-A/{train,dev,test}.jsonl); the paper "
+        "uses SciTLDR's official evaluation script, the build the rouge-score F1 with stemming, best over each "
+        "paper's reference TLDRs. Few-shot rows are means over the seeds the build ran (the view's seeds column), as "
+        "the paper averages over its seeds. The fully-supervised systems but BART are other papers' results quoted "
+        "by CiteSum.",
         table6,
     ),
     PaperTable(
