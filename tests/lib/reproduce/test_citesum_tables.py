@@ -201,6 +201,7 @@ def test_table3_counts_and_weighted_lengths(cells):
     assert table[("CiteSum", "len(src)")].ours == pytest.approx((90 * 200 + 5 * 100) / 95)  # a null mean left out
     assert table[("CiteSum", "len(summ)")].ours == pytest.approx((90 * 20 + 5 * 30 + 5 * 10) / 100)
     assert table[("XSum", "Train")].reason == citesum.OTHER_DATASET
+    assert table[("SciTLDR", "len(src)")].reason == citesum.SCITLDR_STATISTICS
     assert "not a figure" in table[("CiteSum", "Automatic?")].reason
 
 
