@@ -120,7 +120,7 @@ def table3(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
 INPUT = (
     "Input: the paper's collection is its reading group's 1,365 PDF files (AI and NLP) parsed by Science-Parse; the "
     "build's is the citing papers of the S2ORC shards and unarXive files under the dump root (a sample in the demo), "
-    "cited abstracts from the S2ORC metadata, so its counts are those of another, usually smaller, collection."
+    "cited abstracts from the S2ORC metadata, so its counts are those of another collection."
 )
 TABLES: tuple[PaperTable, ...] = (
     PaperTable(
