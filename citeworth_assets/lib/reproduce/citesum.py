@@ -164,7 +164,10 @@ def setting_cells(
     best = found[0]
     if best["reason"] is not None:
         return [missing(row, column, f"not scored: {best['reason']}") for column in columns]
-    note = None if best["meaningful"] else TINY
+    notes = [] if best["meaningful"] else [TINY]
+    if best["setting"] == "fine-tuned" and best["train_examples"] is not None:
+        notes.append(f"fine-tuned on the first {best['train_examples']} training examples only (the build's cap)")
+    note = "; ".join(notes) or None
     cells = []
     for column, name in columns.items():
         if best[name] is None:
@@ -198,7 +201,6 @@ def table5(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
     cells = []
     for row, (source, targets) in TABLE5_ABSTRACTIVE.items():
         setting = {"model": ("BART", "CITES"), **CITESUM_TEST, "source": source, "targets": targets}
-        setting["train_examples"] = None
         cells += setting_cells(connection, row, setting, ROUGE, problem)
     cells += [missing("Abs -> TLDR (PEGASUS)", column, PEGASUS) for column in ROUGE]
     if not relation_exists(connection, BASELINES):
@@ -220,7 +222,7 @@ def table5(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
 
 SCITLDR = {"task": "tldr", "targets": "tldr", "eval_set": "scitldr-a"}
 TABLE6_OURS = {
-    "BART": {"model": "BART", "setting": "fine-tuned", "variant": "", "train_examples": None},
+    "BART": {"model": "BART", "setting": "fine-tuned", "variant": ""},
     "CITES (post-processing)": {"model": "CITES", "setting": "zero-shot", "variant": "post-processing"},
     "CITES (prompting)": {"model": "CITES", "setting": "zero-shot", "variant": "prompting"},
     "CITES (prompting, gold 3 tokens)": {
