@@ -243,6 +243,10 @@ def test_table6_rows(cells):
     assert "has no row for" in table[("CITES (post-processing)", "R-1")].reason
     assert "has no row for" in table[("CITES (128-shot)", "R-1")].reason  # 32 examples are not 128
     assert table[("CATTS", "R-1")].reason == citesum.OTHER_SYSTEM
+    assert table[("BART", "R-1")].reason == (
+        "citesum.abstractive_scores has no row for task=tldr, targets=tldr, eval_set=scitldr-a, model=BART, "
+        f"setting=fine-tuned, variant='': {citesum.FULLY_SUPERVISED_BART}"
+    )
     assert "citeworth citesum-baselines" in table[("EXT-ORACLE", "R-1")].reason
 
 
