@@ -143,6 +143,7 @@ def citesum_rows(plan: Plan, splits: dict[str, list[dict]], aic: dict[str, str])
             test,
             score or (lambda out, test=test: rouge_means(out, [refs for _, refs in test])),
             {"model": experiment.model, "task": experiment.task, "table": "7" if experiment.task != "tldr" else "5"},
+            params=None if experiment.task == "tldr" else {"min_new_tokens": 0},  # a discipline is a word or two
         )
         if experiment == CITES:
             cites = folder
@@ -186,7 +187,7 @@ def scitldr_rows(plan: Plan, dumps: Path, cites: Path | None, base_texts: list[s
     train, dev = transfer.read_split(dumps, "train"), transfer.read_split(dumps, "dev")
     for model, size in transfer.FEW_SHOT_SIZES:
         base = cites if model == "CITES" else plan.base_folder(base_texts)
-        runs, scores = [], []
+        runs, scores, shots = [], [], min(size, len(train))  # a SciTLDR train split smaller than the size: all of it
         for seed in range(plan.seeds):
             run_id, metrics, _ = train_tracked(
                 plan,
@@ -204,7 +205,7 @@ def scitldr_rows(plan: Plan, dumps: Path, cites: Path | None, base_texts: list[s
             scores.append(metrics)
         averaged = {name: round(mean(s[name] for s in scores), 2) for name in ("rouge1", "rouge2", "rougeL")}
         rows.append(
-            plan.row(model, **common, setting="few-shot", variant="", train_examples=size, seeds=plan.seeds)
+            plan.row(model, **common, setting="few-shot", variant="", train_examples=shots, seeds=plan.seeds)
             | averaged
             | {"examples": len(test), "mlflow_run_id": ",".join(runs)}
         )
