@@ -64,3 +64,17 @@ def test_multi_task_pairs_carry_prefix_tokens_and_leave_out_missing_targets():
     with_discipline = next(e for e in TABLE_5 if e.source == "abstract+discipline")
     assert [s for s, _ in training_pairs(EXAMPLES, with_discipline)][0].startswith("Physics </s> We present data")
     assert len(training_pairs(EXAMPLES, with_discipline)) == 3  # the example without a discipline is left out
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [("{", "not JSON"), ('{"epochs": 1}', "keys among"), ("[1]", "keys among")],
+)
+def test_the_seq2seq_config_of_build_is_checked_before_any_work(text, message):
+    import click
+
+    from citeworth_assets.cli.seq2seq import seq2seq_config
+
+    with pytest.raises(click.BadParameter, match=message):
+        seq2seq_config(text)
+    assert seq2seq_config('{"seeds": 1, "params": {"epochs": 1}}') == {"seeds": 1, "params_json": '{"epochs": 1}'}

@@ -125,7 +125,8 @@ def citesum_rows(plan: Plan, splits: dict[str, list[dict]], aic: dict[str, str])
     rows, cites = [], None
     for experiment in EXPERIMENTS:
         values = dict(task=experiment.task, source=experiment.source, targets=experiment.targets)
-        values |= dict(eval_set="citesum", setting="fine-tuned", variant="", seeds=1, train_examples=plan.train_limit)
+        values |= dict(eval_set="citesum", setting="fine-tuned", variant="", seeds=1)
+        values["train_examples"] = len(train) if plan.train_limit else None  # null: the whole split
         reason = _citesum_reason(experiment, splits, aic, cites)
         if reason:
             rows.append(plan.row(experiment.model, **values, reason=reason))
@@ -169,7 +170,7 @@ def _citesum_reason(experiment: Experiment, splits: dict, aic: dict, cites: Path
 def scitldr_rows(plan: Plan, dumps: Path, cites: Path | None, base_texts: list[str]) -> list[dict]:
     """Table 6: CITES zero-shot (post-processing, prompting, prompting with the gold first 3 tokens) and few-shot
     (CITES 32 and 128, BART 128; averaged over ``plan.seeds`` runs) on SciTLDR-A's test split."""
-    shapes = [("CITES", "zero-shot", variant, None) for variant in ZERO_SHOT]
+    shapes = [("CITES", "zero-shot", variant, 0) for variant in ZERO_SHOT]
     shapes += [(model, "few-shot", "", size) for model, size in transfer.FEW_SHOT_SIZES]
     common = dict(task="tldr", source="abstract", targets="tldr", eval_set="scitldr-a")
     reason = transfer.missing_reason(dumps) or (None if cites else "CITES was not trained (no CiteSum rows)")
