@@ -88,7 +88,8 @@ def build_tiny_bart(texts: Iterable[str], directory, vocab_size: int = 2000, see
         list(texts), vocab_size=vocab_size, min_frequency=1, special_tokens=SPECIAL_TOKENS, show_progress=False
     )
     trainer.save_model(str(directory))
-    tokenizer = BartTokenizerFast(vocab=str(directory / "vocab.json"), merges=str(directory / "merges.txt"))
+    # positional: transformers 4 names them vocab_file/merges_file, 5 vocab/merges
+    tokenizer = BartTokenizerFast(str(directory / "vocab.json"), str(directory / "merges.txt"))
     tokenizer.save_pretrained(directory)
     seed_everything(seed)
     bart = BartConfig(
@@ -115,7 +116,7 @@ def load(checkpoint) -> tuple:
     model = AutoModelForSeq2SeqLM.from_pretrained(folder)
     missing = [token for token in PREFIXES.values() if token not in tokenizer.get_vocab()]
     if missing:
-        tokenizer.add_special_tokens({"additional_special_tokens": missing}, replace_extra_special_tokens=False)
+        tokenizer.add_tokens(missing, special_tokens=True)  # never split; skipped when outputs are decoded
     if len(tokenizer) > model.get_input_embeddings().num_embeddings:
         model.resize_token_embeddings(len(tokenizer))
     return model, tokenizer

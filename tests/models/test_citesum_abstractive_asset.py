@@ -12,7 +12,7 @@ from citesum_examples import EXAMPLES
 from citeworth_assets.defs.citesum.abstractive import citesum_abstractive_scores
 from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citesum.abstractive import SCORES_SCHEMA
+from citeworth_assets.lib.citesum.abstractive import SCORES_SCHEMA, aic_sections
 from citeworth_assets.lib.citesum.tables import EXAMPLE_SCHEMA
 from citeworth_assets.lib.s2orc.schema import PARAGRAPH_SCHEMA
 from citeworth_assets.resources import PlatformResource, TrainingDevice
@@ -62,6 +62,9 @@ def test_tables_5_to_7_are_trained_tracked_and_published(tmp_path):
         paragraph("traffic-4", 2, "Results", "Not part of AIC."),
     ]
     lake.write_partition(data / "lake", "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, key="0")
+    assert aic_sections(data / "lake", {"traffic-4", "maml-4"}) == {
+        "traffic-4": f"{introduction} The IDM reproduces every observed state."
+    }
     folder = dumps / "scitldr" / "SciTLDR-A"
     folder.mkdir(parents=True)
     for split, count in (("train", 3), ("dev", 1), ("test", 2)):
