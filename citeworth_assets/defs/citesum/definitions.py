@@ -4,6 +4,7 @@ import dagster as dg
 
 from citeworth_assets.defs.citesum.abstractive import citesum_abstractive_scores
 from citeworth_assets.defs.citesum.assets import citesum_assets
+from citeworth_assets.defs.models.definitions import GPU_RUN_TAGS
 
 # The catalogue needs every shard, and each shard's candidates need the catalogue: two jobs, run in this order
 # after the shard jobs (`citeworth build` does; in the UI, materialize them after new shards arrive).
@@ -24,6 +25,7 @@ models_job = dg.define_asset_job(
     "citesum_models_job",
     selection=dg.AssetSelection.assets(citesum_abstractive_scores, dg.AssetKey(["citesum", "abstractive_scores"])),
     description="Train and evaluate CiteSum's abstractive models (Tables 5-7) and refresh citesum.abstractive_scores.",
+    tags=GPU_RUN_TAGS,  # on Kubernetes, the run pod asks for a GPU like the models job's
 )
 
 defs = dg.Definitions(
