@@ -43,7 +43,7 @@ class Plan:
     test_limit: int | None = None
     seeds: int = transfer.SEEDS
     log_models: bool = True
-    _tiny: Path | None = None
+    _tiny: Path | None = field(default=None, init=False, repr=False)  # the tiny BART, once built
 
     @property
     def checkpoint_name(self) -> str:
