@@ -19,6 +19,9 @@ DEMO_MODELS ?= fast
 # The demo trains the models briefly; leave it empty ({}) for the paper's hyperparameters.
 # warmup_steps: the paper's 300 warm-up steps are more than one epoch of the demo, so the learning rate would never peak.
 DEMO_MODEL_PARAMS ?= {"epochs": 1, "max_length": 64, "d_model": 60, "vocab_size": 2000, "warmup_steps": 10}
+# CiteSum's abstractive models (Tables 5-7) in the demo: the tiny random BART (its scores mean nothing) on 256 training
+# pairs for one epoch; {} trains on the whole release (CITEWORTH_SEQ2SEQ=<bart folder> for the paper's model).
+DEMO_SEQ2SEQ_CONFIG ?= {"train_examples": 256, "params": {"epochs": 1}}
 
 # Where the UIs listen: `make ui PORT=3001 HOST=0.0.0.0`; each target has its own default port.
 HOST ?= 127.0.0.1
@@ -43,7 +46,7 @@ $(VENV)/.installed: pyproject.toml
 demo: install
 	$(VENV)/bin/citeworth generate-sample --out $(DUMPS)/sample --papers $(SAMPLE_PAPERS) --shards $(SAMPLE_SHARDS) --seed 0 --layout $(SAMPLE_LAYOUT)
 	$(VENV)/bin/citeworth generate-sample-arxiv --out $(DUMPS)/sample --papers $(SAMPLE_ARXIV_PAPERS)
-	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --in-process --models --model-set $(DEMO_MODELS) --model-params '$(DEMO_MODEL_PARAMS)'
+	$(VENV)/bin/citeworth build --dumps $(DUMPS)/sample --data $(DATA) --in-process --models --model-set $(DEMO_MODELS) --model-params '$(DEMO_MODEL_PARAMS)' --seq2seq-config '$(DEMO_SEQ2SEQ_CONFIG)'
 	@echo
 	@echo "Next: make ui (Dagster, port 3000), make mlflow (runs, port 5000), make annotate (manual evaluation, port 8765)"
 
@@ -94,6 +97,7 @@ bench: install
 	$(PY) benchmarks/citeworth_real.py
 	$(PY) benchmarks/citesum.py
 	$(PY) benchmarks/models.py
+	$(PY) benchmarks/seq2seq.py
 	$(PY) benchmarks/arxiv.py --papers 2000
 	$(PY) benchmarks/latex.py
 	$(PY) benchmarks/sciqfs.py --papers 3 --sentences 500

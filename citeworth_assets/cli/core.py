@@ -10,6 +10,8 @@ import click
 from citeworth_assets.cli.app import QUIET_RUN, checked_settings, default_option, main
 from citeworth_assets.cli.app import resolve_settings as _settings
 from citeworth_assets.cli.reproduce import refresh_paper_tables
+from citeworth_assets.cli.seq2seq import seq2seq_config as parse_seq2seq_config
+from citeworth_assets.cli.seq2seq import train_citesum_models
 from citeworth_assets.cli.summary import VERBOSE_OPTION, print_build_summary
 from citeworth_assets.lib.settings import PlatformSettings
 
@@ -141,6 +143,14 @@ SPLITTER_OPTION = click.option(
     "trained and evaluated either way when the build has arXiv citation contexts.",
 )
 @click.option(
+    "--seq2seq-config",
+    default="{}",
+    show_default=True,
+    help="With --models: settings of CiteSum's abstractive models (Tables 5-7), as JSON: checkpoint (a local BART "
+    "folder; default CITEWORTH_SEQ2SEQ, else a tiny random BART whose scores mean nothing), params (e.g. "
+    '{"epochs": 1}), train_examples / test_examples (caps, 0: whole split), seeds (few-shot runs, default 3).',
+)
+@click.option(
     "--skip-incomplete",
     is_flag=True,
     help="Build the complete shards and exit 0 even if some shards lack a file or have an empty one (they are "
@@ -172,6 +182,7 @@ def build(
     models: bool,
     model_params: str,
     model_set: str,
+    seq2seq_config: str,
     skip_incomplete: bool,
     workers: int | None,
     in_process: bool,
@@ -191,6 +202,7 @@ def build(
     try:  # held before anything under the data root is touched (staging cleaned, runs recovered)
         with data_root_lock(settings.data):
             _model_params(model_params)  # (after the lock: checking it imports the models, seconds)
+            seq2seq = parse_seq2seq_config(seq2seq_config)
             _build_held(
                 settings,
                 models and model_set,
@@ -199,6 +211,7 @@ def build(
                 workers=workers,
                 force=force,
                 here=in_process,
+                seq2seq=seq2seq,
             )
     except DataRootBusy as error:
         raise click.ClickException(str(error)) from None
@@ -213,6 +226,7 @@ def _build_held(
     workers: int | None,
     force: bool,
     here: bool,
+    seq2seq: dict | None = None,
 ) -> None:
     """`citeworth build` once the data root is held; ``models``: False, or the model set to train ("all", "fast")."""
     from citeworth_assets.build.root import build_data_root
@@ -263,6 +277,8 @@ def _build_held(
         click.echo(f"models: {'trained' if trained else 'FAILED'} in {took:.0f} s, test F1 {scores}")
     if models and not _train_citrec(settings, instance):
         result.failed.append("citation recommendation (citrec_job)")
+    if models and not train_citesum_models(settings, instance, seq2seq or {}):
+        result.failed.append("CiteSum abstractive models (citesum_models_job)")
     if models and not refresh_paper_tables(settings, instance):  # training is followed by no automation condition
         result.failed.append("the papers' tables (paper_tables_job)")
     print_build_summary(settings, instance, models=bool(train))
