@@ -16,12 +16,13 @@ import pkgutil
 from functools import cache
 from types import ModuleType
 
-import pyarrow as pa
-
 from citeworth_assets import lib
 from citeworth_assets.lib import filters
 from citeworth_assets.lib.lake import LakeTable
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.reasons import DROP_REASON_SCHEMA
+
+pa = lazy_module("pyarrow")
 
 OWNED = "owned"
 

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.reasons import ReasonRegistry
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 
 class UnregisteredReason(ValueError):

@@ -19,10 +19,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 STAGING = "_staging"
 SHARD_DIMENSION = "shard"  # the partition dimension of the per-shard tables, and the default

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 SHOWN_ISSUES = 20  # how many issues an asset's metadata or a command's report shows in full
 

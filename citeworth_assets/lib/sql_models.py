@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
-
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
+
+duckdb = lazy_module("duckdb")
 
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 MATERIALIZED = re.compile(r"^--\s*materialized:\s*(view|table)\s*$", re.IGNORECASE | re.MULTILINE)

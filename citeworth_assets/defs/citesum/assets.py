@@ -3,7 +3,6 @@
 from collections import Counter
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.figures import figure_metadata
@@ -14,10 +13,13 @@ from citeworth_assets.lib.citesum import tables
 from citeworth_assets.lib.citesum.baselines import score_baselines, tldr_records
 from citeworth_assets.lib.citesum.reasons import REASONS
 from citeworth_assets.lib.figures import citesum_rouge_figure
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 
 class CandidateConfig(dg.Config):

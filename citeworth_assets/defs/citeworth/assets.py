@@ -4,7 +4,6 @@ dataset, its statistics and its release."""
 import time
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.defs.figures import figure_metadata
@@ -19,10 +18,13 @@ from citeworth_assets.lib.citeworth.quality import (
 )
 from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
 from citeworth_assets.lib.figures import citeworth_statistics_figures
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 
 @per_shard_kept_and_dropped(

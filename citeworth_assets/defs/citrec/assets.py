@@ -8,7 +8,6 @@ import base64
 import time
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.citrec.settings import (
     ARXIV_EXPORT,
@@ -17,8 +16,11 @@ from citeworth_assets.defs.citrec.settings import (
 )
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citrec import tables
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 MANUAL = "Manual: materialize it yourself (the citrec_job, or this asset in the UI); nothing triggers it."
 

@@ -1,17 +1,19 @@
 """Manual evaluation (CiteWorth §3.3): the blind sample to annotate and the Table 3 results."""
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.defs.outputs import derived_asset
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.dataset import RULES_DIMENSION, read_dataset, sample_candidate_papers
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.manual_eval import evaluation
 from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 
 def judgement_store(citeworth: PlatformResource) -> JudgementStore:

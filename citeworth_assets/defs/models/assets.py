@@ -4,16 +4,18 @@
 import json
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.figures import log_comparison_figure
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA, domain_matrix
 from citeworth_assets.lib.models.tracking import latest_runs, train_tracked
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource, TrainingDevice
 from citeworth_models.registry import ENCODER_MODELS, MODELS, NEURAL_MODELS
+
+pa = lazy_module("pyarrow")
 
 MODEL_POOL = "gpu"  # the neural training assets only: one at a time on the GPU
 DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "Biology")

@@ -3,13 +3,15 @@ classifiers by hand (pool ``gpu``). Both are one MLflow run per baseline (:mod:`
 libraries (scikit-learn, torch, MLflow) are imported when an asset runs, never when the code location loads."""
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.sciqfs import lake_tables
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource, TrainingDevice
+
+pa = lazy_module("pyarrow")
 
 GROUP = "sciqfs"
 TRAINING_POOL = "gpu"

@@ -22,13 +22,14 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.resolution import Catalogue, ResolutionSettings, resolve, title_windows
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag.titles import mag_normalise_title
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 WORK_COLUMNS = ["work_id", "mag_id", "openalex_id", "normalised_title", "authors", "citation_count", "doi", "arxiv_id"]
 KEY_SCHEMA = pa.schema([("batch", pa.int64()), ("kind", pa.string()), ("key", pa.string())])

@@ -24,8 +24,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-import pyarrow as pa
-
 from citeworth_assets.lib.arxiv.generic_titles import is_generic_title
 from citeworth_assets.lib.identifiers import (
     DOI,
@@ -35,7 +33,10 @@ from citeworth_assets.lib.identifiers import (
     normalise_doi,
     short_openalex_id,
 )
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
+
+pa = lazy_module("pyarrow")
 
 RESOLUTION_SCHEMA = pa.schema(
     [

@@ -5,10 +5,11 @@ warehouse) reads one table per kind whatever the release. Provenance names the f
 (or SQLite rowid for ``refs.db``) and the byte offset where the row's data starts.
 """
 
-import pyarrow as pa
-
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020
 from citeworth_assets.lib.duplicates import DuplicateTable
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 DUMP_FILE_DIMENSION = "dump_file"  # lake partition folders of the per-file tables: <table>/dump_file=<key>/
 

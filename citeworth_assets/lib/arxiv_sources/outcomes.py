@@ -1,6 +1,8 @@
 """The outcomes lake table: one row per submission of a source dump (converted, or why not, and the time taken)."""
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 OUTCOMES_TABLE = "arxiv_source_outcomes"
 DIMENSION = "source_dump"  # lake partition folders: arxiv_source_outcomes/source_dump=<key>/

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.card import CARD
 from citeworth_assets.lib.citesum.construction import SPLITS, release_record
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.releases import write_release
+
+pa = lazy_module("pyarrow")
 
 CANDIDATE_SCHEMA = pa.schema(
     [

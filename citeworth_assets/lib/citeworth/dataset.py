@@ -17,18 +17,19 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.card import CARD
 from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.fields import FIELD_DIMENSION, field_key
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.releases import write_release
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 SPLITS = ("train", "dev", "test")
 RULES_DIMENSION = "rules"  # lake partition folders of the per-rule-set tables: <table>/rules=<rule set>/

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib import filters, lake
 from citeworth_assets.lib.citeworth.cleaning import (
     INTERNAL_ERROR,
@@ -18,8 +16,11 @@ from citeworth_assets.lib.citeworth.cleaning import (
 )
 from citeworth_assets.lib.citeworth.reasons import REASONS
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, RuleSet
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.candidate_filter import REASONS as CANDIDATE_REASONS
 from citeworth_assets.lib.s2orc.records import PROVENANCE
+
+pa = lazy_module("pyarrow")
 
 ARXIV_FILE_DIMENSION = "file"  # folders of citeworth_arxiv_*: <table>/file=<rule set>.<dump file key>/
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-import pyarrow as pa
-
 from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
 from citeworth_assets.lib.citeworth.improvements import Improvement
 from citeworth_assets.lib.citeworth.rule_units import capitalized, ends_with_final_mark, long_enough
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, IMPROVED_VERSIONS, RuleSet
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
+
+pa = lazy_module("pyarrow")
 
 CITATION_MARKERS = {
     "bracketed_number": re.compile(r"\[\s*\d+(?:\s*[-,;\u2013]\s*\d+)*\s*\]"),

@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 
-import pyarrow as pa
-
 from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
     CitrecDatasetSettings,
@@ -22,8 +20,11 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_statistics,
 )
 from citeworth_assets.lib.context_csv import CitationContext
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_models.citrec.evaluate import RESULT_SCHEMA as EVALUATION_SCHEMA
+
+pa = lazy_module("pyarrow")
 
 DIMENSION = "dataset"  # lake partitions: <table>/dataset=<name>/
 DATASET_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # a partition key: lower-case letters, digits, underscores

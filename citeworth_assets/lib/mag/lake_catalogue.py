@@ -21,18 +21,19 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import duckdb
-import pyarrow as pa
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
 from citeworth_assets.lib.identifiers import normalise_doi
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, referenced_works
 from citeworth_assets.lib.mag.openalex_snapshot import iter_snapshot_records
 from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
 from citeworth_assets.lib.mag.titles import mag_normalise_title
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
+
+duckdb = lazy_module("duckdb")
+pa = lazy_module("pyarrow")
 
 _PAPERS = pa.schema(
     [(n, t) for n, t in zip(WORK_SCHEMA.names, WORK_SCHEMA.types) if n not in ("authors", "fields")]

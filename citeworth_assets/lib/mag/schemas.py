@@ -1,6 +1,8 @@
 """Arrow schemas of the works catalogue, shared by the MAG and OpenAlex readers."""
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 WORK_SCHEMA = pa.schema(
     [

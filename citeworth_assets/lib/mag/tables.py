@@ -1,7 +1,9 @@
 """Lake tables of the catalogue and field steps whose rows the Dagster glue assembles (fields of study, arXiv
 titles, arXiv papers per field)."""
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 FIELD_OF_STUDY_SCHEMA = pa.schema(
     [

@@ -18,12 +18,13 @@ import math
 import random
 from dataclasses import dataclass
 
-import pyarrow as pa
-
 from citeworth_assets.lib.citeworth.cleaning import select_paragraphs
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY, RuleSet
 from citeworth_assets.lib.duckdb_limits import sql_literal
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
+
+pa = lazy_module("pyarrow")
 
 METHODS = ("ours", "baseline")
 LABELS = (CHECK_WORTHY, NON_CHECK_WORTHY)

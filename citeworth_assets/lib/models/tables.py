@@ -3,7 +3,9 @@
 import statistics
 from collections.abc import Callable, Sequence
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 COMPARISON_SCHEMA = pa.schema(
     [

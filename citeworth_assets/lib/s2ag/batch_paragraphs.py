@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import getitem
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
 from citeworth_assets.lib.s2ag.footnote_columns import footnote_columns
 from citeworth_assets.lib.s2ag.paragraphs import ref_ids_of
@@ -24,6 +22,9 @@ from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span
 from citeworth_assets.lib.s2ag.texts import EXPECTED, record_texts
 from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
 from citeworth_assets.lib.s2orc.values import RecordReporter
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 # the kinds a paragraph row reads, in the order the record-by-record reading parses (and reports) them
 KINDS = (  # kind, in the bibliography text, attributes read

@@ -29,15 +29,16 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import layout, staging
 from citeworth_assets.lib.s2ag.records import FULL_TEXT_SCHEMA, full_text_batches
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, ShardSource
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 STREAM_ROWS = 5_000
 

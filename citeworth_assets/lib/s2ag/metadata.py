@@ -10,10 +10,11 @@ field partitions stay those of CiteWorth; names are matched to the MAG's case-in
 
 from __future__ import annotations
 
-import pyarrow as pa
-
 from citeworth_assets.lib.fields import MAG_FIELDS
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.schema import AUTHOR
+
+pa = lazy_module("pyarrow")
 
 DEFAULT_FIELD_SOURCES = ("external",)
 MAG_BY_LOWER = {field.lower(): field for field in MAG_FIELDS}

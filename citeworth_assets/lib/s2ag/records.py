@@ -14,12 +14,9 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.batch_paragraphs import batch_paragraphs, list_column
@@ -28,6 +25,10 @@ from citeworth_assets.lib.s2orc.batch import OrderedIssues, paused_gc
 from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
 from citeworth_assets.lib.s2orc.shard_tables import ParagraphsWritten
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 LEADING_CORPUS_ID = re.compile(rb'^\s*\{\s*"corpusid"\s*:\s*"?(\d+)')
 BATCH_BYTES = 4 << 20  # of JSON held at once (a full text is 10-100 KB)

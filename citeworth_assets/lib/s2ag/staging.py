@@ -20,12 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2ag import layout
 from citeworth_assets.lib.s2ag.metadata import (
@@ -35,6 +33,9 @@ from citeworth_assets.lib.s2ag.metadata import (
     abstract_row,
     paper_row,
 )
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 RELEASE_DIMENSION = "release"
 PAPERS, ABSTRACTS, MARKERS = "s2ag_papers", "s2ag_abstracts", "s2ag_staged"

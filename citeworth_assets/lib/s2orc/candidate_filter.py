@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import islice
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib.filters import Criterion, column_criterion, first_failures
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.reasons import ReasonRegistry
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PROVENANCE
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 VENUE_OR_ID_FIELDS = ("journal", "venue", "arxiv_id", "acl_id", "pubmed_id", "pmc_id")
 BATCH_PAPERS = 5_000  # papers judged at a time when read without the lake

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from itertools import chain, repeat
 from operator import itemgetter
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.batch import NONE, SourceRecords, odd_positions
 from citeworth_assets.lib.s2orc.schema import (
     AUTHOR,
@@ -36,6 +34,9 @@ from citeworth_assets.lib.s2orc.values import (
     well_formed_author,
     year_value,
 )
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 STRINGS = {str, NONE}
 AUTHOR_TEXT_PARTS = ("first", "last", "suffix")

@@ -17,12 +17,13 @@ from functools import partial
 from itertools import chain, repeat
 from operator import itemgetter
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.batch import NONE, SourceRecords, odd_positions
 from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN
 from citeworth_assets.lib.s2orc.values import paragraph_rows
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 NO_SPANS: list = []  # the spans of a paragraph without the key; never modified
 NO_ENTRY: dict = {}  # the bibliography entry of a span whose ref_id has none; never modified

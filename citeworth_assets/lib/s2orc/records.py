@@ -16,9 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import TypeVar
 
-import pyarrow as pa
-
 from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
@@ -34,6 +33,8 @@ from citeworth_assets.lib.s2orc.schema import (
     ShardSource,
 )
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter, metadata_row, paragraph_rows
+
+pa = lazy_module("pyarrow")
 
 __all__ = [  # the schemas and per-record rules are imported from here by the other domains
     "AUTHOR",

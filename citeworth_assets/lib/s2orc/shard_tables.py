@@ -10,15 +10,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib import filters, lake
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.candidate_filter import REASONS, REJECTION_SCHEMA, split_candidates
 from citeworth_assets.lib.s2orc.records import paper_batches, paragraph_batches
 from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
+
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 FILTER_BATCH_ROWS = 5_000
 ROW_GROUP_ROWS = 5_000  # small reading batches are written together, in row groups of at least this many rows

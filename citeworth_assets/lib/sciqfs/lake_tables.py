@@ -15,12 +15,10 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
@@ -32,6 +30,9 @@ from citeworth_assets.lib.sciqfs.tables import (
     SciqfsTables,
     TableBuilder,
 )
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 S2ORC_DIMENSION = lake.SHARD_DIMENSION
 ARXIV_DIMENSION = DUMP_FILE_DIMENSION

@@ -16,13 +16,15 @@ from itertools import islice
 from pathlib import Path
 
 import orjson
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib.dataset_cards import dataset_card
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.sciqfs.card import CARD
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER, ExampleSummary, statistics_table
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 RELEASE_SCHEMA = pa.schema(
     [

@@ -12,9 +12,10 @@ import statistics as stats
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.sciqfs.examples import Example
+
+pa = lazy_module("pyarrow")
 
 STATISTICS_SCHEMA = pa.schema(
     [

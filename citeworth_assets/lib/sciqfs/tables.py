@@ -22,9 +22,10 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
+
+pa = lazy_module("pyarrow")
 
 PAPERS_SCHEMA = pa.schema(
     [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("text", pa.string())]
