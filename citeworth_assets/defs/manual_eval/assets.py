@@ -61,7 +61,7 @@ def citeworth_manual_eval_sample(
     lake.write_partition(
         settings.lake,
         "citeworth_manual_eval_sample",
-        evaluation.SAMPLE_SCHEMA,
+        evaluation.sample_schema(),
         sample.items,
         rules.name,
         RULES_DIMENSION,
@@ -88,9 +88,9 @@ def citeworth_manual_eval_results(citeworth: PlatformResource) -> dg.Materialize
     settings, rules = citeworth.settings, citeworth.rule_set.name
     rows = evaluation.table_3(rules, read_sample(citeworth), judgement_store(citeworth).all_active())
     lake.write_partition(
-        settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, rules, RULES_DIMENSION
+        settings.lake, "citeworth_manual_eval_results", evaluation.result_schema(), rows, rules, RULES_DIMENSION
     )
-    table = pa.Table.from_pylist(rows, schema=evaluation.RESULT_SCHEMA)
+    table = pa.Table.from_pylist(rows, schema=evaluation.result_schema())
     return dg.MaterializeResult(metadata={"rule_set": rules, "table_3": dg.MetadataValue.md(markdown_table(table))})
 
 

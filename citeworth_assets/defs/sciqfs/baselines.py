@@ -88,11 +88,11 @@ def _score(context, config, citeworth: PlatformResource, key: str, device: str =
         )
     dimension = lake_tables.BASELINES_DIMENSION
     lake_tables.drop_unpartitioned(settings.lake, [lake_tables.BASELINES, lake_tables.BASELINE_EXAMPLES])
-    lake.write_partition(settings.lake, lake_tables.BASELINES, lake_tables.BASELINE_SCHEMA, rows, key, dimension)
+    lake.write_partition(settings.lake, lake_tables.BASELINES, lake_tables.baseline_schema(), rows, key, dimension)
     lake.write_partition(
-        settings.lake, lake_tables.BASELINE_EXAMPLES, lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example, key, dimension
+        settings.lake, lake_tables.BASELINE_EXAMPLES, lake_tables.baseline_example_schema(), per_example, key, dimension
     )
-    table = pa.Table.from_pylist(rows, schema=lake_tables.BASELINE_SCHEMA).select(SHOWN)
+    table = pa.Table.from_pylist(rows, schema=lake_tables.baseline_schema()).select(SHOWN)
     return {
         "table_3": dg.MetadataValue.md(markdown_table(table, limit=40)),
         "scored_on": note or f"{config.test_split} split",

@@ -28,10 +28,10 @@ from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2ag import layout
 from citeworth_assets.lib.s2ag.metadata import (
     DEFAULT_FIELD_SOURCES,
-    STAGED_ABSTRACT_SCHEMA,
-    STAGED_PAPER_SCHEMA,
     abstract_row,
     paper_row,
+    staged_abstract_schema,
+    staged_paper_schema,
 )
 
 pa = lazy_module("pyarrow")
@@ -128,13 +128,13 @@ def stage_release(
         papers, repeated_papers = _sorted_copy(
             lake_root,
             PAPERS,
-            STAGED_PAPER_SCHEMA,
+            staged_paper_schema(),
             _rows(paths["papers"], log, lambda record, report: paper_row(record, sources, report)),
             key,
             temp,
         )
         abstracts, repeated_abstracts = _sorted_copy(
-            lake_root, ABSTRACTS, STAGED_ABSTRACT_SCHEMA, _rows(paths["abstracts"], log, abstract_row), key, temp
+            lake_root, ABSTRACTS, staged_abstract_schema(), _rows(paths["abstracts"], log, abstract_row), key, temp
         )
     finally:
         shutil.rmtree(temp, ignore_errors=True)
