@@ -17,9 +17,16 @@ class LazyModule:
         self._name = name
 
     def __getattr__(self, attribute: str) -> Any:
-        value = getattr(importlib.import_module(self._name), attribute)
+        name = self.__dict__.get("_name")
+        if name is None:  # not initialised (an instance being built by copy or pickle): nothing to stand for yet
+            raise AttributeError(attribute)
+        value = getattr(importlib.import_module(name), attribute)
         setattr(self, attribute, value)
         return value
+
+    def __reduce__(self) -> tuple:
+        """Pickled (with a function that names it, for a worker process) as the name, not the attributes read."""
+        return (LazyModule, (self._name,))
 
     def __repr__(self) -> str:
         return f"<lazy module {self._name!r}>"
