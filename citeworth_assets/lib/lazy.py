@@ -1,4 +1,4 @@
-"""Libraries a run needs but loading the definitions does not: pyarrow, NumPy and DuckDB are imported on first use.
+"""Libraries a run needs but loading the definitions does not: pyarrow, NumPy, DuckDB and ISA-L, imported on first use.
 
 Every process that loads the code location (the UI, the daemon, each run worker) imports the definitions, and most
 never read a table. A module names such a library ``pa = lazy_module("pyarrow")`` and uses it as it would the module;
