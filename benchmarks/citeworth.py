@@ -150,10 +150,10 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
     from citeworth_assets.lib import lake
     from citeworth_assets.lib.citeworth.cleaning import clean_papers
     from citeworth_assets.lib.citeworth.partition import (
-        PARAGRAPH_SCHEMA,
-        REJECTION_SCHEMA,
         paragraph_row,
+        paragraph_schema,
         rejection_rows,
+        rejection_schema,
     )
     from citeworth_assets.lib.citeworth.rules import rule_set
     from citeworth_assets.lib.sentences import splitter
@@ -165,10 +165,10 @@ def clean(papers, rules_name: str, workdir: Path) -> dict:
     cleaning = time.process_time() - started
     started = time.process_time()
     lake.write_partition(
-        workdir, "p", PARAGRAPH_SCHEMA, (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name
+        workdir, "p", paragraph_schema(), (paragraph_row(rules, r, a) for r in results for a in r.accepted), rules.name
     )
     lake.write_partition(
-        workdir, "r", REJECTION_SCHEMA, (row for r in results for row in rejection_rows(rules, r)), rules.name
+        workdir, "r", rejection_schema(), (row for r in results for row in rejection_rows(rules, r)), rules.name
     )
     timings["write"] = time.process_time() - started
     timings["cleaning"] = cleaning

@@ -53,24 +53,26 @@ def stage(name: str, dumps: Path, data: Path, batch: int = BATCH) -> dict:
     if name == "ingest":
         from citeworth_assets.defs.arxiv.ingest import _read_2020
         from citeworth_assets.lib.arxiv.dump_files import find_dump_file
-        from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
+        from citeworth_assets.lib.arxiv.schemas import paper_schema, paragraph_schema, reference_schema
 
         dump = find_dump_file(dumps, PARTITION)
         with (
-            lake.PartitionWriter(settings.lake, "arxiv_papers", PAPER_SCHEMA, PARTITION, "dump_file") as papers,
-            lake.PartitionWriter(settings.lake, "arxiv_paragraphs", PARAGRAPH_SCHEMA, PARTITION, "dump_file") as paras,
-            lake.PartitionWriter(settings.lake, "arxiv_references", REFERENCE_SCHEMA, PARTITION, "dump_file") as refs,
+            lake.PartitionWriter(settings.lake, "arxiv_papers", paper_schema(), PARTITION, "dump_file") as papers,
+            lake.PartitionWriter(
+                settings.lake, "arxiv_paragraphs", paragraph_schema(), PARTITION, "dump_file"
+            ) as paras,
+            lake.PartitionWriter(settings.lake, "arxiv_references", reference_schema(), PARTITION, "dump_file") as refs,
         ):
             _read_2020(dump, dumps, log, papers, paras, refs)
         return {"papers": papers.rows_written, "references": refs.rows_written}
     if name == "resolve":
         from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_in_lake
-        from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, resolution_report
+        from citeworth_assets.lib.arxiv.resolution import resolution_report, resolution_schema
 
         references = lake.iter_partition_rows(settings.lake, "arxiv_references", PARTITION, dimension="dump_file")
         lookup = LakeCatalogue(settings.lake, settings.duckdb)
         rows = resolve_in_lake(references, lookup, batch)
-        lake.write_partition(settings.lake, "arxiv_resolutions", RESOLUTION_SCHEMA, rows, PARTITION, "dump_file")
+        lake.write_partition(settings.lake, "arxiv_resolutions", resolution_schema(), rows, PARTITION, "dump_file")
         lookup.close()
         resolutions = lake.iter_partition_rows(settings.lake, "arxiv_resolutions", PARTITION, dimension="dump_file")
         report = resolution_report(resolutions)

@@ -64,9 +64,9 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
     from citeworth_assets.lib.read_issues import IssueLog
     from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
     from citeworth_assets.lib.s2orc.records import (
-        PAPER_SCHEMA,
-        PARAGRAPH_SCHEMA,
         ShardSource,
+        paper_schema,
+        paragraph_schema,
         read_metadata,
         read_paragraphs,
     )
@@ -78,12 +78,12 @@ def prepare_lake(papers: int, workdir: Path) -> tuple[Path, str]:
     generate_sample_dump(dump, papers=papers, shards=1, seed=5)
     (shard,) = discover_shards(dump)
     metadata = ShardSource(shard.release, shard.key, shard.metadata)
-    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, read_metadata(metadata, IssueLog()), shard.key)
+    lake.write_partition(root, "s2orc_papers", paper_schema(), read_metadata(metadata, IssueLog()), shard.key)
     table = lake.read_partition(root, "s2orc_papers", shard.key)
     candidates = set(split_candidates(table)[0].column("paper_id").to_pylist())
     source = ShardSource(shard.release, shard.key, shard.pdf_parses)
     paragraphs = read_paragraphs(source, IssueLog(), candidates)
-    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
+    lake.write_partition(root, "s2orc_paragraphs", paragraph_schema(), paragraphs, shard.key)
     write_cited_abstract_catalogue(root)
     write_duplicate_papers(root, DUPLICATES)
     return root, shard.key

@@ -76,7 +76,7 @@ import dagster
 dagster_seconds = time.perf_counter() - started
 import citeworth_assets.definitions
 heavy = [m for m in ("spacy", "torch", "transformers", "mlflow", "sklearn", "matplotlib", "nltk", "rouge_score",
-                     "scispacy", "pysbd") if m in sys.modules]
+                     "scispacy", "pysbd", "pyarrow", "numpy", "duckdb", "isal") if m in sys.modules]
 print(json.dumps({"seconds": time.perf_counter() - started, "dagster_seconds": dagster_seconds, "heavy": heavy}))
 """
 

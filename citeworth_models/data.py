@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import pyarrow.parquet as pq
-
 POSITIVE_LABEL = "check-worthy"
 
 Sentence = tuple[str, int]
@@ -17,6 +15,9 @@ Paragraph = tuple[list[str], list[int]]
 
 
 def _rows(path, split: str | None, fields: Iterable[str] | None) -> list[dict]:
+    import pyarrow.parquet as pq  # here, not at module level: the registry that imports this module is loaded by
+    # every process that loads the definitions, and only a training run reads the data
+
     table = pq.read_table(path, columns=["paper_id", "section_idx", "field", "split", "samples"])
     wanted_fields = set(fields) if fields is not None else None
     rows = []

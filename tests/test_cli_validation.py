@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from citeworth_assets.cli import _model_params, main
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.manual_eval.evaluation import SAMPLE_SCHEMA
+from citeworth_assets.lib.manual_eval.evaluation import sample_schema
 from citeworth_assets.samples.s2orc import generate_sample_dump
 
 
@@ -111,7 +111,7 @@ def test_clean_paper_reports_deep_nesting_and_empty_input(tmp_path):
 
 def test_annotate_on_a_busy_or_impossible_port_says_so(tmp_path):
     data = tmp_path / "data"
-    lake.write_partition(data / "lake", "citeworth_manual_eval_sample", SAMPLE_SCHEMA, [], "citeworth_2021", "rules")
+    lake.write_partition(data / "lake", "citeworth_manual_eval_sample", sample_schema(), [], "citeworth_2021", "rules")
     result = CliRunner().invoke(main, ["annotate", "--data", str(data), "--port", "70000"])
     assert result.exit_code == 2 and "70000" in result.output
     with socket.socket() as busy:

@@ -25,9 +25,9 @@ from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.mag.lake_catalogue import build_works
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
-    PAPER_SCHEMA,
-    PARAGRAPH_SCHEMA,
     ShardSource,
+    paper_schema,
+    paragraph_schema,
     read_metadata,
     read_paragraphs,
 )
@@ -290,9 +290,9 @@ def ingest(dump: Path, lake_root: Path) -> Ingested:
             continue
         log = IssueLog()
         papers = read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
-        lake.write_partition(lake_root, "s2orc_papers", PAPER_SCHEMA, papers, shard.key)
+        lake.write_partition(lake_root, "s2orc_papers", paper_schema(), papers, shard.key)
         paragraphs = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log)
-        lake.write_partition(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
+        lake.write_partition(lake_root, "s2orc_paragraphs", paragraph_schema(), paragraphs, shard.key)
         issues += log.issues
     rows = {
         table: [

@@ -14,7 +14,7 @@ from test_damage import RELEASE, ingest, lines_of, paper_id, write_lines
 from citeworth_assets.lib import domains, lake, warehouse
 from citeworth_assets.lib.citeworth.dataset import sample_candidate_papers
 from citeworth_assets.lib.duplicates import write_duplicate_papers
-from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA
+from citeworth_assets.lib.s2orc.records import paper_schema
 from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.sql_models import load_models
 from citeworth_assets.samples.s2orc import generate_sample_dump
@@ -58,7 +58,7 @@ def test_papers_repeated_across_shards_are_listed_with_the_first_kept(clean, tmp
         assert stored == 2 * counted > 0  # read from both shards, counted from the kept one
     for shard in (f"{RELEASE}_0", f"{RELEASE}_1"):  # every paper a candidate: the rule comparison's sample
         papers = lake.read_partition(tmp_path / "lake", "s2orc_papers", shard)
-        lake.write_partition(tmp_path / "lake", "s2orc_candidate_papers", PAPER_SCHEMA, papers.to_pylist(), shard)
+        lake.write_partition(tmp_path / "lake", "s2orc_candidate_papers", paper_schema(), papers.to_pylist(), shard)
     sampled = [paper.paper_id for paper in sample_candidate_papers(tmp_path / "lake", 1000)]
     assert len(sampled) == len(set(sampled)) == 60
 

@@ -32,10 +32,12 @@ Model training (group ``models``) has no condition: it is expensive, so it stays
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import dagster as dg
 
 
+@cache  # a condition is immutable: one object serves every asset that carries it
 def left_missing() -> dg.AutomationCondition:
     """Missing at the first evaluation of the condition against this instance while some input is materialized: what
     a build that was killed or failed part-way left undone (combined below with no input missing or in progress).
@@ -46,6 +48,7 @@ def left_missing() -> dg.AutomationCondition:
     ).with_label("left_missing")
 
 
+@cache
 def follows_inputs() -> dg.AutomationCondition:
     """``eager`` (rebuild after a dependency updated, once no dependency is missing, queued or running), and a
     partition left missing by an earlier build requested once its inputs are present (:func:`left_missing`)."""
@@ -61,6 +64,7 @@ def follows_inputs() -> dg.AutomationCondition:
     ).with_label("follows_inputs")
 
 
+@cache
 def follows_shards() -> dg.AutomationCondition:
     """:func:`follows_inputs`, for the assets computed from S2ORC shards."""
     return follows_inputs()
@@ -71,6 +75,7 @@ def follows_some_sources(optional: dg.AssetSelection) -> dg.AutomationCondition:
     return follows_inputs().replace("any_deps_missing", dg.AutomationCondition.any_deps_missing().ignore(optional))
 
 
+@cache
 def refreshed_view() -> dg.AutomationCondition:
     """A warehouse view: created while missing, refreshed after any input updated; never while an input is in
     progress. (A view that fails while missing is requested again at the next evaluation.)"""

@@ -6,7 +6,7 @@ from pathlib import Path
 import dagster as dg
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.read_issues import READ_ISSUE_SCHEMA, IssueLog, first_issues, issue_rows
+from citeworth_assets.lib.read_issues import IssueLog, first_issues, issue_rows, read_issue_schema
 
 
 def read_issue_metadata(
@@ -21,7 +21,7 @@ def read_issue_metadata(
     """Write the issues of one input as partition ``key`` of ``table`` (files named relative to ``dumps``, else by
     base name); metadata that counts them by kind and shows the first few."""
     lake.write_partition(
-        lake_root, table, READ_ISSUE_SCHEMA, issue_rows(log.issues, release, key, dumps), key, dimension
+        lake_root, table, read_issue_schema(), issue_rows(log.issues, release, key, dumps), key, dimension
     )
     return {
         "read_issues": log.total,

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 S2ORC_LICENCE = (
     "S2ORC (the Semantic Scholar Open Research Corpus) is released for non-commercial use under ODC-By 1.0; these "

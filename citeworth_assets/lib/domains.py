@@ -16,12 +16,13 @@ import pkgutil
 from functools import cache
 from types import ModuleType
 
-import pyarrow as pa
-
 from citeworth_assets import lib
 from citeworth_assets.lib import filters
 from citeworth_assets.lib.lake import LakeTable
-from citeworth_assets.lib.reasons import DROP_REASON_SCHEMA
+from citeworth_assets.lib.lazy import lazy_module
+from citeworth_assets.lib.reasons import drop_reason_schema
+
+pa = lazy_module("pyarrow")
 
 OWNED = "owned"
 
@@ -55,7 +56,7 @@ def lake_tables() -> dict[str, LakeTable]:
                 raise ValueError(f"lake table {table.name} is declared twice ({domain_of(module)})")
             tables[table.name] = table
     steps = tuple(dict.fromkeys(step for module in owned_modules() for step in getattr(module, "FILTER_STEPS", ())))
-    tables[filters.TALLY_TABLE] = LakeTable(filters.TALLY_TABLE, filters.TALLY_SCHEMA, steps, filters.TALLY_DIMENSION)
+    tables[filters.TALLY_TABLE] = LakeTable(filters.TALLY_TABLE, filters.tally_schema, steps, filters.TALLY_DIMENSION)
     return tables
 
 
@@ -74,4 +75,4 @@ def drop_reason_table() -> pa.Table:
             continue
         counted_in = ", ".join(getattr(module, "FILTER_STEPS", ())) or None
         rows += [{**row, "counted_in": counted_in} for row in registry.rows()]
-    return pa.Table.from_pylist(rows, schema=DROP_REASON_SCHEMA.append(pa.field("counted_in", pa.string())))
+    return pa.Table.from_pylist(rows, schema=drop_reason_schema().append(pa.field("counted_in", pa.string())))

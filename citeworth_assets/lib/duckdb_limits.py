@@ -12,9 +12,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.settings import check_setting
+
+duckdb = lazy_module("duckdb")
 
 MEMORY_ENV, DEFAULT_MEMORY = "CITEWORTH_DUCKDB_MEMORY", "512MB"  # as lib.settings names them
 

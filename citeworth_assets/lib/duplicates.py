@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 
 @dataclass(frozen=True)

@@ -19,15 +19,17 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.reasons import ReasonRegistry
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 
 class UnregisteredReason(ValueError):
@@ -125,7 +127,7 @@ class Tally:
         return dict(sorted(self.dropped.items()))
 
     def rows(self, step: str, partition: str | None) -> list[dict]:
-        """Rows of :data:`TALLY_SCHEMA`: the kept items (reason null), then each reason that dropped any."""
+        """Rows of :data:`tally_schema()`: the kept items (reason null), then each reason that dropped any."""
         where = {"step": step, "partition": partition, "domain": self.registry.domain}
         kept = [{**where, "reason": None, "items": self.kept}]
         return kept + [{**where, "reason": reason, "items": items} for reason, items in self.by_reason.items()]
@@ -133,15 +135,19 @@ class Tally:
 
 TALLY_TABLE = "filter_tallies"
 TALLY_DIMENSION = "tally"  # folders tally=<step>.<partition key> (not "step": a column of the rows holds the step)
-TALLY_SCHEMA = pa.schema(
-    [
-        ("step", pa.string()),  # the asset that ran the filter
-        ("partition", pa.string()),  # the partition key of its kept and dropped tables
-        ("domain", pa.string()),  # whose registry names the reasons
-        ("reason", pa.string()),  # null: the kept items
-        ("items", pa.int64()),
-    ]
-)
+
+
+@cache
+def tally_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("step", pa.string()),  # the asset that ran the filter
+            ("partition", pa.string()),  # the partition key of its kept and dropped tables
+            ("domain", pa.string()),  # whose registry names the reasons
+            ("reason", pa.string()),  # null: the kept items
+            ("items", pa.int64()),
+        ]
+    )
 
 
 class FilterRun:
@@ -189,7 +195,7 @@ def run(
     ``(table, schema)``); when the block succeeds, its tallies are written under ``step`` and all are published."""
     with ExitStack() as stack:
         tallies = stack.enter_context(
-            lake.PartitionWriter(lake_root, TALLY_TABLE, TALLY_SCHEMA, tally_key(step, key), TALLY_DIMENSION)
+            lake.PartitionWriter(lake_root, TALLY_TABLE, tally_schema(), tally_key(step, key), TALLY_DIMENSION)
         )
         writers = [
             stack.enter_context(lake.PartitionWriter(lake_root, *table, key, dimension)) if table else None

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
-from isal import isal_zlib as zlib  # ISA-L inflate: zlib's interface, about 2.5x faster
 
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
+
+zlib = lazy_module("isal.isal_zlib")  # ISA-L inflate: zlib's interface, about 2.5x faster
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
 CHUNK_BYTES = 1 << 18

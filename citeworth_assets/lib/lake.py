@@ -14,15 +14,16 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 STAGING = "_staging"
 SHARD_DIMENSION = "shard"  # the partition dimension of the per-shard tables, and the default
@@ -31,15 +32,20 @@ UNPARTITIONED = "all"
 
 @dataclass(frozen=True)
 class LakeTable:
-    """A lake table as its domain declares it: the columns, the asset that writes it, and the partition dimension of
-    its folders (None: one unpartitioned folder). A table several assets write, each its own partitions (ROUGE-SciQFS
+    """A lake table as its domain declares it: the columns (``columns()`` builds the schema, on first use, so that
+    declaring a table costs no pyarrow import), the asset that writes it, and the partition dimension of its folders
+    (None: one unpartitioned folder). A table several assets write, each its own partitions (ROUGE-SciQFS
     per S2ORC shard and per unarXive dump file), names them all with their dimensions. The warehouse merges every
     domain's declarations (:func:`citeworth_assets.lib.domains.lake_tables`)."""
 
     name: str
-    schema: pa.Schema
+    columns: Callable[[], pa.Schema]
     asset: str | tuple[str, ...]
     dimension: str | tuple[str, ...] | None = None
+
+    @property
+    def schema(self) -> pa.Schema:
+        return self.columns()
 
     @property
     def assets(self) -> tuple[str, ...]:

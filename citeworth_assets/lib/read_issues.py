@@ -1,6 +1,6 @@
 """Read issues: a problem met while reading an input (a damaged line, a missing file, a bad value), kept so that
 nothing is lost silently. Every domain counts them in an :class:`IssueLog`, stores them as a lake table of
-:data:`READ_ISSUE_SCHEMA` (one partition per input) and shows the counts and the first :data:`SHOWN_ISSUES` of
+:data:`read_issue_schema()` (one partition per input) and shows the counts and the first :data:`SHOWN_ISSUES` of
 them (as asset metadata, or on standard error for a command).
 """
 
@@ -8,24 +8,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 SHOWN_ISSUES = 20  # how many issues an asset's metadata or a command's report shows in full
 
-READ_ISSUE_SCHEMA = pa.schema(
-    [
-        ("release", pa.string()),
-        ("shard", pa.string()),
-        ("file", pa.string()),
-        ("line", pa.int64()),
-        ("byte_offset", pa.int64()),
-        ("kind", pa.string()),
-        ("message", pa.string()),
-        ("paper_id", pa.string()),
-    ]
-)
+
+@cache
+def read_issue_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("release", pa.string()),
+            ("shard", pa.string()),
+            ("file", pa.string()),
+            ("line", pa.int64()),
+            ("byte_offset", pa.int64()),
+            ("kind", pa.string()),
+            ("message", pa.string()),
+            ("paper_id", pa.string()),
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ def relative_file(file: str | None, dumps: Path | None) -> str | None:
 
 
 def issue_rows(issues: Iterable[ReadIssue], release: str, key: str | None, dumps: Path | None = None) -> Iterator[dict]:
-    """Issues of one input as rows of :data:`READ_ISSUE_SCHEMA` (``shard``: the input's partition key), files named
+    """Issues of one input as rows of :data:`read_issue_schema()` (``shard``: the input's partition key), files named
     relative to ``dumps``."""
     for issue in issues:
         yield {"release": release, "shard": key, **vars(issue), "file": relative_file(issue.file, dumps)}

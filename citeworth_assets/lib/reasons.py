@@ -12,17 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
 
-DROP_REASON_SCHEMA = pa.schema(
-    [
-        ("domain", pa.string()),
-        ("reason", pa.string()),
-        ("level", pa.string()),
-        ("description", pa.string()),
-    ]
-)
+pa = lazy_module("pyarrow")
+
+
+@cache
+def drop_reason_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("domain", pa.string()),
+            ("reason", pa.string()),
+            ("level", pa.string()),
+            ("description", pa.string()),
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,6 @@ class ReasonRegistry(Mapping[str, DropReason]):
         return len(self._reasons)
 
     def rows(self) -> list[dict]:
-        """Rows of :data:`DROP_REASON_SCHEMA`, by level (in the registry's order of levels), then registration."""
+        """Rows of :data:`drop_reason_schema()`, by level (in the registry's order of levels), then registration."""
         ordered = sorted(self._reasons.values(), key=lambda reason: self.levels.index(reason.level))
         return [{"domain": r.domain, "reason": r.name, "level": r.level, "description": r.description} for r in ordered]

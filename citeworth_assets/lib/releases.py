@@ -8,11 +8,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
+pq = lazy_module("pyarrow.parquet")
 
 if TYPE_CHECKING:
     from citeworth_assets.lib.dataset_cards import CardSpec

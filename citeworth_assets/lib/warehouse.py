@@ -20,11 +20,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import duckdb
-import pyarrow as pa
-
 from citeworth_assets.lib.duckdb_limits import bounded, sql_literal
 from citeworth_assets.lib.lake import has_data, table_glob
+from citeworth_assets.lib.lazy import lazy_module
+
+duckdb = lazy_module("duckdb")
+pa = lazy_module("pyarrow")
 
 _BUILDS: dict[Path, Path] = {}  # warehouse -> the build draft its writers publish into (see published_whole)
 # The same for the run processes a build starts: the build draft of the warehouse named in it, passed down.

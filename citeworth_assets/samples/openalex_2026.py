@@ -15,12 +15,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag.openalex_fields import FIELD_TO_MAG, SUBFIELD_TO_MAG
 from citeworth_assets.lib.mag.openalex_snapshot import JSONL_WORKS, PARQUET_WORKS, WORK_COLUMNS
 from citeworth_assets.samples.mag import Work, filler_work, openalex_record
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 UPDATED, LATER = "updated_date=2026-03-15", "updated_date=2026-03-20"
 DOMAINS = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 
 import numpy as np
@@ -37,16 +38,18 @@ class EvalDataset(Protocol):
     def candidate_texts(self) -> list[list[str]]: ...
 
 
-RESULT_SCHEMA = pa.schema(
-    [
-        ("model", pa.string()),
-        ("dataset", pa.string()),
-        ("metric", pa.string()),
-        ("k", pa.int32()),
-        ("value", pa.float64()),
-        ("items", pa.int64()),
-    ]
-)
+@cache
+def result_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("model", pa.string()),
+            ("dataset", pa.string()),
+            ("metric", pa.string()),
+            ("k", pa.int32()),
+            ("value", pa.float64()),
+            ("items", pa.int64()),
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def evaluate_models(
     models: Iterable[Recommender], dataset: EvalDataset, settings: ScoringSettings = ScoringSettings()
 ) -> pa.Table:
     rows = [row for model in models for row in evaluate_model(model, dataset, settings)]
-    return pa.Table.from_pylist(rows, schema=RESULT_SCHEMA)
+    return pa.Table.from_pylist(rows, schema=result_schema())
 
 
 def random_baseline(dataset: EvalDataset, k: int = MAX_K, seed: int = 0) -> dict[str, list[float]]:

@@ -7,7 +7,7 @@ import pytest
 
 from citeworth_assets.defs.citeworth.assets import citeworth_cleaning
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
+from citeworth_assets.lib.s2orc.records import paper_schema, paragraph_schema
 from citeworth_assets.resources import PlatformResource
 
 SHARD = "20200705v1_0"
@@ -55,9 +55,9 @@ def test_a_paper_that_raises_fails_the_check_and_loses_no_other_paper(tmp_path):
     settings = resource.settings
     papers = [("p1", False), ("p2", True), ("p3", False)]
     rows = [row for line, (pid, bad) in enumerate(papers, 1) for row in paragraphs(pid, line, bad)]
-    lake.write_partition(settings.lake, "s2orc_paragraphs", PARAGRAPH_SCHEMA, rows, SHARD)
+    lake.write_partition(settings.lake, "s2orc_paragraphs", paragraph_schema(), rows, SHARD)
     candidates = [{"paper_id": pid, "mag_field_of_study": ["Geology"]} for pid, _ in papers]
-    lake.write_partition(settings.lake, "s2orc_candidate_papers", PAPER_SCHEMA, candidates, SHARD)
+    lake.write_partition(settings.lake, "s2orc_candidate_papers", paper_schema(), candidates, SHARD)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("s2orc_shards", [SHARD])
     result = dg.materialize(

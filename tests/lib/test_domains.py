@@ -6,7 +6,7 @@ import pytest
 
 from citeworth_assets.defs.warehouse.assets import SQL_MODELS_DIR, create_sources, upstream_assets
 from citeworth_assets.lib import domains, filters, warehouse
-from citeworth_assets.lib.citeworth.partition import REJECTION_SCHEMA, cleaning_run
+from citeworth_assets.lib.citeworth.partition import cleaning_run, rejection_schema
 from citeworth_assets.lib.reasons import ReasonRegistry
 from citeworth_assets.lib.sciqfs.reasons import REASONS as SCIQFS_REASONS
 from citeworth_assets.lib.settings import PlatformSettings
@@ -54,7 +54,7 @@ def test_a_registry_refuses_unknown_repeated_or_unexplained_reasons():
 
 def test_drop_reasons_view_lists_every_domain_with_lake_counts(tmp_path):
     settings = PlatformSettings(dumps=tmp_path / "dumps", data=tmp_path / "data")
-    rejection = {name: None for name in REJECTION_SCHEMA.names}
+    rejection = {name: None for name in rejection_schema().names}
     tables = ("citeworth_paragraphs", "citeworth_rejections")
     with cleaning_run(settings.lake, "citeworth_cleaning", tables, "citeworth_2021", "s_0") as run:
         for i in range(3):

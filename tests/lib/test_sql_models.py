@@ -5,7 +5,10 @@ from citeworth_assets.lib.sql_models import (
     SqlModelError,
     load_model,
     load_models,
+    parsed_upstream,
+    upstream_record,
     upstream_relations,
+    write_upstream,
 )
 
 
@@ -47,3 +50,21 @@ def test_the_shipped_models_load():
     models = {model.relation: model for model in load_models(SQL_MODELS_DIR)}
     assert models["s2orc.papers_per_field"].upstream == {"s2orc.papers", "s2orc.candidate_papers"}
     assert models["s2orc.candidate_filter_drops"].upstream == {"s2orc.paper_rejections"}
+
+
+def test_the_shipped_upstream_file_is_what_duckdb_parses_now():
+    """Rewrite it with ``write_upstream(SQL_MODELS_DIR)`` (lib/sql_models.py) after adding or changing a model."""
+    assert parsed_upstream(SQL_MODELS_DIR) == upstream_record(SQL_MODELS_DIR)
+
+
+def test_a_model_changed_since_the_upstream_file_was_written_is_parsed_again(tmp_path):
+    path = tmp_path / "analytics" / "recent.sql"
+    path.parent.mkdir()
+    path.write_text("SELECT * FROM s2orc.papers")
+    write_upstream(tmp_path)
+    assert load_models(tmp_path)[0].upstream == {"s2orc.papers"}
+    path.write_text("-- Now joined.\nSELECT * FROM s2orc.papers JOIN citeworth.sentences USING (paper_id);\n")
+    assert load_models(tmp_path)[0].upstream == {"s2orc.papers", "citeworth.sentences"}
+    (tmp_path / "analytics" / "broken.sql").write_text("SELEC x FROM")  # not in the file: parsed, and named
+    with pytest.raises(SqlModelError, match=r"broken\.sql"):
+        load_models(tmp_path)

@@ -12,9 +12,9 @@ from citesum_examples import EXAMPLES
 from citeworth_assets.defs.citesum.abstractive import citesum_abstractive_scores
 from citeworth_assets.defs.warehouse.assets import build_sql_model_assets
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citesum.abstractive import SCORES_SCHEMA, aic_sections
-from citeworth_assets.lib.citesum.tables import EXAMPLE_SCHEMA
-from citeworth_assets.lib.s2orc.schema import PARAGRAPH_SCHEMA
+from citeworth_assets.lib.citesum.abstractive import aic_sections, scores_schema
+from citeworth_assets.lib.citesum.tables import example_schema
+from citeworth_assets.lib.s2orc.schema import paragraph_schema
 from citeworth_assets.resources import PlatformResource, TrainingDevice
 
 pytestmark = pytest.mark.slow  # trains 19 tiny models; `make test-fast` skips it
@@ -34,7 +34,7 @@ def release_rows() -> list[dict]:
         for index, example in enumerate(EXAMPLES):
             rows.append(
                 {
-                    **{name: None for name in EXAMPLE_SCHEMA.names},
+                    **{name: None for name in example_schema().names},
                     **example,
                     "cited_paper_id": f"{example['cited_paper_id']}-{copy}",
                     "citing_paper_id": f"citing-{copy}-{index}",
@@ -48,20 +48,20 @@ def release_rows() -> list[dict]:
 
 
 def paragraph(paper_id: str, index: int, section: str, text: str) -> dict:
-    row = {name: None for name in PARAGRAPH_SCHEMA.names}
+    row = {name: None for name in paragraph_schema().names}
     return row | {"paper_id": paper_id, "paragraph_index": index, "section": section, "text": text, "shard": "0"}
 
 
 def test_tables_5_to_7_are_trained_tracked_and_published(tmp_path):
     data, dumps = tmp_path / "data", tmp_path / "dumps"
-    lake.write_partition(data / "lake", "citesum_dataset", EXAMPLE_SCHEMA, release_rows())
+    lake.write_partition(data / "lake", "citesum_dataset", example_schema(), release_rows())
     introduction = "Traffic jams form near\nbottlenecks such as lane closings."
     paragraphs = [
         paragraph("traffic-4", 1, "Conclusion", "The IDM reproduces every observed state."),
         paragraph("traffic-4", 0, "1 Introduction", introduction),
         paragraph("traffic-4", 2, "Results", "Not part of AIC."),
     ]
-    lake.write_partition(data / "lake", "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, key="0")
+    lake.write_partition(data / "lake", "s2orc_paragraphs", paragraph_schema(), paragraphs, key="0")
     assert aic_sections(data / "lake", {"traffic-4", "maml-4"}) == {
         "traffic-4": f"{introduction} The IDM reproduces every observed state."
     }
@@ -83,7 +83,7 @@ def test_tables_5_to_7_are_trained_tracked_and_published(tmp_path):
     with duckdb.connect(str(data / "warehouse.duckdb"), read_only=True) as connection:
         relation = connection.sql("SELECT * FROM citesum.abstractive_scores")
         assert relation.columns == COLUMNS
-        rows = relation.to_arrow_table().cast(SCORES_SCHEMA).to_pylist()
+        rows = relation.to_arrow_table().cast(scores_schema()).to_pylist()
     assert len(rows) == 16 and all(r["checkpoint"] == "tiny-random-bart" and not r["meaningful"] for r in rows)
     assert all(r["reason"] is None and r["mlflow_run_id"] for r in rows), [r["reason"] for r in rows]
     by_shape = {(r["model"], r["task"], r["source"], r["targets"], r["setting"], r["variant"]): r for r in rows}

@@ -12,9 +12,9 @@ from citeworth_assets.lib.arxiv.catalogue_lookup import LakeCatalogue, resolve_i
 from citeworth_assets.lib.arxiv.context_windows import PRESETS, PUBLISHED_SETTINGS, ContextWindow
 from citeworth_assets.lib.arxiv.dump_file_contexts import lake_context_rows, resolver_linked_rows
 from citeworth_assets.lib.arxiv.dump_files import converted_root, find_dump_file, is_converted
-from citeworth_assets.lib.arxiv.resolution import RESOLUTION_SCHEMA, agreement, resolution_report
-from citeworth_assets.lib.arxiv.schemas import CONTEXT_SCHEMA
+from citeworth_assets.lib.arxiv.resolution import agreement, resolution_report, resolution_schema
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
+from citeworth_assets.lib.arxiv.schemas import context_schema
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.resources import PlatformResource
 
@@ -41,7 +41,7 @@ def arxiv_resolutions(context: dg.AssetExecutionContext, citeworth: PlatformReso
     lookup = LakeCatalogue(settings.lake, settings.duckdb)
     try:
         rows = resolve_in_lake(references, lookup)
-        lake.write_partition(settings.lake, "arxiv_resolutions", RESOLUTION_SCHEMA, rows, key, DIMENSION)
+        lake.write_partition(settings.lake, "arxiv_resolutions", resolution_schema(), rows, key, DIMENSION)
         catalogue_works = lookup.count_works()
     finally:
         lookup.close()
@@ -117,7 +117,7 @@ def arxiv_contexts(
         rows = lake_context_rows(settings.lake, dump, key, window, config.published_labels, log, dumps)
     else:
         rows = resolver_linked_rows(settings.lake, dump, key, window, log, dumps)
-    rows = lake.write_partition(settings.lake, "arxiv_contexts", CONTEXT_SCHEMA, rows, key, DIMENSION)
+    rows = lake.write_partition(settings.lake, "arxiv_contexts", context_schema(), rows, key, DIMENSION)
     return dg.MaterializeResult(
         metadata={
             "contexts": rows,

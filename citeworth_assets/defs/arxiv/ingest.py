@@ -17,7 +17,7 @@ from citeworth_assets.lib.arxiv import unarxive2020, unarxive2022
 from citeworth_assets.lib.arxiv.context_windows import MAX_SPLIT_CHARS
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020, DumpFile, converted_root, dump_issues, find_dump_file
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION as DIMENSION
-from citeworth_assets.lib.arxiv.schemas import PAPER_SCHEMA, PARAGRAPH_SCHEMA, REFERENCE_SCHEMA
+from citeworth_assets.lib.arxiv.schemas import paper_schema, paragraph_schema, reference_schema
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.resources import PlatformResource
 
@@ -115,9 +115,9 @@ def arxiv_ingest(context: dg.AssetExecutionContext, citeworth: PlatformResource)
         papers, paragraphs, references = (
             stack.enter_context(lake.PartitionWriter(settings.lake, table, schema, key, DIMENSION))
             for table, schema in (
-                ("arxiv_papers", PAPER_SCHEMA),
-                ("arxiv_paragraphs", PARAGRAPH_SCHEMA),
-                ("arxiv_references", REFERENCE_SCHEMA),
+                ("arxiv_papers", paper_schema()),
+                ("arxiv_paragraphs", paragraph_schema()),
+                ("arxiv_references", reference_schema()),
             )
         )
         read(dump, dumps, log, papers, paragraphs, references)

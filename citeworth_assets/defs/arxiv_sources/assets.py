@@ -17,7 +17,7 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2022, DumpFile, converted_root
 from citeworth_assets.lib.arxiv_sources.archive import iter_sources
 from citeworth_assets.lib.arxiv_sources.convert import DEFAULT_TIMEOUT, OUTCOMES
-from citeworth_assets.lib.arxiv_sources.outcomes import DIMENSION, OUTCOME_SCHEMA, OUTCOMES_TABLE
+from citeworth_assets.lib.arxiv_sources.outcomes import DIMENSION, OUTCOMES_TABLE, outcome_schema
 from citeworth_assets.lib.arxiv_sources.runner import convert_all, converted_path, write_converted
 from citeworth_assets.lib.arxiv_sources.source_dumps import find_source_dump
 from citeworth_assets.resources import PlatformResource
@@ -69,7 +69,7 @@ def arxiv_source_conversion(
     )
     rows = write_converted(results, target)
     seconds = time.perf_counter() - started
-    lake.write_partition(settings.lake, OUTCOMES_TABLE, OUTCOME_SCHEMA, rows, key, DIMENSION)
+    lake.write_partition(settings.lake, OUTCOMES_TABLE, outcome_schema(), rows, key, DIMENSION)
     dump_key = DumpFile(UNARXIVE_2022, target).key
     if not context.instance.has_dynamic_partition(arxiv_dump_files.name, dump_key):
         context.instance.add_dynamic_partitions(arxiv_dump_files.name, [dump_key])

@@ -5,13 +5,15 @@ import json
 import os
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.models.assets import MODEL_POOL
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citesum.abstractive import SCORES_SCHEMA, SCORES_TABLE, aic_sections
+from citeworth_assets.lib.citesum.abstractive import SCORES_TABLE, aic_sections, scores_schema
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource, TrainingDevice
+
+pa = lazy_module("pyarrow")
 
 CHECKPOINT_ENV = "CITEWORTH_SEQ2SEQ"  # also citeworth_models.seq2seq.CHECKPOINT_ENV (not imported: torch)
 
@@ -74,8 +76,8 @@ def citesum_abstractive_scores(
     rows, cites = citesum_rows(plan, splits, aic)
     train = splits.get("train", [])[: plan.train_limit]
     rows += scitldr_rows(plan, settings.dumps, cites, [e["abstract"] for e in train] + [e["target"] for e in train])
-    lake.write_partition(settings.lake, SCORES_TABLE, SCORES_SCHEMA, rows)
-    table = pa.Table.from_pylist(rows, schema=SCORES_SCHEMA)
+    lake.write_partition(settings.lake, SCORES_TABLE, scores_schema(), rows)
+    table = pa.Table.from_pylist(rows, schema=scores_schema())
     shown = table.drop_columns(["checkpoint", "mlflow_run_id"])
     context.log.info(f"{len(rows)} rows, checkpoint {plan.checkpoint_name}")
     return dg.MaterializeResult(

@@ -3,7 +3,6 @@
 from collections import Counter
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.figures import figure_metadata
@@ -14,10 +13,13 @@ from citeworth_assets.lib.citesum import tables
 from citeworth_assets.lib.citesum.baselines import score_baselines, tldr_records
 from citeworth_assets.lib.citesum.reasons import REASONS
 from citeworth_assets.lib.figures import citesum_rouge_figure
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 
 class CandidateConfig(dg.Config):
@@ -72,7 +74,7 @@ def citesum_candidates(context: dg.AssetExecutionContext, config: CandidateConfi
     abstracts = {paper_id: paper["abstract"] for paper_id, paper in cited.items()}
     papers = papers_from_paragraph_rows(lake.iter_partition_rows(settings.lake, "s2orc_paragraphs", shard), {})
     counts, scores = Counter(), []
-    kept, dropped = ("citesum_candidates", tables.CANDIDATE_SCHEMA), ("citesum_drops", tables.DROP_SCHEMA)
+    kept, dropped = ("citesum_candidates", tables.candidate_schema()), ("citesum_drops", tables.drop_schema())
     with filters.run(settings.lake, "citesum_candidates", shard, [REASONS], kept, dropped) as run:
         for candidates, drops in citesum.iter_citation_candidates(
             papers, abstracts, splitter(citeworth.splitter), config.min_abstract_words, counts
@@ -128,7 +130,7 @@ def citesum_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.Ma
         )
     splits = citesum.split_by_cited_paper(examples, config.seed)
     rows = [{**example, "split": name} for name, split in splits.items() for example in split]
-    lake.write_partition(settings.lake, "citesum_dataset", tables.EXAMPLE_SCHEMA, rows)
+    lake.write_partition(settings.lake, "citesum_dataset", tables.example_schema(), rows)
     statistics = citesum.dataset_statistics(splits)
     per_split = [
         {
@@ -143,9 +145,9 @@ def citesum_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.Ma
         }
         for name, split in splits.items()
     ]
-    lake.write_partition(settings.lake, "citesum_statistics", tables.STATISTICS_SCHEMA, per_split)
+    lake.write_partition(settings.lake, "citesum_statistics", tables.statistics_schema(), per_split)
     disciplines = [{"discipline": name, "cited_papers": count} for name, count in statistics["disciplines"].items()]
-    lake.write_partition(settings.lake, "citesum_disciplines", tables.DISCIPLINE_SCHEMA, disciplines)
+    lake.write_partition(settings.lake, "citesum_disciplines", tables.discipline_schema(), disciplines)
     figures = figure_metadata(citesum_rouge_figure(settings.lake, settings.figures_dir))
     return dg.MaterializeResult(metadata={"statistics": dg.MetadataValue.json(statistics), **figures})
 
@@ -175,8 +177,8 @@ def citesum_baselines(citeworth: PlatformResource) -> dg.MaterializeResult:
     test = [row for row in table.to_pylist() if row["split"] == "test"]
     scores = score_baselines(tldr_records(test, splitter(citeworth.splitter)))
     rows = [{"method": method, **values, "examples": len(test)} for method, values in scores.items()]
-    result = pa.Table.from_pylist(rows, schema=tables.BASELINE_SCHEMA)
-    lake.write_partition(settings.lake, "citesum_baselines", tables.BASELINE_SCHEMA, rows)
+    result = pa.Table.from_pylist(rows, schema=tables.baseline_schema())
+    lake.write_partition(settings.lake, "citesum_baselines", tables.baseline_schema(), rows)
     return dg.MaterializeResult(
         metadata={"test_examples": len(test), "scores": dg.MetadataValue.md(markdown_table(result))}
     )

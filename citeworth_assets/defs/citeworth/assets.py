@@ -4,7 +4,6 @@ dataset, its statistics and its release."""
 import time
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.fields import mag_fields
 from citeworth_assets.defs.figures import figure_metadata
@@ -13,16 +12,19 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth import dataset
 from citeworth_assets.lib.citeworth.partition import clean_partition, cleaning_run
 from citeworth_assets.lib.citeworth.quality import (
-    COMPARISON_SCHEMA,
     compare_rule_sets,
     comparison_rule_sets,
+    comparison_schema,
 )
 from citeworth_assets.lib.fields import CITEWORTH_FIELDS, FIELD_BY_KEY
 from citeworth_assets.lib.figures import citeworth_statistics_figures
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 
 @per_shard_kept_and_dropped(
@@ -173,8 +175,8 @@ def citeworth_rule_comparison(config: ComparisonConfig, citeworth: PlatformResou
     settings = citeworth.settings
     papers = dataset.sample_candidate_papers(settings.lake, config.max_candidate_papers)
     rows = compare_rule_sets(papers, comparison_rule_sets(), splitter(citeworth.splitter))
-    table = pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA)
-    lake.write_partition(settings.lake, "citeworth_rule_comparison", COMPARISON_SCHEMA, rows)
+    table = pa.Table.from_pylist(rows, schema=comparison_schema())
+    lake.write_partition(settings.lake, "citeworth_rule_comparison", comparison_schema(), rows)
     return dg.MaterializeResult(
         metadata={"candidate_papers": len(papers), "comparison": dg.MetadataValue.md(markdown_table(table))}
     )

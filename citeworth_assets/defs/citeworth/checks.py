@@ -1,13 +1,15 @@
 """Checks on the CiteWorth dataset: what the paper promises of every sentence, split and field."""
 
 import dagster as dg
-import pyarrow.compute as pc
 
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.lib.citeworth.dataset import read_dataset
 from citeworth_assets.lib.citeworth.quality import citation_marker, fails_sentence_format
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.resources import PlatformResource
+
+pc = lazy_module("pyarrow.compute")
 
 
 def _sentences(citeworth: PlatformResource) -> list[dict]:

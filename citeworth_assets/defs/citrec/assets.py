@@ -8,7 +8,6 @@ import base64
 import time
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.citrec.settings import (
     ARXIV_EXPORT,
@@ -17,8 +16,11 @@ from citeworth_assets.defs.citrec.settings import (
 )
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citrec import tables
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 MANUAL = "Manual: materialize it yourself (the citrec_job, or this asset in the UI); nothing triggers it."
 
@@ -37,11 +39,11 @@ def context_export(citeworth: PlatformResource):
     return contexts, catalogue if catalogue.is_file() else None
 
 
-def lake_partition(citeworth: PlatformResource, table: str, name: str) -> pa.Table:
+def lake_partition(citeworth: PlatformResource, table: str, name: str) -> "pa.Table":
     return lake.read_partition(citeworth.settings.lake, table, name, dimension=tables.DIMENSION)
 
 
-def _write(citeworth: PlatformResource, table: str, schema: pa.Schema, rows, name: str) -> int:
+def _write(citeworth: PlatformResource, table: str, schema: "pa.Schema", rows, name: str) -> int:
     return lake.write_partition(citeworth.settings.lake, table, schema, rows, name, dimension=tables.DIMENSION)
 
 
@@ -77,16 +79,16 @@ def citrec_dataset(
     issues = IssueLog()
     catalogue = read_catalogue(catalogue_path, issues) if catalogue_path else None
     dataset = dataset_from_csv([contexts_csv], settings, catalogue, issues)
-    _write(citeworth, "citrec_contexts", tables.CONTEXT_SCHEMA, tables.context_rows(dataset), settings.name)
+    _write(citeworth, "citrec_contexts", tables.context_schema(), tables.context_rows(dataset), settings.name)
     _write(
         citeworth,
         "citrec_candidates",
-        tables.CANDIDATE_SCHEMA,
+        tables.candidate_schema(),
         tables.candidate_rows(dataset, catalogue),
         settings.name,
     )
     row = tables.statistics_row(dataset, issues, catalogue_field_names(catalogue))
-    _write(citeworth, "citrec_dataset_statistics", tables.STATISTICS_SCHEMA, [row], settings.name)
+    _write(citeworth, "citrec_dataset_statistics", tables.statistics_schema(), [row], settings.name)
     if issues.total:  # one line, however many contexts are unusable
         first = issues.issues[0] if issues.issues else None
         context.log.warning(f"{issues.total} unusable contexts or catalogue rows {issues.counts}; first: {first}")
@@ -190,8 +192,8 @@ def citrec_evaluation(citrec: CitrecResource, citeworth: PlatformResource) -> dg
         )
         runs[model_name] = run_id
         rows += [{**row, "run_id": run_id} for row in model_rows]
-    _write(citeworth, "citrec_results", tables.RESULT_SCHEMA, rows, name)
-    results = pa.Table.from_pylist(rows, schema=tables.RESULT_SCHEMA)
+    _write(citeworth, "citrec_results", tables.result_schema(), rows, name)
+    results = pa.Table.from_pylist(rows, schema=tables.result_schema())
     metadata = {
         "dataset": name,
         "test_items": statistics["test_items"],

@@ -1,11 +1,13 @@
 """Checks of the citation recommendation data set: the properties §6.1's temporal split promises."""
 
 import dagster as dg
-import pyarrow.compute as pc
 
 from citeworth_assets.defs.citrec.assets import citrec_dataset, lake_partition
 from citeworth_assets.defs.citrec.settings import CitrecResource
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.resources import PlatformResource
+
+pc = lazy_module("pyarrow.compute")
 
 
 @dg.asset_check(

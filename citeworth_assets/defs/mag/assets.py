@@ -15,7 +15,7 @@ from citeworth_assets.lib.identifiers import read_arxiv_metadata_titles
 from citeworth_assets.lib.mag.catalogue import mag_level0_fields
 from citeworth_assets.lib.mag.lake_catalogue import build_works_apart, field_counts
 from citeworth_assets.lib.mag.openalex_snapshot import SnapshotError
-from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA, FIELD_OF_STUDY_SCHEMA
+from citeworth_assets.lib.mag.tables import arxiv_title_schema, field_of_study_schema
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.resources import PlatformResource
 
@@ -85,9 +85,9 @@ def mag_catalogue(context: dg.AssetExecutionContext, citeworth: PlatformResource
     except SnapshotError as error:  # an OpenAlex folder without works parts: never an empty catalogue
         raise dg.Failure(str(error)) from None
     fields = field_counts(settings.lake, settings.duckdb)
-    titles = lake.write_partition(settings.lake, "arxiv_titles", ARXIV_TITLE_SCHEMA, _arxiv_titles(dumps, log))
+    titles = lake.write_partition(settings.lake, "arxiv_titles", arxiv_title_schema(), _arxiv_titles(dumps, log))
     field_rows = _field_rows(dumps, fields)
-    lake.write_partition(settings.lake, "mag_fields_of_study", FIELD_OF_STUDY_SCHEMA, field_rows)
+    lake.write_partition(settings.lake, "mag_fields_of_study", field_of_study_schema(), field_rows)
     if log.total:
         context.log.warning(f"catalogue under {dumps}: {log.total} read issues {log.counts}")
     issues = read_issue_metadata(settings.lake, CATALOGUE_ISSUES, log, "catalogue", dumps=dumps)

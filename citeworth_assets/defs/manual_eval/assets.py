@@ -1,17 +1,19 @@
 """Manual evaluation (CiteWorth §3.3): the blind sample to annotate and the Table 3 results."""
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.citeworth.assets import citeworth_dataset
 from citeworth_assets.defs.outputs import derived_asset
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.dataset import RULES_DIMENSION, read_dataset, sample_candidate_papers
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.manual_eval import evaluation
 from citeworth_assets.lib.manual_eval.store import JudgementStore
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
+
+pa = lazy_module("pyarrow")
 
 
 def judgement_store(citeworth: PlatformResource) -> JudgementStore:
@@ -59,7 +61,7 @@ def citeworth_manual_eval_sample(
     lake.write_partition(
         settings.lake,
         "citeworth_manual_eval_sample",
-        evaluation.SAMPLE_SCHEMA,
+        evaluation.sample_schema(),
         sample.items,
         rules.name,
         RULES_DIMENSION,
@@ -86,9 +88,9 @@ def citeworth_manual_eval_results(citeworth: PlatformResource) -> dg.Materialize
     settings, rules = citeworth.settings, citeworth.rule_set.name
     rows = evaluation.table_3(rules, read_sample(citeworth), judgement_store(citeworth).all_active())
     lake.write_partition(
-        settings.lake, "citeworth_manual_eval_results", evaluation.RESULT_SCHEMA, rows, rules, RULES_DIMENSION
+        settings.lake, "citeworth_manual_eval_results", evaluation.result_schema(), rows, rules, RULES_DIMENSION
     )
-    table = pa.Table.from_pylist(rows, schema=evaluation.RESULT_SCHEMA)
+    table = pa.Table.from_pylist(rows, schema=evaluation.result_schema())
     return dg.MaterializeResult(metadata={"rule_set": rules, "table_3": dg.MetadataValue.md(markdown_table(table))})
 
 

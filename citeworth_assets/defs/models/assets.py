@@ -4,16 +4,18 @@
 import json
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.figures import figure_metadata
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.figures import log_comparison_figure
-from citeworth_assets.lib.models.tables import COMPARISON_SCHEMA, DOMAIN_SCHEMA, domain_matrix
+from citeworth_assets.lib.lazy import lazy_module
+from citeworth_assets.lib.models.tables import comparison_schema, domain_matrix, domain_schema
 from citeworth_assets.lib.models.tracking import latest_runs, train_tracked
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource, TrainingDevice
 from citeworth_models.registry import ENCODER_MODELS, MODELS, NEURAL_MODELS
+
+pa = lazy_module("pyarrow")
 
 MODEL_POOL = "gpu"  # the neural training assets only: one at a time on the GPU
 DOMAIN_FIELDS = ("Chemistry", "Engineering", "Computer Science", "Psychology", "Biology")
@@ -118,11 +120,11 @@ def comparison_figure(settings) -> dict:
 )
 def citeworth_model_comparison(citeworth: PlatformResource) -> dg.MaterializeResult:
     rows = latest_runs(citeworth.settings.tracking_uri)
-    lake.write_partition(citeworth.settings.lake, "citeworth_model_comparison", COMPARISON_SCHEMA, rows)
+    lake.write_partition(citeworth.settings.lake, "citeworth_model_comparison", comparison_schema(), rows)
     figures = comparison_figure(citeworth.settings)  # a PNG in the metadata and in MLflow, degenerate models marked
     return dg.MaterializeResult(
         metadata={
-            "table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=COMPARISON_SCHEMA))),
+            "table_4": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=comparison_schema()))),
             **figures,
         }
     )
@@ -162,11 +164,11 @@ def citeworth_domain_matrix(
             params=params,
         ),
     )
-    lake.write_partition(citeworth.settings.lake, "citeworth_domain_matrix", DOMAIN_SCHEMA, rows)
+    lake.write_partition(citeworth.settings.lake, "citeworth_domain_matrix", domain_schema(), rows)
     return dg.MaterializeResult(
         metadata={
             "model": config.model,
-            "matrix": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=DOMAIN_SCHEMA), limit=40)),
+            "matrix": dg.MetadataValue.md(markdown_table(pa.Table.from_pylist(rows, schema=domain_schema()), limit=40)),
         }
     )
 

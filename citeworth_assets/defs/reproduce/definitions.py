@@ -50,7 +50,7 @@ def paper_tables(citeworth: PlatformResource) -> dg.MaterializeResult:
         if connection is not None:
             connection.close()
     rows = pairing.pair_rows(done)
-    lake.write_partition(settings.lake, PAPER_TABLES, pairing.PAIR_SCHEMA, rows.to_pylist())
+    lake.write_partition(settings.lake, PAPER_TABLES, pairing.pair_schema(), rows.to_pylist())
     ours = sum(pair.ours is not None for _, pairs in done for pair in pairs)
     return dg.MaterializeResult(
         metadata={

@@ -16,7 +16,7 @@ from citeworth_assets.lib.sciqfs.examples import ExampleCounts, ExampleSettings
 from citeworth_assets.lib.sciqfs.reasons import REASONS
 from citeworth_assets.lib.sciqfs.release import write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings
-from citeworth_assets.lib.sciqfs.statistics import STATISTICS_SCHEMA
+from citeworth_assets.lib.sciqfs.statistics import statistics_schema
 from citeworth_assets.lib.sentences import splitter
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource
@@ -180,10 +180,10 @@ def release_asset(examples: list[dg.AssetsDefinition]) -> dg.AssetsDefinition:
         lake.write_partition(
             settings.lake,
             lake_tables.SPLITS,
-            lake_tables.SPLIT_SCHEMA,
+            lake_tables.split_schema(),
             ({"paper_id": paper_id, "split": split} for paper_id, split in sorted(split_of.items())),
         )
-        lake.write_partition(settings.lake, lake_tables.STATISTICS, STATISTICS_SCHEMA, statistics.to_pylist())
+        lake.write_partition(settings.lake, lake_tables.STATISTICS, statistics_schema(), statistics.to_pylist())
         return dg.MaterializeResult(
             metadata={
                 "folder": str(folder),

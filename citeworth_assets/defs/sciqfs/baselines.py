@@ -3,13 +3,15 @@ classifiers by hand (pool ``gpu``). Both are one MLflow run per baseline (:mod:`
 libraries (scikit-learn, torch, MLflow) are imported when an asset runs, never when the code location loads."""
 
 import dagster as dg
-import pyarrow as pa
 
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.lib import lake
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.sciqfs import lake_tables
 from citeworth_assets.lib.warehouse import markdown_table
 from citeworth_assets.resources import PlatformResource, TrainingDevice
+
+pa = lazy_module("pyarrow")
 
 GROUP = "sciqfs"
 TRAINING_POOL = "gpu"
@@ -86,11 +88,11 @@ def _score(context, config, citeworth: PlatformResource, key: str, device: str =
         )
     dimension = lake_tables.BASELINES_DIMENSION
     lake_tables.drop_unpartitioned(settings.lake, [lake_tables.BASELINES, lake_tables.BASELINE_EXAMPLES])
-    lake.write_partition(settings.lake, lake_tables.BASELINES, lake_tables.BASELINE_SCHEMA, rows, key, dimension)
+    lake.write_partition(settings.lake, lake_tables.BASELINES, lake_tables.baseline_schema(), rows, key, dimension)
     lake.write_partition(
-        settings.lake, lake_tables.BASELINE_EXAMPLES, lake_tables.BASELINE_EXAMPLE_SCHEMA, per_example, key, dimension
+        settings.lake, lake_tables.BASELINE_EXAMPLES, lake_tables.baseline_example_schema(), per_example, key, dimension
     )
-    table = pa.Table.from_pylist(rows, schema=lake_tables.BASELINE_SCHEMA).select(SHOWN)
+    table = pa.Table.from_pylist(rows, schema=lake_tables.baseline_schema()).select(SHOWN)
     return {
         "table_3": dg.MetadataValue.md(markdown_table(table, limit=40)),
         "scored_on": note or f"{config.test_split} split",

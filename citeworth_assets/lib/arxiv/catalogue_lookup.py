@@ -19,33 +19,49 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
+from functools import cache
 from itertools import islice
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.resolution import Catalogue, ResolutionSettings, resolve, title_windows
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag.titles import mag_normalise_title
 
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
+
 WORK_COLUMNS = ["work_id", "mag_id", "openalex_id", "normalised_title", "authors", "citation_count", "doi", "arxiv_id"]
-KEY_SCHEMA = pa.schema([("batch", pa.int64()), ("kind", pa.string()), ("key", pa.string())])
-STAGED_REFERENCE = pa.schema(
-    [
-        ("batch", pa.int64()),
-        ("ref_id", pa.string()),
-        ("citing_paper_id", pa.string()),
-        ("raw_string", pa.string()),
-        ("arxiv_ids", pa.list_(pa.string())),
-        ("dois", pa.list_(pa.string())),
-    ]
-)
+
+
+@cache
+def key_schema() -> pa.Schema:
+    return pa.schema([("batch", pa.int64()), ("kind", pa.string()), ("key", pa.string())])
+
+
+@cache
+def staged_reference_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("batch", pa.int64()),
+            ("ref_id", pa.string()),
+            ("citing_paper_id", pa.string()),
+            ("raw_string", pa.string()),
+            ("arxiv_ids", pa.list_(pa.string())),
+            ("dois", pa.list_(pa.string())),
+        ]
+    )
+
+
 # arXiv metadata titles of a batch's arXiv ids, as found and normalised as the resolver does
-ID_TITLE_SCHEMA = pa.schema(
-    [("batch", pa.int64()), ("arxiv_id", pa.string()), ("title", pa.string()), ("normalised", pa.string())]
-)
+@cache
+def id_title_schema() -> pa.Schema:
+    return pa.schema(
+        [("batch", pa.int64()), ("arxiv_id", pa.string()), ("title", pa.string()), ("normalised", pa.string())]
+    )
+
+
 # Only the key columns are read while joining (a narrow scan of the catalogue per kind of key); the whole rows of the
 # works found are read once, at the end. Works found by an identifier (arXiv id or DOI), with their titles:
 ID_MATCHES_SQL = """
@@ -98,7 +114,7 @@ def reference_keys(references: list[dict], settings: ResolutionSettings, batch: 
         keys.update(("doi", d) for d in reference.get("dois") or [])
         keys.update(("title", t) for t in title_windows(reference.get("raw_string") or "", settings))
     kinds, values = zip(*sorted(keys)) if keys else ((), ())
-    return pa.table({"batch": [batch] * len(kinds), "kind": list(kinds), "key": list(values)}, schema=KEY_SCHEMA)
+    return pa.table({"batch": [batch] * len(kinds), "kind": list(kinds), "key": list(values)}, schema=key_schema())
 
 
 class LakeCatalogue:
@@ -158,12 +174,15 @@ class LakeCatalogue:
         """References and their keys to staging Parquet, batch by batch; returns the number of batches."""
         references, count = iter(references), 0
         with (
-            pq.ParquetWriter(stage / "references.parquet", STAGED_REFERENCE) as refs,
-            pq.ParquetWriter(stage / "keys.parquet", KEY_SCHEMA) as keys,
+            pq.ParquetWriter(stage / "references.parquet", staged_reference_schema()) as refs,
+            pq.ParquetWriter(stage / "keys.parquet", key_schema()) as keys,
         ):
             while batch := list(islice(references, batch_size)):
-                rows = [{name: r.get(name) for name in STAGED_REFERENCE.names[1:]} | {"batch": count} for r in batch]
-                refs.write_table(pa.Table.from_pylist(rows, schema=STAGED_REFERENCE))
+                rows = [
+                    {name: r.get(name) for name in staged_reference_schema().names[1:]} | {"batch": count}
+                    for r in batch
+                ]
+                refs.write_table(pa.Table.from_pylist(rows, schema=staged_reference_schema()))
                 keys.write_table(reference_keys(batch, self.settings, count))
                 count += 1
         return count
@@ -174,7 +193,7 @@ class LakeCatalogue:
         run = self.connection.execute
         run("CREATE TABLE keys AS SELECT * FROM read_parquet(?)", [str(stage / "keys.parquet")])
         titles = stage / "arxiv_titles.parquet"
-        with pq.ParquetWriter(titles, ID_TITLE_SCHEMA) as writer:
+        with pq.ParquetWriter(titles, id_title_schema()) as writer:
             if self.has_titles:
                 found = self.connection.sql(
                     "SELECT k.batch, t.arxiv_id, t.title FROM keys AS k JOIN arxiv_titles AS t "
@@ -182,7 +201,7 @@ class LakeCatalogue:
                 ).to_arrow_reader(20_000)
                 for part in found:  # titles normalised as the resolver does (Catalogue.add_arxiv_titles)
                     rows = pa.Table.from_batches([part]).to_pylist()
-                    writer.write_table(pa.Table.from_pylist([_arxiv_title(r) for r in rows], schema=ID_TITLE_SCHEMA))
+                    writer.write_table(pa.Table.from_pylist([_arxiv_title(r) for r in rows], schema=id_title_schema()))
         run(
             "CREATE VIEW arxiv_found_titles AS SELECT *, file_row_number AS _order "
             f"FROM read_parquet({sql_literal(titles)}, file_row_number = true)"
@@ -232,7 +251,7 @@ class _Groups:
 
 
 def resolve_in_lake(references: Iterable[dict], lookup: LakeCatalogue, batch_size: int = 5_000) -> Iterator[dict]:
-    """RESOLUTION_SCHEMA rows of the references, batch by batch against the lake's catalogue (joined once)."""
+    """resolution_schema() rows of the references, batch by batch against the lake's catalogue (joined once)."""
     for batch, catalogue in lookup.batches(references, batch_size):
         for reference in batch:
             yield resolve(reference, catalogue)

@@ -13,13 +13,14 @@ import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.context_csv import CsvRepairs, context_csv_line, line_work_ids, mag_or_openalex
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.identifiers import normalise_arxiv_id
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 CONTEXTS_FILE, CATALOGUE_FILE = "contexts.csv", "catalogue.jsonl"
 

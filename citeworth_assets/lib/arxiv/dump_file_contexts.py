@@ -54,7 +54,7 @@ def paper_folder(dump: DumpFile, root: Path | None = None) -> Iterator[Path]:
 def context_rows(
     dump: DumpFile, settings: ContextWindow, published_labels: bool, log: IssueLog, root: Path | None = None
 ) -> Iterator[dict]:
-    """CONTEXT_SCHEMA rows of one dump file: markers of bibliography items with a shipped link, as published.
+    """context_schema() rows of one dump file: markers of bibliography items with a shipped link, as published.
     No file of a folder that leads out of it and the dump root ``root`` is read."""
     if dump.release == UNARXIVE_2020:
         with paper_folder(dump, root) as folder:
@@ -101,7 +101,7 @@ def lake_context_rows(
 def resolver_linked_rows(
     lake_root: Path, dump: DumpFile, key: str, settings: ContextWindow, log: IssueLog, dumps: Path | None = None
 ) -> Iterator[dict]:
-    """CONTEXT_SCHEMA rows, from the lake's stored papers, for every item linked by the input (a shipped OpenAlex id
+    """context_schema() rows, from the lake's stored papers, for every item linked by the input (a shipped OpenAlex id
     gets its MAG id from the catalogue) or by the resolver
     (:func:`~citeworth_assets.lib.arxiv.context_extraction.linked_contexts`); in a file converted from LaTeX sources,
     also every item naming an arXiv id (no links are shipped there)."""

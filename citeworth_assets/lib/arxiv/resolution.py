@@ -23,8 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-
-import pyarrow as pa
+from functools import cache
 
 from citeworth_assets.lib.arxiv.generic_titles import is_generic_title
 from citeworth_assets.lib.identifiers import (
@@ -35,21 +34,27 @@ from citeworth_assets.lib.identifiers import (
     normalise_doi,
     short_openalex_id,
 )
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag.titles import mag_normalise_title, surname
 
-RESOLUTION_SCHEMA = pa.schema(
-    [
-        ("ref_id", pa.string()),
-        ("citing_paper_id", pa.string()),
-        ("work_id", pa.string()),
-        ("mag_id", pa.string()),
-        ("openalex_id", pa.string()),
-        ("resolved_by", pa.string()),  # arxiv_id | doi | title | null
-        ("failure", pa.string()),  # empty_string | no_title | author_mismatch | null
-        ("title", pa.string()),  # the normalised title matched or tried
-        ("candidates", pa.int32()),
-    ]
-)
+pa = lazy_module("pyarrow")
+
+
+@cache
+def resolution_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("ref_id", pa.string()),
+            ("citing_paper_id", pa.string()),
+            ("work_id", pa.string()),
+            ("mag_id", pa.string()),
+            ("openalex_id", pa.string()),
+            ("resolved_by", pa.string()),  # arxiv_id | doi | title | null
+            ("failure", pa.string()),  # empty_string | no_title | author_mismatch | null
+            ("title", pa.string()),  # the normalised title matched or tried
+            ("candidates", pa.int32()),
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ class ResolutionSettings:
 
 @dataclass
 class Catalogue:
-    """In-memory indexes over WORK_SCHEMA rows (for samples and partitions; a dump's goes through DuckDB)."""
+    """In-memory indexes over work_schema() rows (for samples and partitions; a dump's goes through DuckDB)."""
 
     settings: ResolutionSettings = field(default_factory=ResolutionSettings)
     by_title: dict[str, list[dict]] = field(default_factory=dict)
@@ -170,7 +175,7 @@ def _row(reference: dict, work: dict | None, resolved_by, failure, title, candid
 
 
 def resolve(reference: dict, catalogue: Catalogue) -> dict:
-    """The resolution of one REFERENCE_SCHEMA row (a RESOLUTION_SCHEMA row)."""
+    """The resolution of one reference_schema() row (a resolution_schema() row)."""
     settings = catalogue.settings
     raw = reference.get("raw_string") or ""
     if not raw.strip():

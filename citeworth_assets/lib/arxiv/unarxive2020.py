@@ -239,7 +239,7 @@ def _bibitems(refs: RefsDb, citing: Iterable[str] | None) -> sqlite3.Cursor:
 def iter_references(
     refs: RefsDb, log: IssueLog, source_file: str | None = None, citing: Iterable[str] | None = None
 ) -> Iterator[dict]:
-    """One REFERENCE_SCHEMA row per ``bibitem``, in rowid order; ``line`` is the SQLite rowid.
+    """One reference_schema() row per ``bibitem``, in rowid order; ``line`` is the SQLite rowid.
 
     ``citing``: only the bibitems of these papers (refs.db's ``citing_arxiv_id`` form, as the file names): a
     ``refs.db`` shared by many folders or tarballs gives each its own papers' items, never all 29M of them.
@@ -312,7 +312,7 @@ def _paragraphs(paper_id: str, lines: list[tuple[int, int, str]], provenance: di
 
 
 def read_paper(file: PaperFile, log: IssueLog, refs: RefsDb | None) -> Paper:
-    """A paper's text, its PAPER_SCHEMA row and PARAGRAPH_SCHEMA rows; problems are logged."""
+    """A paper's text, its paper_schema() row and paragraph_schema() rows; problems are logged."""
     arxiv_id = arxiv_id_of(file.name)
     where = f"{file.source_file}:{file.member}" if file.member else file.source_file
     paper_id = normalise_arxiv_id(arxiv_id) or arxiv_id
@@ -357,7 +357,7 @@ def read_paper(file: PaperFile, log: IssueLog, refs: RefsDb | None) -> Paper:
 
 
 def text_from_paragraphs(paragraphs: Iterable[dict], text_lines: int | None, whitespace: list | None = None) -> str:
-    """A paper's text rebuilt from its PARAGRAPH_SCHEMA rows (in order), its line count and its lines of only
+    """A paper's text rebuilt from its paragraph_schema() rows (in order), its line count and its lines of only
     whitespace: the paragraphs at their lines, the rest blank. Exact unless a line held a lone carriage return."""
     lines: dict[int, str] = {entry["line"]: entry["text"] for entry in whitespace or []}
     last = 0

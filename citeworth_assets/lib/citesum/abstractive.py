@@ -6,37 +6,45 @@ No torch here: the rows and pairs are plain data; :mod:`citeworth_assets.lib.cit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from statistics import mean
 
-import pyarrow as pa
-
 from citeworth_assets.lib.citesum.construction import ROUGE_TYPES
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 SCORES_TABLE = "citesum_abstractive_scores"
-SCORES_SCHEMA = pa.schema(
-    [
-        ("model", pa.string()),  # BART | CITES
-        ("checkpoint", pa.string()),  # the base folder, or tiny-random-bart
-        ("meaningful", pa.bool_()),  # false for the tiny random model: its scores mean nothing
-        ("task", pa.string()),  # tldr | title | discipline
-        ("source", pa.string()),  # abstract | aic | abstract+title | abstract+discipline
-        ("targets", pa.string()),  # tldr | tldr/title | tldr/title/discipline | title | discipline
-        ("eval_set", pa.string()),  # citesum | scitldr-a | scitldr-aic | scitldr-full
-        ("setting", pa.string()),  # fine-tuned | zero-shot | few-shot
-        ("variant", pa.string()),  # '' | post-processing | prompting | prompting, gold 3 tokens
-        ("train_examples", pa.int64()),  # null: the whole train split
-        ("seeds", pa.int32()),  # runs averaged
-        ("rouge1", pa.float64()),  # F1 x100
-        ("rouge2", pa.float64()),
-        ("rougeL", pa.float64()),
-        ("macro_f1", pa.float64()),  # discipline only (scikit-learn, 0-1 as the paper prints it)
-        ("weighted_f1", pa.float64()),
-        ("examples", pa.int64()),  # test examples scored
-        ("mlflow_run_id", pa.string()),
-        ("reason", pa.string()),  # null when the row has scores; else why it could not be computed
-    ]
-)
+
+
+@cache
+def scores_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("model", pa.string()),  # BART | CITES
+            ("checkpoint", pa.string()),  # the base folder, or tiny-random-bart
+            ("meaningful", pa.bool_()),  # false for the tiny random model: its scores mean nothing
+            ("task", pa.string()),  # tldr | title | discipline
+            ("source", pa.string()),  # abstract | aic | abstract+title | abstract+discipline
+            ("targets", pa.string()),  # tldr | tldr/title | tldr/title/discipline | title | discipline
+            ("eval_set", pa.string()),  # citesum | scitldr-a | scitldr-aic | scitldr-full
+            ("setting", pa.string()),  # fine-tuned | zero-shot | few-shot
+            ("variant", pa.string()),  # '' | post-processing | prompting | prompting, gold 3 tokens
+            ("train_examples", pa.int64()),  # null: the whole train split
+            ("seeds", pa.int32()),  # runs averaged
+            ("rouge1", pa.float64()),  # F1 x100
+            ("rouge2", pa.float64()),
+            ("rougeL", pa.float64()),
+            ("macro_f1", pa.float64()),  # discipline only (scikit-learn, 0-1 as the paper prints it)
+            ("weighted_f1", pa.float64()),
+            ("examples", pa.int64()),  # test examples scored
+            ("mlflow_run_id", pa.string()),
+            ("reason", pa.string()),  # null when the row has scores; else why it could not be computed
+        ]
+    )
+
+
 SEPARATOR = " </s> "  # between title or discipline and the abstract (BART's separator token)
 
 
@@ -150,7 +158,7 @@ def discipline_f1(predictions: list[str], gold: list[str]) -> dict[str, float]:
 
 
 def empty_row(**values) -> dict:
-    return {name: values.get(name) for name in SCORES_SCHEMA.names}
+    return {name: values.get(name) for name in scores_schema().names}
 
 
 def aic_sections(lake_root: Path, paper_ids: set[str]) -> dict[str, str]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib.dataset_cards import CardSpec
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 CITESUM_PAPER = (
     "CiteSum: Citation Text-guided Scientific Extreme Summarization and Domain Adaptation with Limited Supervision "

@@ -2,83 +2,112 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
-
-import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.card import CARD
 from citeworth_assets.lib.citesum.construction import SPLITS, release_record
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.releases import write_release
 
-CANDIDATE_SCHEMA = pa.schema(
-    [
-        ("citing_paper_id", pa.string()),
-        ("cited_paper_id", pa.string()),
-        ("paragraph_index", pa.int32()),
-        ("sentence_index", pa.int32()),
-        ("sentence", pa.string()),
-        ("target", pa.string()),
-        ("rouge1_recall", pa.float64()),
-        ("rouge2_recall", pa.float64()),
-        ("rougeL_recall", pa.float64()),
-        ("kept", pa.bool_()),
-        ("failed_thresholds", pa.list_(pa.string())),  # the ROUGE types below their threshold
-        ("shard", pa.string()),
-    ]
-)
-DROP_SCHEMA = pa.schema(
-    [
-        ("citing_paper_id", pa.string()),
-        ("paragraph_index", pa.int32()),
-        ("sentence_index", pa.int32()),
-        ("sentence", pa.string()),
-        ("reason", pa.string()),
-        ("shard", pa.string()),
-    ]
-)
-EXAMPLE_SCHEMA = pa.schema(
-    [
-        *[
-            CANDIDATE_SCHEMA.field(name)
-            for name in CANDIDATE_SCHEMA.names
-            if name not in ("kept", "failed_thresholds", "shard")
-        ],
-        ("title", pa.string()),
-        ("abstract", pa.string()),
-        ("discipline", pa.string()),
-        ("split", pa.string()),
-    ]
-)
-STATISTICS_SCHEMA = pa.schema(
-    [
-        ("split", pa.string()),
-        ("examples", pa.int64()),
-        ("mean_source_words", pa.float64()),
-        ("mean_summary_words", pa.float64()),
-    ]
-)
-DISCIPLINE_SCHEMA = pa.schema([("discipline", pa.string()), ("cited_papers", pa.int64())])
-BASELINE_SCHEMA = pa.schema(
-    [
-        ("method", pa.string()),
-        ("rouge1", pa.float64()),
-        ("rouge2", pa.float64()),
-        ("rougeL", pa.float64()),
-        ("examples", pa.int64()),
-    ]
-)
+pa = lazy_module("pyarrow")
 
 
-CITED_ABSTRACT_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("title", pa.string()),
-        ("abstract", pa.string()),
-        ("mag_field_of_study", pa.list_(pa.string())),
-    ]
-)
+@cache
+def candidate_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("citing_paper_id", pa.string()),
+            ("cited_paper_id", pa.string()),
+            ("paragraph_index", pa.int32()),
+            ("sentence_index", pa.int32()),
+            ("sentence", pa.string()),
+            ("target", pa.string()),
+            ("rouge1_recall", pa.float64()),
+            ("rouge2_recall", pa.float64()),
+            ("rougeL_recall", pa.float64()),
+            ("kept", pa.bool_()),
+            ("failed_thresholds", pa.list_(pa.string())),  # the ROUGE types below their threshold
+            ("shard", pa.string()),
+        ]
+    )
+
+
+@cache
+def drop_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("citing_paper_id", pa.string()),
+            ("paragraph_index", pa.int32()),
+            ("sentence_index", pa.int32()),
+            ("sentence", pa.string()),
+            ("reason", pa.string()),
+            ("shard", pa.string()),
+        ]
+    )
+
+
+@cache
+def example_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            *[
+                candidate_schema().field(name)
+                for name in candidate_schema().names
+                if name not in ("kept", "failed_thresholds", "shard")
+            ],
+            ("title", pa.string()),
+            ("abstract", pa.string()),
+            ("discipline", pa.string()),
+            ("split", pa.string()),
+        ]
+    )
+
+
+@cache
+def statistics_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("split", pa.string()),
+            ("examples", pa.int64()),
+            ("mean_source_words", pa.float64()),
+            ("mean_summary_words", pa.float64()),
+        ]
+    )
+
+
+@cache
+def discipline_schema() -> pa.Schema:
+    return pa.schema([("discipline", pa.string()), ("cited_papers", pa.int64())])
+
+
+@cache
+def baseline_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("method", pa.string()),
+            ("rouge1", pa.float64()),
+            ("rouge2", pa.float64()),
+            ("rougeL", pa.float64()),
+            ("examples", pa.int64()),
+        ]
+    )
+
+
+@cache
+def cited_abstract_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.string()),
+            ("title", pa.string()),
+            ("abstract", pa.string()),
+            ("mag_field_of_study", pa.list_(pa.string())),
+        ]
+    )
+
+
 CITED_ABSTRACTS = "citesum_cited_abstracts"
 
 
@@ -90,7 +119,7 @@ def write_cited_abstract_catalogue(lake_root: Path) -> int:
     present in several shards takes its first row by release, shard and line.
     """
     if not (lake.has_data(lake_root, "s2orc_papers") and lake.has_data(lake_root, "s2orc_paragraphs")):
-        return lake.write_partition(lake_root, CITED_ABSTRACTS, CITED_ABSTRACT_SCHEMA, [])
+        return lake.write_partition(lake_root, CITED_ABSTRACTS, cited_abstract_schema(), [])
     sql = """
         WITH cited AS (
             SELECT DISTINCT span.linked_paper_id AS paper_id

@@ -15,43 +15,53 @@ Choices where the paper is silent:
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citeworth.card import CARD
-from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
+from citeworth_assets.lib.citeworth.partition import paragraph_schema, rules_key
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY
 from citeworth_assets.lib.duckdb_limits import bounded
 from citeworth_assets.lib.fields import FIELD_DIMENSION, field_key
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.releases import write_release
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
 
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
+
 SPLITS = ("train", "dev", "test")
 RULES_DIMENSION = "rules"  # lake partition folders of the per-rule-set tables: <table>/rules=<rule set>/
-DATASET_SCHEMA = PARAGRAPH_SCHEMA.append(pa.field("field", pa.string())).append(pa.field("split", pa.string()))
-STATISTICS_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("field", pa.string()),
-        ("paragraphs", pa.int64()),
-        ("sentences", pa.int64()),
-        ("tokens", pa.int64()),
-        ("train_sentences", pa.int64()),
-        ("dev_sentences", pa.int64()),
-        ("test_sentences", pa.int64()),
-        ("cite_worthy", pa.int64()),
-        ("non_cite_worthy", pa.int64()),
-        ("cite_worthy_share", pa.float64()),
-        ("min_chars", pa.int64()),
-        ("max_chars", pa.int64()),
-        ("mean_chars", pa.float64()),
-        ("median_chars", pa.float64()),
-    ]
-)
+
+
+@cache
+def dataset_schema() -> pa.Schema:
+    return paragraph_schema().append(pa.field("field", pa.string())).append(pa.field("split", pa.string()))
+
+
+@cache
+def statistics_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("rule_set", pa.string()),
+            ("field", pa.string()),
+            ("paragraphs", pa.int64()),
+            ("sentences", pa.int64()),
+            ("tokens", pa.int64()),
+            ("train_sentences", pa.int64()),
+            ("dev_sentences", pa.int64()),
+            ("test_sentences", pa.int64()),
+            ("cite_worthy", pa.int64()),
+            ("non_cite_worthy", pa.int64()),
+            ("cite_worthy_share", pa.float64()),
+            ("min_chars", pa.int64()),
+            ("max_chars", pa.int64()),
+            ("mean_chars", pa.float64()),
+            ("median_chars", pa.float64()),
+        ]
+    )
 
 
 def _rank(*parts) -> str:
@@ -106,7 +116,7 @@ def write_field_paragraphs(lake_root: Path, rules: str, field: str, key: str) ->
     tables = [table for table in ACCEPTED_TABLES if lake.has_data(lake_root, table)]
     if not tables:
         return lake.write_partition(
-            lake_root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, [], rules_key(rules, key), FIELD_DIMENSION
+            lake_root, "citeworth_field_paragraphs", paragraph_schema(), [], rules_key(rules, key), FIELD_DIMENSION
         )
     # A paper found in several shards keeps the paragraphs of its first occurrence (s2orc_duplicate_papers).
     repeats = lake.has_data(lake_root, "s2orc_duplicate_papers")
@@ -138,7 +148,7 @@ def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | Non
         folder = lake.partition_dir(
             lake_root, "citeworth_field_paragraphs", rules_key(rules, field_key(field)), FIELD_DIMENSION
         )
-        per_field[field] = pq.read_table(folder) if folder.is_dir() else PARAGRAPH_SCHEMA.empty_table()
+        per_field[field] = pq.read_table(folder) if folder.is_dir() else paragraph_schema().empty_table()
     present = {field: table for field, table in per_field.items() if table.num_rows}
     size = min((table.num_rows for table in present.values()), default=0)
     if cap is not None:
@@ -156,8 +166,8 @@ def build_dataset(lake_root: Path, rules: str, fields: list[str], cap: int | Non
             split_counts[split] += 1
         sample = sample.append_column("field", pa.array([field] * sample.num_rows, pa.string()))
         parts.append(sample.append_column("split", pa.array(splits, pa.string())))
-    table = pa.concat_tables(parts) if parts else DATASET_SCHEMA.empty_table()
-    with lake.PartitionWriter(lake_root, "citeworth_dataset", DATASET_SCHEMA, rules, RULES_DIMENSION) as out:
+    table = pa.concat_tables(parts) if parts else dataset_schema().empty_table()
+    with lake.PartitionWriter(lake_root, "citeworth_dataset", dataset_schema(), rules, RULES_DIMENSION) as out:
         out.write_table(table)
     return {
         "paragraphs_per_field": size,
@@ -223,8 +233,8 @@ def write_statistics(lake_root: Path, rules: str, splitter) -> pa.Table:
                 "cite_worthy_share": round(share, 4) if share is not None else None,
             }
         )
-    result = pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
-    with lake.PartitionWriter(lake_root, "citeworth_statistics", STATISTICS_SCHEMA, rules, RULES_DIMENSION) as out:
+    result = pa.Table.from_pylist(rows, schema=statistics_schema())
+    with lake.PartitionWriter(lake_root, "citeworth_statistics", statistics_schema(), rules, RULES_DIMENSION) as out:
         out.write_table(result)
     return result
 

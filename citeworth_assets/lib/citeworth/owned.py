@@ -2,20 +2,20 @@
 
 from citeworth_assets.lib.citeworth import dataset, quality
 from citeworth_assets.lib.citeworth.card import CARD
-from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, PARAGRAPH_SCHEMA, REJECTION_SCHEMA
+from citeworth_assets.lib.citeworth.partition import ARXIV_FILE_DIMENSION, paragraph_schema, rejection_schema
 from citeworth_assets.lib.citeworth.reasons import REASONS
 from citeworth_assets.lib.lake import SHARD_DIMENSION, LakeTable
 
 LAKE_TABLES = (
     # partition keys are <rule set>.<shard>, so rule sets coexist
-    LakeTable("citeworth_paragraphs", PARAGRAPH_SCHEMA, "citeworth_paragraphs", SHARD_DIMENSION),
-    LakeTable("citeworth_rejections", REJECTION_SCHEMA, "citeworth_rejections", SHARD_DIMENSION),
+    LakeTable("citeworth_paragraphs", paragraph_schema, "citeworth_paragraphs", SHARD_DIMENSION),
+    LakeTable("citeworth_rejections", rejection_schema, "citeworth_rejections", SHARD_DIMENSION),
     # keys <rule set>.<arXiv dump file>: unarXive 2022 papers through the same rule set
-    LakeTable("citeworth_arxiv_paragraphs", PARAGRAPH_SCHEMA, "citeworth_arxiv_paragraphs", ARXIV_FILE_DIMENSION),
-    LakeTable("citeworth_arxiv_rejections", REJECTION_SCHEMA, "citeworth_arxiv_rejections", ARXIV_FILE_DIMENSION),
-    LakeTable("citeworth_dataset", dataset.DATASET_SCHEMA, "citeworth_dataset", dataset.RULES_DIMENSION),
-    LakeTable("citeworth_statistics", dataset.STATISTICS_SCHEMA, "citeworth_statistics", dataset.RULES_DIMENSION),
-    LakeTable("citeworth_rule_comparison", quality.COMPARISON_SCHEMA, "citeworth_rule_comparison"),
+    LakeTable("citeworth_arxiv_paragraphs", paragraph_schema, "citeworth_arxiv_paragraphs", ARXIV_FILE_DIMENSION),
+    LakeTable("citeworth_arxiv_rejections", rejection_schema, "citeworth_arxiv_rejections", ARXIV_FILE_DIMENSION),
+    LakeTable("citeworth_dataset", dataset.dataset_schema, "citeworth_dataset", dataset.RULES_DIMENSION),
+    LakeTable("citeworth_statistics", dataset.statistics_schema, "citeworth_statistics", dataset.RULES_DIMENSION),
+    LakeTable("citeworth_rule_comparison", quality.comparison_schema, "citeworth_rule_comparison"),
 )
 DATASET_CARD = CARD
 DROP_REASONS = REASONS

@@ -5,9 +5,8 @@ arXiv dump files, so both sources are cleaned, written and counted the same way.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
-
-import pyarrow as pa
 
 from citeworth_assets.lib import filters, lake
 from citeworth_assets.lib.citeworth.cleaning import (
@@ -18,53 +17,66 @@ from citeworth_assets.lib.citeworth.cleaning import (
 )
 from citeworth_assets.lib.citeworth.reasons import REASONS
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, RuleSet
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.candidate_filter import REASONS as CANDIDATE_REASONS
-from citeworth_assets.lib.s2orc.records import PROVENANCE
+from citeworth_assets.lib.s2orc.records import provenance_fields
+
+pa = lazy_module("pyarrow")
 
 ARXIV_FILE_DIMENSION = "file"  # folders of citeworth_arxiv_*: <table>/file=<rule set>.<dump file key>/
 
 
-SAMPLE = pa.struct(
-    [
-        ("text", pa.string()),
-        ("label", pa.string()),
-        ("original_text", pa.string()),
-        ("ref_ids", pa.list_(pa.list_(pa.string()))),
-        ("citation_text", pa.list_(pa.string())),
-    ]
-)
-PARAGRAPH_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("paper_id", pa.string()),
-        ("section_idx", pa.int32()),
-        ("section_title", pa.string()),
-        ("original_text", pa.string()),
-        ("mag_field_of_study", pa.list_(pa.string())),
-        ("file_index", pa.string()),
-        ("file_offset", pa.int64()),
-        ("samples", pa.list_(SAMPLE)),
-        ("sentences", pa.int32()),
-        ("cite_worthy", pa.int32()),
-        *PROVENANCE,
-    ]
-)
-REJECTION_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("level", pa.string()),
-        ("paper_id", pa.string()),
-        ("paragraph_index", pa.int32()),
-        ("reason", pa.string()),
-        ("sentence_index", pa.int32()),
-        ("sentence_text", pa.string()),
-        ("detail", pa.string()),
-        ("shard", pa.string()),
-        ("source_file", pa.string()),
-        ("line", pa.int64()),
-        ("byte_offset", pa.int64()),
-    ]
-)
+@cache
+def sample_type() -> pa.StructType:
+    return pa.struct(
+        [
+            ("text", pa.string()),
+            ("label", pa.string()),
+            ("original_text", pa.string()),
+            ("ref_ids", pa.list_(pa.list_(pa.string()))),
+            ("citation_text", pa.list_(pa.string())),
+        ]
+    )
+
+
+@cache
+def paragraph_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("rule_set", pa.string()),
+            ("paper_id", pa.string()),
+            ("section_idx", pa.int32()),
+            ("section_title", pa.string()),
+            ("original_text", pa.string()),
+            ("mag_field_of_study", pa.list_(pa.string())),
+            ("file_index", pa.string()),
+            ("file_offset", pa.int64()),
+            ("samples", pa.list_(sample_type())),
+            ("sentences", pa.int32()),
+            ("cite_worthy", pa.int32()),
+            *provenance_fields(),
+        ]
+    )
+
+
+@cache
+def rejection_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("rule_set", pa.string()),
+            ("level", pa.string()),
+            ("paper_id", pa.string()),
+            ("paragraph_index", pa.int32()),
+            ("reason", pa.string()),
+            ("sentence_index", pa.int32()),
+            ("sentence_text", pa.string()),
+            ("detail", pa.string()),
+            ("shard", pa.string()),
+            ("source_file", pa.string()),
+            ("line", pa.int64()),
+            ("byte_offset", pa.int64()),
+        ]
+    )
 
 
 def rules_key(rules: str, key: str) -> str:
@@ -130,7 +142,7 @@ def cleaning_run(
     rule set (and of the candidate filter, where ``candidate_filter`` says the step applies it too)."""
     accepted, rejected = tables
     registries = [REASONS, CANDIDATE_REASONS] if candidate_filter else [REASONS]
-    kept, dropped = (accepted, PARAGRAPH_SCHEMA), (rejected, REJECTION_SCHEMA)
+    kept, dropped = (accepted, paragraph_schema()), (rejected, rejection_schema())
     return filters.run(lake_root, step, rules_key(rules_name, key), registries, kept, dropped, dimension)
 
 

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-
-import pyarrow as pa
+from functools import cache
 
 from citeworth_assets.lib.citeworth.cleaning import INTERNAL_ERROR, clean_papers
 from citeworth_assets.lib.citeworth.improvements import Improvement
 from citeworth_assets.lib.citeworth.rule_units import capitalized, ends_with_final_mark, long_enough
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, CITEWORTH_2021, IMPROVED_VERSIONS, RuleSet
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
+
+pa = lazy_module("pyarrow")
 
 CITATION_MARKERS = {
     "bracketed_number": re.compile(r"\[\s*\d+(?:\s*[-,;\u2013]\s*\d+)*\s*\]"),
@@ -40,21 +42,24 @@ CITATION_MARKERS = {
 
 EMPTIED_BRACKETS = re.compile(r"[,;:]\s*[)\]]|\(\s*\)|\[\s*\]")
 
-COMPARISON_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("candidate_papers", pa.int64()),
-        ("papers_per_1000", pa.float64()),
-        ("paragraphs_per_1000", pa.float64()),
-        ("sentences_per_1000", pa.float64()),
-        ("cite_worthy_share", pa.float64()),
-        ("sentences_with_marker", pa.int64()),
-        ("marker_share", pa.float64()),
-        ("sentences_with_format_problem", pa.int64()),
-        ("format_problem_share", pa.float64()),
-        ("internal_errors", pa.int64()),
-    ]
-)
+
+@cache
+def comparison_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("rule_set", pa.string()),
+            ("candidate_papers", pa.int64()),
+            ("papers_per_1000", pa.float64()),
+            ("paragraphs_per_1000", pa.float64()),
+            ("sentences_per_1000", pa.float64()),
+            ("cite_worthy_share", pa.float64()),
+            ("sentences_with_marker", pa.int64()),
+            ("marker_share", pa.float64()),
+            ("sentences_with_format_problem", pa.int64()),
+            ("format_problem_share", pa.float64()),
+            ("internal_errors", pa.int64()),
+        ]
+    )
 
 
 def citation_marker(sentence: str) -> str | None:

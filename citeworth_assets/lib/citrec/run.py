@@ -12,8 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
     CitrecDatasetSettings,
@@ -22,11 +20,14 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_from_csv,
     dataset_statistics,
 )
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_models.citrec.base import Recommender
-from citeworth_models.citrec.evaluate import RESULT_SCHEMA, ModelRun, ScoringSettings, result_rows, run_model
+from citeworth_models.citrec.evaluate import ModelRun, ScoringSettings, result_rows, result_schema, run_model
 from citeworth_models.citrec.nlp import ParserUnavailable
 from citeworth_models.citrec.registry import MODELS, create_model
+
+pa = lazy_module("pyarrow")
 
 
 @dataclass
@@ -67,7 +68,7 @@ def evaluate_csv(
             skipped[name] = str(error)
             continue
         rows += result_rows(runs[name], dataset, runner.max_k)
-    results = pa.Table.from_pylist(rows, schema=RESULT_SCHEMA)
+    results = pa.Table.from_pylist(rows, schema=result_schema())
     report = EvaluationReport(dataset_statistics(dataset), results, issues, skipped, dataset=dataset, runs=runs)
     if plot_path is not None and rows:
         from citeworth_models.citrec.plots import plot_metrics

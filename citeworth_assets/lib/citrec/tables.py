@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict
-
-import pyarrow as pa
+from functools import cache
 
 from citeworth_assets.lib.citrec.contexts import WorkInfo
 from citeworth_assets.lib.citrec.dataset import (
@@ -22,54 +21,74 @@ from citeworth_assets.lib.citrec.dataset import (
     dataset_statistics,
 )
 from citeworth_assets.lib.context_csv import CitationContext
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
-from citeworth_models.citrec.evaluate import RESULT_SCHEMA as EVALUATION_SCHEMA
+
+pa = lazy_module("pyarrow")
 
 DIMENSION = "dataset"  # lake partitions: <table>/dataset=<name>/
 DATASET_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # a partition key: lower-case letters, digits, underscores
 
-CONTEXT_SCHEMA = pa.schema(
-    [
-        ("dataset", pa.string()),
-        ("split", pa.string()),
-        ("cited", pa.string()),
-        ("adjacent", pa.list_(pa.string())),
-        ("citing", pa.string()),
-        ("citing_arxiv", pa.string()),
-        ("text", pa.string()),
-        ("source_file", pa.string()),
-        ("line", pa.int64()),
-    ]
-)
-CANDIDATE_SCHEMA = pa.schema(
-    [
-        ("dataset", pa.string()),
-        ("work", pa.string()),
-        ("title", pa.string()),
-        ("fields_of_study", pa.list_(pa.string())),
-        ("train_contexts", pa.int64()),
-        ("test_items", pa.int64()),
-    ]
-)
-STATISTICS_SCHEMA = pa.schema(
-    [
-        ("dataset", pa.string()),
-        ("split", pa.string()),
-        ("candidates", pa.int64()),
-        ("tested", pa.int64()),
-        ("test_items", pa.int64()),
-        ("mean_contexts_per_candidate", pa.float64()),
-        ("sd_contexts_per_candidate", pa.float64()),
-        ("min_contexts", pa.int64()),
-        ("min_citing_papers", pa.int64()),
-        ("split_year", pa.int64()),
-        ("citing_fields", pa.list_(pa.string())),
-        ("read_issues", pa.int64()),
-        ("catalogue_fields", pa.list_(pa.string())),
-    ]
-)
+
+@cache
+def context_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("dataset", pa.string()),
+            ("split", pa.string()),
+            ("cited", pa.string()),
+            ("adjacent", pa.list_(pa.string())),
+            ("citing", pa.string()),
+            ("citing_arxiv", pa.string()),
+            ("text", pa.string()),
+            ("source_file", pa.string()),
+            ("line", pa.int64()),
+        ]
+    )
+
+
+@cache
+def candidate_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("dataset", pa.string()),
+            ("work", pa.string()),
+            ("title", pa.string()),
+            ("fields_of_study", pa.list_(pa.string())),
+            ("train_contexts", pa.int64()),
+            ("test_items", pa.int64()),
+        ]
+    )
+
+
+@cache
+def statistics_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("dataset", pa.string()),
+            ("split", pa.string()),
+            ("candidates", pa.int64()),
+            ("tested", pa.int64()),
+            ("test_items", pa.int64()),
+            ("mean_contexts_per_candidate", pa.float64()),
+            ("sd_contexts_per_candidate", pa.float64()),
+            ("min_contexts", pa.int64()),
+            ("min_citing_papers", pa.int64()),
+            ("split_year", pa.int64()),
+            ("citing_fields", pa.list_(pa.string())),
+            ("read_issues", pa.int64()),
+            ("catalogue_fields", pa.list_(pa.string())),
+        ]
+    )
+
+
 # the evaluation's long-format results, with the MLflow run that logged them
-RESULT_SCHEMA = EVALUATION_SCHEMA.append(pa.field("run_id", pa.string()))
+@cache
+def result_schema() -> pa.Schema:
+    # the models' evaluation (NumPy, pyarrow) is imported by the runs that score, not by the definitions
+    from citeworth_models.citrec.evaluate import result_schema as evaluation_schema
+
+    return evaluation_schema().append(pa.field("run_id", pa.string()))
 
 
 def check_dataset_name(name: str) -> str:

@@ -40,7 +40,7 @@ def mag_level0_fields(folder: Path, log: IssueLog) -> dict[int, str]:
 
 
 def mag_works(folder: str | Path, log: IssueLog) -> Iterator[dict]:
-    """WORK_SCHEMA rows of a MAG dump folder (in-memory join of authors and fields; see module doc)."""
+    """work_schema() rows of a MAG dump folder (in-memory join of authors and fields; see module doc)."""
     folder = Path(folder)
     papers = _find(folder, tsv.PAPERS.name)
     if papers is None:
@@ -180,7 +180,7 @@ def _authors(record: dict, report) -> list[str]:
 
 
 def openalex_work(record: dict, path: Path, line: int, log: IssueLog) -> dict | None:
-    """A WORK_SCHEMA row of one OpenAlex work record, or None when it has no id. A field of the wrong type (a
+    """A work_schema() row of one OpenAlex work record, or None when it has no id. A field of the wrong type (a
     number, string or object where the format has another) is a counted ``bad_type`` issue and left out alone."""
     work_id = short_openalex_id(record.get("id"))
     if not work_id:
@@ -238,7 +238,7 @@ def snapshot_files(snapshot: str | Path, log: IssueLog) -> list[Path]:
 
 
 def openalex_works(snapshot: str | Path, log: IssueLog, edges: list | None = None) -> Iterator[dict]:
-    """WORK_SCHEMA rows of a snapshot, streaming; ``edges``, if given, receives WORK_REFERENCE_SCHEMA rows."""
+    """work_schema() rows of a snapshot, streaming; ``edges``, if given, receives work_reference_schema() rows."""
     for entry in iter_snapshot_records(snapshot, log):
         row = openalex_work(entry.record, entry.path, entry.number, log)
         if row is None:

@@ -19,38 +19,65 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 from pathlib import Path
-
-import duckdb
-import pyarrow as pa
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits, sql_literal
 from citeworth_assets.lib.identifiers import normalise_doi
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.mag import tsv
 from citeworth_assets.lib.mag.catalogue import _arxiv_from_doi, _find, openalex_work, referenced_works
 from citeworth_assets.lib.mag.openalex_snapshot import iter_snapshot_records
-from citeworth_assets.lib.mag.schemas import WORK_DUPLICATE_SCHEMA, WORK_REFERENCE_SCHEMA, WORK_SCHEMA
+from citeworth_assets.lib.mag.schemas import work_duplicate_schema, work_reference_schema, work_schema
 from citeworth_assets.lib.mag.titles import mag_normalise_title
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
-_PAPERS = pa.schema(
-    [(n, t) for n, t in zip(WORK_SCHEMA.names, WORK_SCHEMA.types) if n not in ("authors", "fields")]
-    + [("paper_id", pa.int64()), ("version", pa.string())]
-)
-_NAMES = pa.schema([("author_id", pa.int64()), ("name", pa.string()), ("line", pa.int64())])
-_PAPER_AUTHORS = pa.schema(
-    [
-        ("paper_id", pa.int64()),
-        ("author_id", pa.int64()),
-        ("seq", pa.int64()),
-        ("original", pa.string()),
-        ("line", pa.int64()),
-    ]
-)
-_PAPER_FIELDS = pa.schema([("paper_id", pa.int64()), ("field_id", pa.int64())])
-_FIELDS = pa.schema([("field_id", pa.int64()), ("name", pa.string())])
-_OPENALEX = pa.schema(list(zip(WORK_SCHEMA.names, WORK_SCHEMA.types)) + [("version", pa.string())])
+duckdb = lazy_module("duckdb")
+pa = lazy_module("pyarrow")
+
+
+@cache
+def _papers_schema() -> pa.Schema:
+    return pa.schema(
+        [(n, t) for n, t in zip(work_schema().names, work_schema().types) if n not in ("authors", "fields")]
+        + [("paper_id", pa.int64()), ("version", pa.string())]
+    )
+
+
+@cache
+def _names_schema() -> pa.Schema:
+    return pa.schema([("author_id", pa.int64()), ("name", pa.string()), ("line", pa.int64())])
+
+
+@cache
+def _paper_authors_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.int64()),
+            ("author_id", pa.int64()),
+            ("seq", pa.int64()),
+            ("original", pa.string()),
+            ("line", pa.int64()),
+        ]
+    )
+
+
+@cache
+def _paper_fields_schema() -> pa.Schema:
+    return pa.schema([("paper_id", pa.int64()), ("field_id", pa.int64())])
+
+
+@cache
+def _fields_schema() -> pa.Schema:
+    return pa.schema([("field_id", pa.int64()), ("name", pa.string())])
+
+
+@cache
+def _openalex_schema() -> pa.Schema:
+    return pa.schema(list(zip(work_schema().names, work_schema().types)) + [("version", pa.string())])
+
+
 _UPDATED = re.compile(r"updated_date=([^/\\]+)")
 
 
@@ -60,12 +87,16 @@ def _stage_mag(folder: Path, stage: Path, log: IssueLog) -> bool:
     if papers is None:
         log.add(ReadIssue(str(folder / tsv.PAPERS.name), None, None, "missing_file", "no Papers.txt"))
         return False
-    lake.write_partition(stage, "papers", _PAPERS, _paper_rows(papers, log))
+    lake.write_partition(stage, "papers", _papers_schema(), _paper_rows(papers, log))
     rows = {
-        "names": (tsv.AUTHORS, _NAMES, lambda r: (r["AuthorId"], r["DisplayName"] or r["NormalizedName"], r["_line"])),
+        "names": (
+            tsv.AUTHORS,
+            _names_schema(),
+            lambda r: (r["AuthorId"], r["DisplayName"] or r["NormalizedName"], r["_line"]),
+        ),
         "paper_authors": (
             tsv.PAPER_AUTHOR_AFFILIATIONS,
-            _PAPER_AUTHORS,
+            _paper_authors_schema(),
             lambda r: (
                 r["PaperId"],
                 r["AuthorId"],
@@ -74,10 +105,14 @@ def _stage_mag(folder: Path, stage: Path, log: IssueLog) -> bool:
                 r["_line"],
             ),
         ),
-        "paper_fields": (tsv.PAPER_FIELDS_OF_STUDY, _PAPER_FIELDS, lambda r: (r["PaperId"], r["FieldOfStudyId"])),
+        "paper_fields": (
+            tsv.PAPER_FIELDS_OF_STUDY,
+            _paper_fields_schema(),
+            lambda r: (r["PaperId"], r["FieldOfStudyId"]),
+        ),
         "fields": (
             tsv.FIELDS_OF_STUDY,
-            _FIELDS,
+            _fields_schema(),
             lambda r: (r["FieldOfStudyId"], r["DisplayName"]) if r["Level"] == 0 else None,
         ),
     }
@@ -122,7 +157,7 @@ def _stage_openalex(snapshot: Path, stage: Path, log: IssueLog, edges: lake.Part
                 edges.write({"citing_work_id": row["work_id"], "cited_work_id": short, "source": "openalex"})
             yield {**row, "version": f"{folder}/{entry.path.name}/{entry.number:012d}"}
 
-    lake.write_partition(stage, "openalex", _OPENALEX, rows())
+    lake.write_partition(stage, "openalex", _openalex_schema(), rows())
 
 
 def _copy(connection, stage: Path, name: str, sql: str) -> str:
@@ -190,14 +225,14 @@ def _stream(connection, sql: str, lake_root: Path, table: str, schema: pa.Schema
 
 
 def _write_works(connection, lake_root: Path) -> tuple[int, int]:
-    columns = ", ".join(f"v.{name}" for name in WORK_SCHEMA.names)
+    columns = ", ".join(f"v.{name}" for name in work_schema().names)
     kept = _stream(
         connection,
         f"""SELECT {columns} FROM versions v JOIN counted c ON v.work_id = c.work_id AND v.version = c.newest
         ORDER BY v.rank, v.version""",
         lake_root,
         "works",
-        WORK_SCHEMA,
+        work_schema(),
     )
     duplicates = _stream(
         connection,
@@ -208,7 +243,7 @@ def _write_works(connection, lake_root: Path) -> tuple[int, int]:
         ORDER BY v.rank, v.work_id, v.version""",
         lake_root,
         "work_duplicates",
-        WORK_DUPLICATE_SCHEMA,
+        work_duplicate_schema(),
     )
     return kept, duplicates
 
@@ -232,7 +267,7 @@ def build_works(
     (lake_root / lake.STAGING).mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix="catalogue.", dir=lake_root / lake.STAGING))
     try:
-        with lake.PartitionWriter(lake_root, "work_references", WORK_REFERENCE_SCHEMA) as edges:
+        with lake.PartitionWriter(lake_root, "work_references", work_reference_schema()) as edges:
             has_mag = mag is not None and _stage_mag(mag, stage, log)
             if openalex is not None:
                 _stage_openalex(openalex, stage, log, edges)
@@ -246,8 +281,8 @@ def build_works(
                     for r in tsv.read_mag_file(path, tsv.PAPER_REFERENCES, log)
                 )
         if not has_mag and openalex is None:
-            lake.write_partition(lake_root, "works", WORK_SCHEMA, [])
-            lake.write_partition(lake_root, "work_duplicates", WORK_DUPLICATE_SCHEMA, [])
+            lake.write_partition(lake_root, "works", work_schema(), [])
+            lake.write_partition(lake_root, "work_duplicates", work_duplicate_schema(), [])
             return {"works": 0, "duplicates": 0, "edges": edges.rows_written}
         (stage / "duckdb_tmp").mkdir()
         with limits.connect(stage / "duckdb_tmp") as connection:

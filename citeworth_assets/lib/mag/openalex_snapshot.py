@@ -25,12 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib.dump_root import followed_out
 from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 PARQUET_WORKS, JSONL_WORKS, OLD_WORKS = "data/parquet/works", "data/jsonl/works", "works"
 PARQUET_PARTS, GZIP_PARTS = "updated_date=*/part_*.parquet", "updated_date=*/part_*.gz"

@@ -17,48 +17,57 @@ import hashlib
 import math
 import random
 from dataclasses import dataclass
-
-import pyarrow as pa
+from functools import cache
 
 from citeworth_assets.lib.citeworth.cleaning import select_paragraphs
 from citeworth_assets.lib.citeworth.rules import CHECK_WORTHY, NON_CHECK_WORTHY, RuleSet
 from citeworth_assets.lib.duckdb_limits import sql_literal
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
+
+pa = lazy_module("pyarrow")
 
 METHODS = ("ours", "baseline")
 LABELS = (CHECK_WORTHY, NON_CHECK_WORTHY)
 QUESTIONS = ("extracted_correctly", "markers_removed")
 
-SAMPLE_SCHEMA = pa.schema(
-    [
-        ("item_id", pa.string()),
-        ("position", pa.int32()),
-        ("text", pa.string()),
-        ("paragraph", pa.string()),
-        ("method", pa.string()),
-        ("label", pa.string()),
-        ("paper_id", pa.string()),
-        ("paragraph_index", pa.int32()),
-        ("sentence_index", pa.int32()),
-        ("rule_set", pa.string()),
-        ("seed", pa.int64()),
-    ]
-)
-RESULT_SCHEMA = pa.schema(
-    [
-        ("rule_set", pa.string()),
-        ("method", pa.string()),
-        ("question", pa.string()),
-        ("yes", pa.int64()),
-        ("judged", pa.int64()),
-        ("percent", pa.float64()),
-        ("ci_low", pa.float64()),
-        ("ci_high", pa.float64()),
-        ("improvement_over_baseline", pa.float64()),
-        ("kappa", pa.float64()),
-        ("kappa_items", pa.int64()),
-    ]
-)
+
+@cache
+def sample_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("item_id", pa.string()),
+            ("position", pa.int32()),
+            ("text", pa.string()),
+            ("paragraph", pa.string()),
+            ("method", pa.string()),
+            ("label", pa.string()),
+            ("paper_id", pa.string()),
+            ("paragraph_index", pa.int32()),
+            ("sentence_index", pa.int32()),
+            ("rule_set", pa.string()),
+            ("seed", pa.int64()),
+        ]
+    )
+
+
+@cache
+def result_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("rule_set", pa.string()),
+            ("method", pa.string()),
+            ("question", pa.string()),
+            ("yes", pa.int64()),
+            ("judged", pa.int64()),
+            ("percent", pa.float64()),
+            ("ci_low", pa.float64()),
+            ("ci_high", pa.float64()),
+            ("improvement_over_baseline", pa.float64()),
+            ("kappa", pa.float64()),
+            ("kappa_items", pa.int64()),
+        ]
+    )
 
 
 def item_id(rules: str, method: str, paper_id: str, paragraph_index: int, sentence_index: int) -> str:

@@ -22,14 +22,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import pyarrow.parquet as pq
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.manual_eval.store import (
     DuplicateJudgement,
     JudgementStore,
     annotation_sheet_csv,
     check_annotator,
 )
+
+pq = lazy_module("pyarrow.parquet")
 
 log = logging.getLogger(__name__)
 

@@ -1,21 +1,33 @@
 """Lake tables of the model domain: the model comparison (Table 4) and the cross-field matrix (Table 5)."""
 
+from __future__ import annotations
+
 import statistics
 from collections.abc import Callable, Sequence
+from functools import cache
 
-import pyarrow as pa
+from citeworth_assets.lib.lazy import lazy_module
 
-COMPARISON_SCHEMA = pa.schema(
-    [
-        ("model", pa.string()),
-        ("run_id", pa.string()),
-        ("precision", pa.float64()),
-        ("recall", pa.float64()),
-        ("f1", pa.float64()),
-        ("dataset_version", pa.string()),
-    ]
-)
-DOMAIN_SCHEMA = pa.schema([("train_field", pa.string()), ("test_field", pa.string()), ("f1", pa.float64())])
+pa = lazy_module("pyarrow")
+
+
+@cache
+def comparison_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("model", pa.string()),
+            ("run_id", pa.string()),
+            ("precision", pa.float64()),
+            ("recall", pa.float64()),
+            ("f1", pa.float64()),
+            ("dataset_version", pa.string()),
+        ]
+    )
+
+
+@cache
+def domain_schema() -> pa.Schema:
+    return pa.schema([("train_field", pa.string()), ("test_field", pa.string()), ("f1", pa.float64())])
 
 
 def domain_matrix(fields: Sequence[str], f1: Callable[[str, str], float | None]) -> list[dict]:

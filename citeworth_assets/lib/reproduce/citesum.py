@@ -8,9 +8,12 @@ a cell scored by the tiny randomly initialised model keeps its number and says t
 
 from __future__ import annotations
 
-import duckdb
+from typing import TYPE_CHECKING
 
 from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
+
+if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
+    import duckdb
 
 PAPER = "citesum"
 STATISTICS = "citesum.statistics"

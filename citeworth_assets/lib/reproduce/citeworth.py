@@ -6,10 +6,13 @@ Figures are on the paper's scale: counts as counts, shares and scores in percent
 
 from __future__ import annotations
 
-import duckdb
+from typing import TYPE_CHECKING
 
 from citeworth_assets.lib.model_report import degenerate_reason
 from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
+
+if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
+    import duckdb
 
 PAPER = "citeworth"
 FAITHFUL_RULES = "citeworth_2021"  # the paper's rule set; another one's figures are not the paper's table

@@ -2,7 +2,7 @@
 view ``platform.paper_tables`` reads."""
 
 from citeworth_assets.lib.lake import LakeTable
-from citeworth_assets.lib.reproduce.pairing import PAIR_SCHEMA
+from citeworth_assets.lib.reproduce.pairing import pair_schema
 
 PAPER_TABLES = "paper_tables"
-LAKE_TABLES = (LakeTable(PAPER_TABLES, PAIR_SCHEMA, PAPER_TABLES),)
+LAKE_TABLES = (LakeTable(PAPER_TABLES, pair_schema, PAPER_TABLES),)

@@ -10,26 +10,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
-import duckdb
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.reproduce.published import as_number, published
 from citeworth_assets.lib.reproduce.registry import paper_tables
 from citeworth_assets.lib.reproduce.tables import PAPERS, Cell, PaperTable
 
-PAIR_SCHEMA = pa.schema(
-    [
-        ("paper", pa.string()),
-        ("table", pa.string()),
-        ("row", pa.string()),
-        ("column", pa.string()),
-        ("published", pa.string()),
-        ("ours", pa.float64()),
-        ("difference", pa.float64()),
-        ("reason", pa.string()),
-    ]
-)
+duckdb = lazy_module("duckdb")
+pa = lazy_module("pyarrow")
+
+
+@cache
+def pair_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper", pa.string()),
+            ("table", pa.string()),
+            ("row", pa.string()),
+            ("column", pa.string()),
+            ("published", pa.string()),
+            ("ours", pa.float64()),
+            ("difference", pa.float64()),
+            ("reason", pa.string()),
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,6 @@ def reproduce(tables: list[TableId], connection: duckdb.DuckDBPyConnection | Non
 
 
 def pair_rows(done: list[tuple[TableId, list[Pair]]]) -> pa.Table:
-    """The pairs as one Arrow table with :data:`PAIR_SCHEMA` (what ``platform.paper_tables`` holds)."""
+    """The pairs as one Arrow table with :func:`pair_schema` (what ``platform.paper_tables`` holds)."""
     rows = [pair.__dict__ for _, pairs in done for pair in pairs]
-    return pa.Table.from_pylist(rows, schema=PAIR_SCHEMA)
+    return pa.Table.from_pylist(rows, schema=pair_schema())

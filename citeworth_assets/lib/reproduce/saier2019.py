@@ -7,9 +7,12 @@ chapter 4); the MAG, RefSeer and ACL-ARC data sets of Table 6 are not among its 
 
 from __future__ import annotations
 
-import duckdb
+from typing import TYPE_CHECKING
 
 from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
+
+if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
+    import duckdb
 
 PAPER = "saier2019"
 BUILD = "citeworth build --dumps DUMPS --data DATA --models"

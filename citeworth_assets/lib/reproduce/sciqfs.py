@@ -7,10 +7,13 @@ classifiers of ``sciqfs_baselines_job``), a row that was not run keeping its ``s
 
 from __future__ import annotations
 
-import duckdb
+from typing import TYPE_CHECKING
 
 from citeworth_assets.lib.reproduce.citesum import absent, relation_exists
 from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
+
+if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
+    import duckdb
 
 PAPER = "sciqfs"
 STATISTICS = "sciqfs.statistics"

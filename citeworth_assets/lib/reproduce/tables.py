@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import duckdb
+if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
+    import duckdb
+
 
 PAPERS = ("citeworth", "citesum", "sciqfs", "saier2019")
 

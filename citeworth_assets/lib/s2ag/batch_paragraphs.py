@@ -14,16 +14,17 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import getitem
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
 from citeworth_assets.lib.s2ag.footnote_columns import footnote_columns
 from citeworth_assets.lib.s2ag.paragraphs import ref_ids_of
 from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span_columns
 from citeworth_assets.lib.s2ag.texts import EXPECTED, record_texts
-from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
+from citeworth_assets.lib.s2orc.schema import ShardSource, citation_span_type, paragraph_schema, reference_span_type
 from citeworth_assets.lib.s2orc.values import RecordReporter
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 # the kinds a paragraph row reads, in the order the record-by-record reading parses (and reports) them
 KINDS = (  # kind, in the bibliography text, attributes read
@@ -209,8 +210,8 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
         "paragraph_index": pa.array(batch.unit_index[kept], int32),
         "section": pa.array(header_texts, string).take(pa.array(h)),
         "text": pa.array(_slices(batch.bodies, unit_record, unit_start, batch.unit_end[kept]), string),
-        "cite_spans": list_column(np.bincount(cite_out[0], minlength=units), cite_children, CITATION_SPAN),
-        "ref_spans": list_column(np.bincount(ref_out[0], minlength=units), ref_children, REFERENCE_SPAN),
+        "cite_spans": list_column(np.bincount(cite_out[0], minlength=units), cite_children, citation_span_type()),
+        "ref_spans": list_column(np.bincount(ref_out[0], minlength=units), ref_children, reference_span_type()),
         "invalid_span_count": pa.array(np.zeros(units, np.int32)),
         "release": pa.repeat(pa.scalar(source.release, string), units),
         "shard": pa.repeat(pa.scalar(source.shard, string), units),
@@ -218,7 +219,7 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
         "line": pa.array(np.array([item.line for item in records], np.int64)[unit_record]),
         "byte_offset": pa.array(np.array([item.offset for item in records], np.int64)[unit_record]),
     }
-    table = pa.Table.from_arrays([columns[name] for name in PARAGRAPH_SCHEMA.names], schema=PARAGRAPH_SCHEMA)
+    table = pa.Table.from_arrays([columns[name] for name in paragraph_schema().names], schema=paragraph_schema())
     return BatchRows(table, unit_record, np.flatnonzero(slow).tolist())
 
 

@@ -4,10 +4,11 @@ annotated blocks merged into stretches with one sort and a running maximum, each
 
 from __future__ import annotations
 
-import numpy as np
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2ag.paragraphs import COVERING, footnote_line
 from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span_columns
+
+np = lazy_module("numpy")
 
 
 def _stretches(record: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -1,6 +1,6 @@
 """``s2orc_papers`` of one S2AG full-text file: its full-text part joined with the release's staged metadata.
 
-The file's full-text rows (:data:`~.records.FULL_TEXT_SCHEMA`, one per paper: bounded by the partition) are written
+The file's full-text rows (:func:`~.records.full_text_schema`, one per paper: bounded by the partition) are written
 to a temporary Parquet file; DuckDB then joins them with the staged ``papers`` and ``abstracts`` by corpus id under
 the platform's memory limit. The staged tables are only scanned (the corpus id column first; the other columns
 of the rows that match), never loaded, so memory follows the partition, not the release's 200M ``papers`` rows.
@@ -29,15 +29,16 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import layout, staging
-from citeworth_assets.lib.s2ag.records import FULL_TEXT_SCHEMA, full_text_batches
-from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, ShardSource
+from citeworth_assets.lib.s2ag.records import full_text_batches, full_text_schema
+from citeworth_assets.lib.s2orc.schema import ShardSource, paper_schema
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 STREAM_ROWS = 5_000
 
@@ -120,7 +121,7 @@ def write_papers(lake_root: Path, file: layout.S2agFile, source: ShardSource, lo
     joined = JoinedPapers(metadata_staged=staging.staged_signature(lake_root, file.release) is not None)
     try:
         full_text = temp / "full_text.parquet"
-        with pq.ParquetWriter(full_text, FULL_TEXT_SCHEMA, compression="zstd") as writer:
+        with pq.ParquetWriter(full_text, full_text_schema(), compression="zstd") as writer:
             for table in full_text_batches(source, log):
                 writer.write_table(table)
         staged = {table: _staged_files(lake_root, table, file.release) for table in (staging.PAPERS, staging.ABSTRACTS)}
@@ -135,7 +136,7 @@ def write_papers(lake_root: Path, file: layout.S2agFile, source: ShardSource, lo
             params |= {table: files for table, files in staged.items() if files}
             params["abstracts_staged"] = bool(staged[staging.ABSTRACTS])
             reader = connection.sql(sql, params=params).to_arrow_reader(STREAM_ROWS)
-            with lake.PartitionWriter(lake_root, "s2orc_papers", PAPER_SCHEMA, source.shard) as out:
+            with lake.PartitionWriter(lake_root, "s2orc_papers", paper_schema(), source.shard) as out:
                 for batch in reader:
                     table = pa.Table.from_batches([batch])
                     joined.with_papers_row += sum(table.column("_has_papers_row").to_pylist())

@@ -10,10 +10,13 @@ field partitions stay those of CiteWorth; names are matched to the MAG's case-in
 
 from __future__ import annotations
 
-import pyarrow as pa
+from functools import cache
 
 from citeworth_assets.lib.fields import MAG_FIELDS
-from citeworth_assets.lib.s2orc.schema import AUTHOR
+from citeworth_assets.lib.lazy import lazy_module
+from citeworth_assets.lib.s2orc.schema import author_type
+
+pa = lazy_module("pyarrow")
 
 DEFAULT_FIELD_SOURCES = ("external",)
 MAG_BY_LOWER = {field.lower(): field for field in MAG_FIELDS}
@@ -28,26 +31,33 @@ ID_COLUMNS = {
     "MAG": "mag_id",
 }
 
-STAGED_PAPER_SCHEMA = pa.schema(
-    [
-        ("corpusid", pa.int64()),
-        ("title", pa.string()),
-        ("authors", pa.list_(AUTHOR)),
-        ("year", pa.int32()),
-        ("venue", pa.string()),
-        ("journal", pa.string()),
-        *[(column, pa.string()) for column in ID_COLUMNS.values()],
-        ("s2_url", pa.string()),
-        ("mag_field_of_study", pa.list_(pa.string())),
-        ("citation_count", pa.int64()),
-        ("reference_count", pa.int64()),
-        ("source_file", pa.string()),
-        ("line", pa.int64()),
-    ]
-)
-STAGED_ABSTRACT_SCHEMA = pa.schema(
-    [("corpusid", pa.int64()), ("abstract", pa.string()), ("source_file", pa.string()), ("line", pa.int64())]
-)
+
+@cache
+def staged_paper_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("corpusid", pa.int64()),
+            ("title", pa.string()),
+            ("authors", pa.list_(author_type())),
+            ("year", pa.int32()),
+            ("venue", pa.string()),
+            ("journal", pa.string()),
+            *[(column, pa.string()) for column in ID_COLUMNS.values()],
+            ("s2_url", pa.string()),
+            ("mag_field_of_study", pa.list_(pa.string())),
+            ("citation_count", pa.int64()),
+            ("reference_count", pa.int64()),
+            ("source_file", pa.string()),
+            ("line", pa.int64()),
+        ]
+    )
+
+
+@cache
+def staged_abstract_schema() -> pa.Schema:
+    return pa.schema(
+        [("corpusid", pa.int64()), ("abstract", pa.string()), ("source_file", pa.string()), ("line", pa.int64())]
+    )
 
 
 def split_name(name: str) -> dict:

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from itertools import islice, repeat
 from operator import itemgetter, le, lt, sub
 
-import numpy as np
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally, Span, without_overlaps
 from citeworth_assets.lib.s2ag.texts import Texts, spans_of
+
+np = lazy_module("numpy")
 
 
 @dataclass

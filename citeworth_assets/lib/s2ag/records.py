@@ -11,47 +11,52 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import chain, repeat
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.batch_paragraphs import batch_paragraphs, list_column
 from citeworth_assets.lib.s2ag.fulltext import FullText, read_full_text
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, paused_gc
-from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN, ShardSource
+from citeworth_assets.lib.s2orc.schema import ShardSource, citation_span_type, paragraph_schema, reference_span_type
 from citeworth_assets.lib.s2orc.shard_tables import ParagraphsWritten
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 LEADING_CORPUS_ID = re.compile(rb'^\s*\{\s*"corpusid"\s*:\s*"?(\d+)')
 BATCH_BYTES = 4 << 20  # of JSON held at once (a full text is 10-100 KB)
 BATCH_RECORDS = 500
 
+
 # The full-text part of a paper row: what the join with the staged ``papers`` and ``abstracts`` starts from.
-FULL_TEXT_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("corpusid", pa.int64()),
-        ("title", pa.string()),
-        ("abstract", pa.string()),
-        *[(f"ft_{name}", pa.string()) for name in ("arxiv", "acl", "pubmed", "pubmedcentral", "doi", "mag")],
-        ("has_pdf_parsed_abstract", pa.bool_()),
-        ("has_pdf_parsed_body_text", pa.bool_()),
-        ("has_pdf_parsed_bib_entries", pa.bool_()),
-        ("has_pdf_parsed_ref_entries", pa.bool_()),
-        ("release", pa.string()),
-        ("shard", pa.string()),
-        ("source_file", pa.string()),
-        ("line", pa.int64()),
-        ("byte_offset", pa.int64()),
-    ]
-)
+@cache
+def full_text_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.string()),
+            ("corpusid", pa.int64()),
+            ("title", pa.string()),
+            ("abstract", pa.string()),
+            *[(f"ft_{name}", pa.string()) for name in ("arxiv", "acl", "pubmed", "pubmedcentral", "doi", "mag")],
+            ("has_pdf_parsed_abstract", pa.bool_()),
+            ("has_pdf_parsed_body_text", pa.bool_()),
+            ("has_pdf_parsed_bib_entries", pa.bool_()),
+            ("has_pdf_parsed_ref_entries", pa.bool_()),
+            ("release", pa.string()),
+            ("shard", pa.string()),
+            ("source_file", pa.string()),
+            ("line", pa.int64()),
+            ("byte_offset", pa.int64()),
+        ]
+    )
 
 
 @dataclass
@@ -132,7 +137,7 @@ def _provenance(source: ShardSource, item: Record) -> dict:
 
 
 def full_text_batches(source: ShardSource, log: IssueLog) -> Iterator[pa.Table]:
-    """The full-text part of each paper (:data:`FULL_TEXT_SCHEMA`), batch by batch."""
+    """The full-text part of each paper (:data:`full_text_schema()`), batch by batch."""
     for read in full_texts(source, log, paragraphs=False):
         rows = []
         for item, paper in read:
@@ -152,7 +157,7 @@ def full_text_batches(source: ShardSource, log: IssueLog) -> Iterator[pa.Table]:
                     **_provenance(source, item),
                 }
             )
-        yield pa.Table.from_pylist(rows, schema=FULL_TEXT_SCHEMA)
+        yield pa.Table.from_pylist(rows, schema=full_text_schema())
 
 
 def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) -> pa.Table:
@@ -183,8 +188,8 @@ def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) ->
         "paragraph_index": pa.array(flat("index"), int32),
         "section": pa.array(flat("section"), string),
         "text": pa.array(flat("text"), string),
-        "cite_spans": list_column(flat("cite_count"), cite_children, CITATION_SPAN),
-        "ref_spans": list_column(flat("ref_count"), ref_children, REFERENCE_SPAN),
+        "cite_spans": list_column(flat("cite_count"), cite_children, citation_span_type()),
+        "ref_spans": list_column(flat("ref_count"), ref_children, reference_span_type()),
         "invalid_span_count": pa.array(flat("invalid"), int32),
         "release": pa.array([source.release] * rows, string),
         "shard": pa.array([source.shard] * rows, string),
@@ -194,7 +199,7 @@ def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) ->
             np.repeat(np.fromiter((w[1] for w in where), np.int64, len(where)), per_paper), pa.int64()
         ),
     }
-    return pa.Table.from_arrays([columns[name] for name in PARAGRAPH_SCHEMA.names], schema=PARAGRAPH_SCHEMA)
+    return pa.Table.from_arrays([columns[name] for name in paragraph_schema().names], schema=paragraph_schema())
 
 
 def paragraph_batches(
@@ -230,7 +235,7 @@ def write_paragraphs(
 ) -> ParagraphsWritten:
     """Write ``s2orc_paragraphs`` for an S2AG full-text file (for ``paper_ids`` if given), as the 2020 shards do."""
     papers: set[str] = set()
-    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, source.shard) as out:
+    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", paragraph_schema(), source.shard) as out:
         for table in paragraph_batches(source, log, paper_ids, max_chars):
             papers.update(pc.unique(table.column("paper_id")).to_pylist())
             out.write_table(table)

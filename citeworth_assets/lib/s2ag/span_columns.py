@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import is_, itemgetter
 
-import numpy as np
 import orjson
+
+from citeworth_assets.lib.lazy import lazy_module
+
+np = lazy_module("numpy")
 
 SHIFT = 32  # a span's batch key: record << SHIFT | start (texts are far shorter than 4G characters)
 LOW = (1 << SHIFT) - 1

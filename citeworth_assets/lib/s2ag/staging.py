@@ -20,21 +20,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2ag import layout
 from citeworth_assets.lib.s2ag.metadata import (
     DEFAULT_FIELD_SOURCES,
-    STAGED_ABSTRACT_SCHEMA,
-    STAGED_PAPER_SCHEMA,
     abstract_row,
     paper_row,
+    staged_abstract_schema,
+    staged_paper_schema,
 )
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 RELEASE_DIMENSION = "release"
 PAPERS, ABSTRACTS, MARKERS = "s2ag_papers", "s2ag_abstracts", "s2ag_staged"
@@ -127,13 +128,13 @@ def stage_release(
         papers, repeated_papers = _sorted_copy(
             lake_root,
             PAPERS,
-            STAGED_PAPER_SCHEMA,
+            staged_paper_schema(),
             _rows(paths["papers"], log, lambda record, report: paper_row(record, sources, report)),
             key,
             temp,
         )
         abstracts, repeated_abstracts = _sorted_copy(
-            lake_root, ABSTRACTS, STAGED_ABSTRACT_SCHEMA, _rows(paths["abstracts"], log, abstract_row), key, temp
+            lake_root, ABSTRACTS, staged_abstract_schema(), _rows(paths["abstracts"], log, abstract_row), key, temp
         )
     finally:
         shutil.rmtree(temp, ignore_errors=True)

@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2orc.schema import ShardSource
 from citeworth_assets.lib.s2orc.values import RecordReporter
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 NONE = type(None)
 

@@ -9,16 +9,18 @@ first criterion it fails, so drop counts per criterion add up to the rejected to
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from itertools import islice
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib.filters import Criterion, column_criterion, first_failures
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.reasons import ReasonRegistry
-from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PROVENANCE
+from citeworth_assets.lib.s2orc.schema import paper_schema, provenance_fields
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 VENUE_OR_ID_FIELDS = ("journal", "venue", "arxiv_id", "acl_id", "pubmed_id", "pmc_id")
 BATCH_PAPERS = 5_000  # papers judged at a time when read without the lake
@@ -46,7 +48,7 @@ ASCII_VISIBLE = "[!-~]"  # a text with one of these is not blank, whatever the d
 
 def _column(papers: pa.Table, name: str) -> pa.Array:
     # A table built from Python rows may type a column of nulls as null: the lake type says what it is.
-    return papers.column(name).combine_chunks().cast(PAPER_SCHEMA.field(name).type)
+    return papers.column(name).combine_chunks().cast(paper_schema().field(name).type)
 
 
 def _truth(array: pa.Array) -> np.ndarray:
@@ -97,15 +99,19 @@ CRITERIA = (has_field_of_study, *map(_flag, FLAGS), has_abstract, has_venue_or_i
 CRITERION_NAMES = tuple(reason for judge in CRITERIA for reason in judge.reasons)
 if CRITERION_NAMES != tuple(REASONS):
     raise ValueError(f"every candidate criterion needs a registered meaning: {CRITERION_NAMES} vs {tuple(REASONS)}")
+
+
 # the metadata fields the criteria read: a single paper is judged as a one-row batch of them
-CRITERION_FIELDS = pa.schema(
-    [PAPER_SCHEMA.field(name) for name in ("mag_field_of_study", *FLAGS, "abstract", *VENUE_OR_ID_FIELDS)]
-)
+@cache
+def criterion_fields() -> pa.Schema:
+    return pa.schema(
+        [paper_schema().field(name) for name in ("mag_field_of_study", *FLAGS, "abstract", *VENUE_OR_ID_FIELDS)]
+    )
 
 
 def first_failed_criterion(paper: dict) -> str | None:
     """The name of the first criterion a paper (a metadata row) fails, or None for a candidate."""
-    return first_failures(CRITERIA, pa.Table.from_pylist([paper], schema=CRITERION_FIELDS))[0]
+    return first_failures(CRITERIA, pa.Table.from_pylist([paper], schema=criterion_fields()))[0]
 
 
 def shard_candidates(shard, log) -> tuple[dict[str, list | None], Iterator[PaperInput]]:
@@ -121,7 +127,7 @@ def shard_candidates(shard, log) -> tuple[dict[str, list | None], Iterator[Paper
     fields = {}
     rows = read_metadata(ShardSource(shard.release, shard.key, shard.metadata), log)
     while batch := list(islice(rows, BATCH_PAPERS)):
-        kept = first_failures(CRITERIA, pa.Table.from_pylist(batch, schema=CRITERION_FIELDS)) == None  # noqa: E711
+        kept = first_failures(CRITERIA, pa.Table.from_pylist(batch, schema=criterion_fields())) == None  # noqa: E711
         fields.update((row["paper_id"], row["mag_field_of_study"]) for row, keep in zip(batch, kept) if keep)
     rows = read_paragraphs(ShardSource(shard.release, shard.key, shard.pdf_parses), log, set(fields))
     return fields, papers_from_paragraph_rows(rows, fields)
@@ -140,12 +146,14 @@ def split_candidates(papers: pa.RecordBatch | pa.Table) -> tuple[pa.Table, pa.Ta
     return papers.filter(pa.array(is_candidate)), rejected
 
 
-REJECTION_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("title", pa.string()),
-        ("mag_field_of_study", pa.list_(pa.string())),
-        ("failed_criterion", pa.string()),
-        *PROVENANCE,
-    ]
-)
+@cache
+def rejection_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.string()),
+            ("title", pa.string()),
+            ("mag_field_of_study", pa.list_(pa.string())),
+            ("failed_criterion", pa.string()),
+            *provenance_fields(),
+        ]
+    )

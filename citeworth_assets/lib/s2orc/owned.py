@@ -2,19 +2,19 @@
 
 from citeworth_assets.lib.lake import SHARD_DIMENSION as SHARD
 from citeworth_assets.lib.lake import LakeTable
-from citeworth_assets.lib.read_issues import READ_ISSUE_SCHEMA
-from citeworth_assets.lib.s2orc.candidate_filter import REASONS, REJECTION_SCHEMA
-from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
+from citeworth_assets.lib.read_issues import read_issue_schema
+from citeworth_assets.lib.s2orc.candidate_filter import REASONS, rejection_schema
+from citeworth_assets.lib.s2orc.records import paper_schema, paragraph_schema
 from citeworth_assets.lib.s2orc.schema import DUPLICATES
 
 LAKE_TABLES = (
-    LakeTable("s2orc_papers", PAPER_SCHEMA, "s2orc_papers", SHARD),
-    LakeTable("s2orc_metadata_issues", READ_ISSUE_SCHEMA, "s2orc_papers", SHARD),
-    LakeTable("s2orc_candidate_papers", PAPER_SCHEMA, "s2orc_candidate_papers", SHARD),
-    LakeTable("s2orc_paper_rejections", REJECTION_SCHEMA, "s2orc_paper_rejections", SHARD),
-    LakeTable("s2orc_paragraphs", PARAGRAPH_SCHEMA, "s2orc_paragraphs", SHARD),
-    LakeTable("s2orc_pdf_parse_issues", READ_ISSUE_SCHEMA, "s2orc_paragraphs", SHARD),
-    LakeTable(DUPLICATES.table, DUPLICATES.schema, "s2orc_duplicate_papers"),
+    LakeTable("s2orc_papers", paper_schema, "s2orc_papers", SHARD),
+    LakeTable("s2orc_metadata_issues", read_issue_schema, "s2orc_papers", SHARD),
+    LakeTable("s2orc_candidate_papers", paper_schema, "s2orc_candidate_papers", SHARD),
+    LakeTable("s2orc_paper_rejections", rejection_schema, "s2orc_paper_rejections", SHARD),
+    LakeTable("s2orc_paragraphs", paragraph_schema, "s2orc_paragraphs", SHARD),
+    LakeTable("s2orc_pdf_parse_issues", read_issue_schema, "s2orc_paragraphs", SHARD),
+    LakeTable(DUPLICATES.table, lambda: DUPLICATES.schema, "s2orc_duplicate_papers"),
 )
 DROP_REASONS = REASONS
 # the steps whose filter runs tally these reasons in lake.filter_tallies (lib/filters.py): the candidate filter

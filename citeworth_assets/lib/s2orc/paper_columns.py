@@ -12,18 +12,16 @@ from collections.abc import Sequence
 from itertools import chain, repeat
 from operator import itemgetter
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.batch import NONE, SourceRecords, odd_positions
 from citeworth_assets.lib.s2orc.schema import (
-    AUTHOR,
     FLAG_FIELDS,
     LIST_FIELDS,
     NULLABLE_LISTS,
-    PAPER_SCHEMA,
     PDF_FLAG_FIELDS,
     STRING_FIELDS,
+    author_type,
+    paper_schema,
 )
 from citeworth_assets.lib.s2orc.values import (
     INT32_MAX,
@@ -36,6 +34,9 @@ from citeworth_assets.lib.s2orc.values import (
     well_formed_author,
     year_value,
 )
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 STRINGS = {str, NONE}
 AUTHOR_TEXT_PARTS = ("first", "last", "suffix")
@@ -105,7 +106,7 @@ def _well_formed_authors(values: Sequence) -> pa.Array | None:
     middle = pa.ListArray.from_arrays(_offsets(middles), pa.array(list(chain.from_iterable(middles)), pa.string()))
     children = [pa.array(parts["first"], pa.string()), middle]
     children += [pa.array(parts[name], pa.string()) for name in AUTHOR_TEXT_PARTS[1:]]
-    return pa.ListArray.from_arrays(_offsets(values), pa.StructArray.from_arrays(children, fields=list(AUTHOR)))
+    return pa.ListArray.from_arrays(_offsets(values), pa.StructArray.from_arrays(children, fields=list(author_type())))
 
 
 def _authors(batch: SourceRecords, values: Sequence) -> pa.Array:
@@ -116,7 +117,7 @@ def _authors(batch: SourceRecords, values: Sequence) -> pa.Array:
     for i, value in enumerate(values):
         if type(value) is not list or not all(well_formed_author(author) for author in value):
             values[i] = author_list(value, batch.reporter(i))
-    return pa.array(values, pa.list_(AUTHOR))  # Arrow takes the four fields by name
+    return pa.array(values, pa.list_(author_type()))  # Arrow takes the four fields by name
 
 
 def _flags(batch: SourceRecords, values: Sequence, name: str, parse: list | None = None) -> list:
@@ -146,7 +147,7 @@ def _gather_all(records: list[dict]) -> list[Sequence]:
 
 def paper_batch(batch: SourceRecords) -> pa.RecordBatch:
     """Typed ``s2orc_papers`` rows with provenance of a batch of metadata records (issues go to ``batch``)."""
-    records, positions = batch.records, iter(range(len(PAPER_SCHEMA)))
+    records, positions = batch.records, iter(range(len(paper_schema())))
     gathered = dict(zip(COMMON_FIELD_NAMES, _gather_all(records)))
     columns = {"paper_id": pa.array(batch.paper_ids, pa.string())}
     for name in STRING_FIELDS:
@@ -162,4 +163,4 @@ def paper_batch(batch: SourceRecords) -> pa.RecordBatch:
         flags[name] = _flags(batch.at_field(next(positions)), _gather(records, name), name, flags["has_pdf_parse"])
     columns.update((name, pa.array(values, pa.bool_())) for name, values in flags.items())
     columns.update(batch.provenance())
-    return pa.RecordBatch.from_arrays([columns[name] for name in PAPER_SCHEMA.names], schema=PAPER_SCHEMA)
+    return pa.RecordBatch.from_arrays([columns[name] for name in paper_schema().names], schema=paper_schema())

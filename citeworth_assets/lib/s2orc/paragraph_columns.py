@@ -17,12 +17,13 @@ from functools import partial
 from itertools import chain, repeat
 from operator import itemgetter
 
-import numpy as np
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.batch import NONE, SourceRecords, odd_positions
-from citeworth_assets.lib.s2orc.schema import CITATION_SPAN, PARAGRAPH_SCHEMA, REFERENCE_SPAN
+from citeworth_assets.lib.s2orc.schema import citation_span_type, paragraph_schema, reference_span_type
 from citeworth_assets.lib.s2orc.values import paragraph_rows
+
+np = lazy_module("numpy")
+pa = lazy_module("pyarrow")
 
 NO_SPANS: list = []  # the spans of a paragraph without the key; never modified
 NO_ENTRY: dict = {}  # the bibliography entry of a span whose ref_id has none; never modified
@@ -134,12 +135,12 @@ def _clean_batch(batch: SourceRecords, max_chars: int) -> pa.RecordBatch | None:
         "paragraph_index": pa.array(index, pa.int32()),
         "section": pa.array(sections, pa.string()),
         "text": pa.array(texts, pa.string()),
-        "cite_spans": cites.array(CITATION_SPAN, _linked_ids(bibs, cites_per_record, cites.ref_id)),
-        "ref_spans": refs.array(REFERENCE_SPAN),
+        "cite_spans": cites.array(citation_span_type(), _linked_ids(bibs, cites_per_record, cites.ref_id)),
+        "ref_spans": refs.array(reference_span_type()),
         "invalid_span_count": pa.array(np.zeros(len(texts), np.int32)),
         **batch.provenance(per_record),
     }
-    return pa.RecordBatch.from_arrays([columns[name] for name in PARAGRAPH_SCHEMA.names], schema=PARAGRAPH_SCHEMA)
+    return pa.RecordBatch.from_arrays([columns[name] for name in paragraph_schema().names], schema=paragraph_schema())
 
 
 def _record_rows(batch: SourceRecords, max_chars: int) -> pa.RecordBatch:
@@ -150,7 +151,7 @@ def _record_rows(batch: SourceRecords, max_chars: int) -> pa.RecordBatch:
     for row in paragraph_rows(record, batch.at_field(0).reporter(0), max_chars):
         row.update(provenance)
         rows.append(row)
-    return pa.RecordBatch.from_pylist(rows, schema=PARAGRAPH_SCHEMA)
+    return pa.RecordBatch.from_pylist(rows, schema=paragraph_schema())
 
 
 def _pieces(batch: SourceRecords, max_chars: int) -> Iterator[pa.RecordBatch]:
@@ -167,4 +168,4 @@ def _pieces(batch: SourceRecords, max_chars: int) -> Iterator[pa.RecordBatch]:
 
 def paragraph_table(batch: SourceRecords, max_chars: int) -> pa.Table:
     """``s2orc_paragraphs`` rows with provenance of a batch of pdf_parses records, in file order."""
-    return pa.Table.from_batches(list(_pieces(batch, max_chars)), schema=PARAGRAPH_SCHEMA)
+    return pa.Table.from_batches(list(_pieces(batch, max_chars)), schema=paragraph_schema())

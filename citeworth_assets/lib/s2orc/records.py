@@ -16,33 +16,34 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import TypeVar
 
-import pyarrow as pa
-
 from citeworth_assets.lib.jsonl import iter_json_records
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
 from citeworth_assets.lib.s2orc.paragraph_columns import paragraph_table
 from citeworth_assets.lib.s2orc.schema import (
-    AUTHOR,
-    CITATION_SPAN,
-    PAPER_SCHEMA,
-    PARAGRAPH_SCHEMA,
-    PROVENANCE,
-    REFERENCE_SPAN,
     ShardSource,
+    author_type,
+    citation_span_type,
+    paper_schema,
+    paragraph_schema,
+    provenance_fields,
+    reference_span_type,
 )
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter, metadata_row, paragraph_rows
 
+pa = lazy_module("pyarrow")
+
 __all__ = [  # the schemas and per-record rules are imported from here by the other domains
-    "AUTHOR",
-    "CITATION_SPAN",
+    "author_type",
+    "citation_span_type",
     "MAX_PARAGRAPH_CHARS",
-    "PAPER_SCHEMA",
-    "PARAGRAPH_SCHEMA",
-    "PROVENANCE",
-    "REFERENCE_SPAN",
+    "paper_schema",
+    "paragraph_schema",
+    "provenance_fields",
+    "reference_span_type",
     "RecordReporter",
     "ShardSource",
     "metadata_row",
@@ -178,5 +179,5 @@ def papers_from_paragraph_rows(rows: Iterable[dict], fields: dict[str, list | No
     for paper_id, group in groupby(rows, key=lambda row: row["paper_id"]):
         paragraphs = list(group)
         first = paragraphs[0]
-        provenance = {name: first[name] for name, _ in PROVENANCE}
+        provenance = {name: first[name] for name, _ in provenance_fields()}
         yield PaperInput(paper_id, paragraphs, fields.get(paper_id), provenance)

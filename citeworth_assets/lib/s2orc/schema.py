@@ -3,32 +3,50 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-import pyarrow as pa
-
 from citeworth_assets.lib.duplicates import DuplicateTable
+from citeworth_assets.lib.lazy import lazy_module
 
-AUTHOR = pa.struct(
-    [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
-)
-CITATION_SPAN = pa.struct(
-    [
-        ("start", pa.int32()),
-        ("end", pa.int32()),
-        ("text", pa.string()),
-        ("ref_id", pa.string()),
-        ("linked_paper_id", pa.string()),
+pa = lazy_module("pyarrow")
+
+
+@cache
+def author_type() -> pa.StructType:
+    return pa.struct(
+        [("first", pa.string()), ("middle", pa.list_(pa.string())), ("last", pa.string()), ("suffix", pa.string())]
+    )
+
+
+@cache
+def citation_span_type() -> pa.StructType:
+    return pa.struct(
+        [
+            ("start", pa.int32()),
+            ("end", pa.int32()),
+            ("text", pa.string()),
+            ("ref_id", pa.string()),
+            ("linked_paper_id", pa.string()),
+        ]
+    )
+
+
+@cache
+def reference_span_type() -> pa.StructType:
+    return pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string()), ("ref_id", pa.string())])
+
+
+@cache
+def provenance_fields() -> list:
+    return [
+        ("release", pa.string()),
+        ("shard", pa.string()),
+        ("source_file", pa.string()),
+        ("line", pa.int64()),
+        ("byte_offset", pa.int64()),
     ]
-)
-REFERENCE_SPAN = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string()), ("ref_id", pa.string())])
-PROVENANCE = [
-    ("release", pa.string()),
-    ("shard", pa.string()),
-    ("source_file", pa.string()),
-    ("line", pa.int64()),
-    ("byte_offset", pa.int64()),
-]
+
 
 STRING_FIELDS = (
     "title",
@@ -56,35 +74,41 @@ PDF_FLAG_FIELDS = (
 # mag_field_of_study is null for papers without MAG categories in the real release; not a defect.
 NULLABLE_LISTS = ("mag_field_of_study",)
 
-PAPER_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("title", pa.string()),
-        ("authors", pa.list_(AUTHOR)),
-        ("abstract", pa.string()),
-        ("year", pa.int32()),
-        *[(name, pa.string()) for name in STRING_FIELDS[2:10]],
-        ("mag_field_of_study", pa.list_(pa.string())),
-        ("outbound_citations", pa.list_(pa.string())),
-        ("inbound_citations", pa.list_(pa.string())),
-        *[(name, pa.bool_()) for name in FLAG_FIELDS + PDF_FLAG_FIELDS],
-        ("s2_url", pa.string()),
-        *PROVENANCE,
-    ]
-)
 
-PARAGRAPH_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("paragraph_index", pa.int32()),
-        ("section", pa.string()),
-        ("text", pa.string()),
-        ("cite_spans", pa.list_(CITATION_SPAN)),
-        ("ref_spans", pa.list_(REFERENCE_SPAN)),
-        ("invalid_span_count", pa.int32()),
-        *PROVENANCE,
-    ]
-)
+@cache
+def paper_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.string()),
+            ("title", pa.string()),
+            ("authors", pa.list_(author_type())),
+            ("abstract", pa.string()),
+            ("year", pa.int32()),
+            *[(name, pa.string()) for name in STRING_FIELDS[2:10]],
+            ("mag_field_of_study", pa.list_(pa.string())),
+            ("outbound_citations", pa.list_(pa.string())),
+            ("inbound_citations", pa.list_(pa.string())),
+            *[(name, pa.bool_()) for name in FLAG_FIELDS + PDF_FLAG_FIELDS],
+            ("s2_url", pa.string()),
+            *provenance_fields(),
+        ]
+    )
+
+
+@cache
+def paragraph_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.string()),
+            ("paragraph_index", pa.int32()),
+            ("section", pa.string()),
+            ("text", pa.string()),
+            ("cite_spans", pa.list_(citation_span_type())),
+            ("ref_spans", pa.list_(reference_span_type())),
+            ("invalid_span_count", pa.int32()),
+            *provenance_fields(),
+        ]
+    )
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from citeworth_assets.lib import filters, lake
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
-from citeworth_assets.lib.s2orc.candidate_filter import REASONS, REJECTION_SCHEMA, split_candidates
+from citeworth_assets.lib.s2orc.candidate_filter import REASONS, rejection_schema, split_candidates
 from citeworth_assets.lib.s2orc.records import paper_batches, paragraph_batches
-from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, PARAGRAPH_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.schema import ShardSource, paper_schema, paragraph_schema
 from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS
+
+pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 FILTER_BATCH_ROWS = 5_000
 ROW_GROUP_ROWS = 5_000  # small reading batches are written together, in row groups of at least this many rows
@@ -38,7 +39,7 @@ def _row_groups(tables: Iterable[pa.Table | pa.RecordBatch]) -> Iterator[pa.Tabl
 
 def write_papers(lake_root: Path, source: ShardSource, log: IssueLog) -> int:
     """Write ``s2orc_papers`` for the shard of a metadata file; returns the number of papers."""
-    with lake.PartitionWriter(lake_root, "s2orc_papers", PAPER_SCHEMA, source.shard) as out:
+    with lake.PartitionWriter(lake_root, "s2orc_papers", paper_schema(), source.shard) as out:
         for table in _row_groups(paper_batches(source, log)):
             out.write_table(table)
     return out.rows_written
@@ -55,7 +56,7 @@ class CandidateSplit:
 def write_candidates(lake_root: Path, key: str, step: str = "s2orc_candidate_filter") -> CandidateSplit:
     """Split the shard's ``s2orc_papers`` into ``s2orc_candidate_papers`` and ``s2orc_paper_rejections``, tallied
     (``filter_tallies``) under ``step``."""
-    kept, dropped = ("s2orc_candidate_papers", PAPER_SCHEMA), ("s2orc_paper_rejections", REJECTION_SCHEMA)
+    kept, dropped = ("s2orc_candidate_papers", paper_schema()), ("s2orc_paper_rejections", rejection_schema())
     papers = 0
     with filters.run(lake_root, step, key, [REASONS], kept, dropped) as run:
         for batch in lake.iter_partition_batches(lake_root, "s2orc_papers", key, batch_size=FILTER_BATCH_ROWS):
@@ -88,7 +89,7 @@ def write_paragraphs(
 ) -> ParagraphsWritten:
     """Write ``s2orc_paragraphs`` for the shard of a pdf_parses file, for ``paper_ids`` if given."""
     papers: set[str] = set()
-    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, source.shard) as out:
+    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", paragraph_schema(), source.shard) as out:
         for table in _row_groups(paragraph_batches(source, log, paper_ids, max_paragraph_chars)):
             papers.update(pc.unique(table.column("paper_id")).to_pylist())
             out.write_table(table)

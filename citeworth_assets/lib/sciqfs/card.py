@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import pyarrow as pa
-
 from citeworth_assets.lib.dataset_cards import CardSpec
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
 
 SCIQFS_PAPER = (
     "ROUGE-SciQFS: A ROUGE-based Method to Automatically Create Datasets for Scientific Query-Focused Summarization "

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-import pyarrow.parquet as pq
 
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings, augment_examples
 from citeworth_assets.lib.sciqfs.examples import Example, ExampleCounts, ExampleSettings, SentenceBounds, build_examples
@@ -27,6 +27,8 @@ from citeworth_assets.lib.sciqfs.release import example_row, write_release
 from citeworth_assets.lib.sciqfs.splits import SplitSettings, assign_splits
 from citeworth_assets.lib.sciqfs.tables import ParsedPaper, SciqfsTables, build_tables
 from citeworth_assets.lib.settings import SettingError
+
+pq = lazy_module("pyarrow.parquet")
 
 
 @dataclass(frozen=True)

@@ -13,33 +13,35 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv.schemas import DUMP_FILE_DIMENSION
 from citeworth_assets.lib.duckdb_limits import bounded
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.examples import Example
-from citeworth_assets.lib.sciqfs.release import EXAMPLE_SCHEMA, example_row
+from citeworth_assets.lib.sciqfs.release import example_row, example_schema
 from citeworth_assets.lib.sciqfs.tables import (
-    CITATIONS_SCHEMA,
-    PAPERS_SCHEMA,
-    REFERENCES_SCHEMA,
     ParsedPaper,
     SciqfsTables,
     TableBuilder,
+    citations_schema,
+    papers_schema,
+    references_schema,
 )
+
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 S2ORC_DIMENSION = lake.SHARD_DIMENSION
 ARXIV_DIMENSION = DUMP_FILE_DIMENSION
 DIMENSIONS = (S2ORC_DIMENSION, ARXIV_DIMENSION)  # the release's order: S2ORC shards, then unarXive dump files
 CLEAN_TABLES = {
-    "sciqfs_papers": PAPERS_SCHEMA,
-    "sciqfs_references": REFERENCES_SCHEMA,
-    "sciqfs_citations": CITATIONS_SCHEMA,
+    "sciqfs_papers": papers_schema,
+    "sciqfs_references": references_schema,
+    "sciqfs_citations": citations_schema,
 }
 EXAMPLES = "sciqfs_examples"
 SPLITS = "sciqfs_splits"
@@ -49,38 +51,49 @@ BASELINE_EXAMPLES = "sciqfs_baseline_examples"
 BASELINES_DIMENSION = "baselines"
 SETTINGS_KEY = b"sciqfs_settings"
 
-SPLIT_SCHEMA = pa.schema([("paper_id", pa.string()), ("split", pa.string())])
-BASELINE_SCHEMA = pa.schema(
-    [
-        ("classifier", pa.string()),
-        ("embeddings", pa.string()),
-        ("status", pa.string()),  # "ok", or why the row was not run (an embedding not installed)
-        ("examples", pa.int64()),
-        ("evaluated", pa.int64()),
-        ("single_class", pa.int64()),  # test examples with one class: no AP / ROC AUC, reported here
-        ("average_precision_mean", pa.float64()),
-        ("average_precision_std", pa.float64()),
-        ("average_precision_sem", pa.float64()),
-        ("roc_auc_mean", pa.float64()),
-        ("roc_auc_std", pa.float64()),
-        ("roc_auc_sem", pa.float64()),
-        ("prevalence", pa.float64()),  # mean share of relevant sentences: a random ranking's expected AP
-        ("run_id", pa.string()),
-        ("dataset_version", pa.string()),
-    ]
-)
-BASELINE_EXAMPLE_SCHEMA = pa.schema(
-    [
-        ("classifier", pa.string()),
-        ("embeddings", pa.string()),
-        ("example_id", pa.string()),
-        ("sentences", pa.int64()),
-        ("positives", pa.int64()),
-        ("single_class", pa.bool_()),
-        ("average_precision", pa.float64()),
-        ("roc_auc", pa.float64()),
-    ]
-)
+
+@cache
+def split_schema() -> pa.Schema:
+    return pa.schema([("paper_id", pa.string()), ("split", pa.string())])
+
+
+@cache
+def baseline_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("classifier", pa.string()),
+            ("embeddings", pa.string()),
+            ("status", pa.string()),  # "ok", or why the row was not run (an embedding not installed)
+            ("examples", pa.int64()),
+            ("evaluated", pa.int64()),
+            ("single_class", pa.int64()),  # test examples with one class: no AP / ROC AUC, reported here
+            ("average_precision_mean", pa.float64()),
+            ("average_precision_std", pa.float64()),
+            ("average_precision_sem", pa.float64()),
+            ("roc_auc_mean", pa.float64()),
+            ("roc_auc_std", pa.float64()),
+            ("roc_auc_sem", pa.float64()),
+            ("prevalence", pa.float64()),  # mean share of relevant sentences: a random ranking's expected AP
+            ("run_id", pa.string()),
+            ("dataset_version", pa.string()),
+        ]
+    )
+
+
+@cache
+def baseline_example_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("classifier", pa.string()),
+            ("embeddings", pa.string()),
+            ("example_id", pa.string()),
+            ("sentences", pa.int64()),
+            ("positives", pa.int64()),
+            ("single_class", pa.bool_()),
+            ("average_precision", pa.float64()),
+            ("roc_auc", pa.float64()),
+        ]
+    )
 
 
 def drop_unpartitioned(lake_root: Path, tables) -> list[str]:
@@ -99,8 +112,8 @@ def write_tables(lake_root: Path, papers: Iterable[ParsedPaper], log: IssueLog, 
     every paper is in); rows written per table and the references that have an abstract."""
     builder = TableBuilder(log)
     with (
-        lake.PartitionWriter(lake_root, "sciqfs_papers", PAPERS_SCHEMA, key, dimension, batch_rows=200) as paper_rows,
-        lake.PartitionWriter(lake_root, "sciqfs_citations", CITATIONS_SCHEMA, key, dimension) as citation_rows,
+        lake.PartitionWriter(lake_root, "sciqfs_papers", papers_schema(), key, dimension, batch_rows=200) as paper_rows,
+        lake.PartitionWriter(lake_root, "sciqfs_citations", citations_schema(), key, dimension) as citation_rows,
     ):
         for paper in papers:
             row, citations = builder.add(paper)
@@ -108,7 +121,7 @@ def write_tables(lake_root: Path, papers: Iterable[ParsedPaper], log: IssueLog, 
                 paper_rows.write(row)
                 citation_rows.write_all(citations)
         references = builder.reference_rows()
-        written = lake.write_partition(lake_root, "sciqfs_references", REFERENCES_SCHEMA, references, key, dimension)
+        written = lake.write_partition(lake_root, "sciqfs_references", references_schema(), references, key, dimension)
     return {
         "sciqfs_papers": paper_rows.rows_written,
         "sciqfs_references": written,
@@ -126,7 +139,7 @@ def write_examples(
     lake_root: Path, examples: Iterable[Example], key: str, dimension: str, settings: dict[str, object]
 ) -> int:
     """One partition of ``sciqfs_examples`` (streamed), its build ``settings`` in the Parquet metadata."""
-    schema = EXAMPLE_SCHEMA.with_metadata({SETTINGS_KEY: json.dumps(settings, sort_keys=True)})
+    schema = example_schema().with_metadata({SETTINGS_KEY: json.dumps(settings, sort_keys=True)})
     with lake.PartitionWriter(lake_root, EXAMPLES, schema, key, dimension, batch_rows=100) as out:
         for example in examples:
             out.write(example_row(example))
@@ -160,7 +173,7 @@ def iter_examples(lake_root: Path, batch_rows: int = 200) -> Iterator[dict]:
     """Every example row of every partition, a batch at a time (the release never holds them all)."""
     for folder in example_partitions(lake_root):
         for path in sorted(folder.glob("*.parquet")):
-            for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_rows, columns=EXAMPLE_SCHEMA.names):
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_rows, columns=example_schema().names):
                 yield from batch.to_pylist()
 
 

@@ -12,15 +12,15 @@ EXAMPLES = ("sciqfs_s2orc_examples", "sciqfs_arxiv_examples")
 BASELINES = ("sciqfs_ranking_baselines", "sciqfs_baselines")  # folders baselines=rankers / baselines=trained
 
 LAKE_TABLES = (
-    LakeTable("sciqfs_papers", clean.PAPERS_SCHEMA, TABLES, lake_tables.DIMENSIONS),
-    LakeTable("sciqfs_references", clean.REFERENCES_SCHEMA, TABLES, lake_tables.DIMENSIONS),
-    LakeTable("sciqfs_citations", clean.CITATIONS_SCHEMA, TABLES, lake_tables.DIMENSIONS),
-    LakeTable("sciqfs_examples", lake_tables.EXAMPLE_SCHEMA, EXAMPLES, lake_tables.DIMENSIONS),
-    LakeTable("sciqfs_splits", lake_tables.SPLIT_SCHEMA, "sciqfs_release"),
-    LakeTable("sciqfs_statistics", statistics.STATISTICS_SCHEMA, "sciqfs_release"),
-    LakeTable("sciqfs_baselines", lake_tables.BASELINE_SCHEMA, BASELINES, lake_tables.BASELINES_DIMENSION),
+    LakeTable("sciqfs_papers", clean.papers_schema, TABLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_references", clean.references_schema, TABLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_citations", clean.citations_schema, TABLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_examples", lake_tables.example_schema, EXAMPLES, lake_tables.DIMENSIONS),
+    LakeTable("sciqfs_splits", lake_tables.split_schema, "sciqfs_release"),
+    LakeTable("sciqfs_statistics", statistics.statistics_schema, "sciqfs_release"),
+    LakeTable("sciqfs_baselines", lake_tables.baseline_schema, BASELINES, lake_tables.BASELINES_DIMENSION),
     LakeTable(
-        "sciqfs_baseline_examples", lake_tables.BASELINE_EXAMPLE_SCHEMA, BASELINES, lake_tables.BASELINES_DIMENSION
+        "sciqfs_baseline_examples", lake_tables.baseline_example_schema, BASELINES, lake_tables.BASELINES_DIMENSION
     ),
 )
 DATASET_CARD = CARD

@@ -12,36 +12,44 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from functools import cache
 from itertools import islice
 from pathlib import Path
 
 import orjson
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from citeworth_assets.lib.dataset_cards import dataset_card
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.sciqfs.card import CARD
 from citeworth_assets.lib.sciqfs.examples import Example
 from citeworth_assets.lib.sciqfs.statistics import SPLIT_ORDER, ExampleSummary, statistics_table
 
-RELEASE_SCHEMA = pa.schema(
-    [
-        ("example_id", pa.string()),
-        ("paper_id", pa.string()),
-        ("reference_id", pa.string()),
-        ("split", pa.string()),
-        ("sentences", pa.list_(pa.string())),
-        ("query", pa.string()),
-        ("labels", pa.list_(pa.bool_())),
-        ("label_sources", pa.list_(pa.string())),
-        ("rouge_precision", pa.float64()),
-        ("rouge_recall", pa.float64()),
-        ("rouge_fmeasure", pa.float64()),
-    ]
-)
+pa = lazy_module("pyarrow")
+pq = lazy_module("pyarrow.parquet")
 
 
-EXAMPLE_SCHEMA = pa.schema([field for field in RELEASE_SCHEMA if field.name != "split"])  # as a partition keeps it
+@cache
+def release_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("example_id", pa.string()),
+            ("paper_id", pa.string()),
+            ("reference_id", pa.string()),
+            ("split", pa.string()),
+            ("sentences", pa.list_(pa.string())),
+            ("query", pa.string()),
+            ("labels", pa.list_(pa.bool_())),
+            ("label_sources", pa.list_(pa.string())),
+            ("rouge_precision", pa.float64()),
+            ("rouge_recall", pa.float64()),
+            ("rouge_fmeasure", pa.float64()),
+        ]
+    )
+
+
+@cache
+def example_schema() -> pa.Schema:
+    return pa.schema([field for field in release_schema() if field.name != "split"])  # as a partition keeps it
 
 
 def example_row(example: Example) -> dict:
@@ -77,7 +85,7 @@ def write_split_files(
 
     def flush(split: str) -> None:
         if pending.get(split):
-            parquet[split].write_table(pa.Table.from_pylist(pending[split], schema=RELEASE_SCHEMA))
+            parquet[split].write_table(pa.Table.from_pylist(pending[split], schema=release_schema()))
             pending[split] = []
 
     try:
@@ -85,9 +93,9 @@ def write_split_files(
             split = split_of[example["paper_id"]]
             if split not in jsonl:
                 jsonl[split] = (out / f"{split}.jsonl").open("wb")
-                parquet[split] = pq.ParquetWriter(out / f"{split}.parquet", RELEASE_SCHEMA)
+                parquet[split] = pq.ParquetWriter(out / f"{split}.parquet", release_schema())
                 pending[split], counts[split] = [], 0
-            row = {name: example[name] if name != "split" else split for name in RELEASE_SCHEMA.names}
+            row = {name: example[name] if name != "split" else split for name in release_schema().names}
             jsonl[split].write(orjson.dumps(row) + b"\n")
             pending[split].append(row)
             summaries.append(_summary(row))
@@ -151,7 +159,7 @@ def write_card(
     sizes = {split: (out / f"{split}.jsonl").stat().st_size for split in counts}
     card = out / "README.md"
     card.write_text(
-        dataset_card(spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=RELEASE_SCHEMA),
+        dataset_card(spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=release_schema()),
         encoding="utf-8",
     )
     return card

@@ -11,26 +11,33 @@ from __future__ import annotations
 import statistics as stats
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.sciqfs.examples import Example
 
-STATISTICS_SCHEMA = pa.schema(
-    [
-        ("split", pa.string()),
-        ("examples", pa.int64()),
-        ("papers", pa.int64()),
-        ("sentences", pa.int64()),
-        ("sentences_per_example_mean", pa.float64()),
-        ("sentences_per_example_std", pa.float64()),
-        ("positives_before", pa.int64()),
-        ("positives_after", pa.int64()),
-        ("positives_per_example_before", pa.float64()),
-        ("positives_per_example_after", pa.float64()),
-        ("rouge_added", pa.int64()),
-    ]
-)
+pa = lazy_module("pyarrow")
+
+
+@cache
+def statistics_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("split", pa.string()),
+            ("examples", pa.int64()),
+            ("papers", pa.int64()),
+            ("sentences", pa.int64()),
+            ("sentences_per_example_mean", pa.float64()),
+            ("sentences_per_example_std", pa.float64()),
+            ("positives_before", pa.int64()),
+            ("positives_after", pa.int64()),
+            ("positives_per_example_before", pa.float64()),
+            ("positives_per_example_after", pa.float64()),
+            ("rouge_added", pa.int64()),
+        ]
+    )
+
+
 SPLIT_ORDER = ("train", "validation", "test")
 
 
@@ -78,7 +85,7 @@ def statistics_table(summaries: Iterable[ExampleSummary], split_of: Mapping[str,
         everything.append(summary)
     names = [n for n in SPLIT_ORDER if n in by_split] + sorted(set(by_split) - set(SPLIT_ORDER))
     rows = [_row(name, by_split[name]) for name in names] + [_row("all", everything)]
-    return pa.Table.from_pylist(rows, schema=STATISTICS_SCHEMA)
+    return pa.Table.from_pylist(rows, schema=statistics_schema())
 
 
 def dataset_statistics(examples: Iterable[Example], split_of: Mapping[str, str]) -> pa.Table:

@@ -21,32 +21,46 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
-import pyarrow as pa
-
+from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 
-PAPERS_SCHEMA = pa.schema(
-    [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("text", pa.string())]
-)
-REFERENCES_SCHEMA = pa.schema(
-    [
-        ("reference_id", pa.string()),
-        ("title", pa.string()),
-        ("total_citations", pa.int64()),
-        ("abstract", pa.string()),
-    ]
-)
-CITATIONS_SCHEMA = pa.schema(
-    [
-        ("paper_id", pa.string()),
-        ("reference_id", pa.string()),
-        ("internal_reference_id", pa.string()),
-        ("context", pa.string()),
-        ("start_offset", pa.int32()),
-        ("end_offset", pa.int32()),
-    ]
-)
+pa = lazy_module("pyarrow")
+
+
+@cache
+def papers_schema() -> pa.Schema:
+    return pa.schema(
+        [("paper_id", pa.string()), ("title", pa.string()), ("abstract", pa.string()), ("text", pa.string())]
+    )
+
+
+@cache
+def references_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("reference_id", pa.string()),
+            ("title", pa.string()),
+            ("total_citations", pa.int64()),
+            ("abstract", pa.string()),
+        ]
+    )
+
+
+@cache
+def citations_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            ("paper_id", pa.string()),
+            ("reference_id", pa.string()),
+            ("internal_reference_id", pa.string()),
+            ("context", pa.string()),
+            ("start_offset", pa.int32()),
+            ("end_offset", pa.int32()),
+        ]
+    )
+
 
 # Sections are joined with a blank line: the concatenated text must not glue the last sentence of one
 # section to the first of the next, and the example builder splits the text back on it.
@@ -220,7 +234,7 @@ def build_tables(
             paper_rows.append(row)
             citation_rows.extend(citations)
     return SciqfsTables(
-        papers=pa.Table.from_pylist(paper_rows, schema=PAPERS_SCHEMA),
-        references=pa.Table.from_pylist(builder.reference_rows(), schema=REFERENCES_SCHEMA),
-        citations=pa.Table.from_pylist(citation_rows, schema=CITATIONS_SCHEMA),
+        papers=pa.Table.from_pylist(paper_rows, schema=papers_schema()),
+        references=pa.Table.from_pylist(builder.reference_rows(), schema=references_schema()),
+        citations=pa.Table.from_pylist(citation_rows, schema=citations_schema()),
     )

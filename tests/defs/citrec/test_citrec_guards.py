@@ -81,11 +81,11 @@ def test_the_split_check_fails_on_a_citing_paper_in_both_splits(tmp_path):
         {**row, "split": "test"},
         {**row, "split": "test", "citing": "p2", "cited": "w2"},
     ]
-    lake.write_partition(lake_dir, "citrec_contexts", tables.CONTEXT_SCHEMA, contexts, "generated", tables.DIMENSION)
+    lake.write_partition(lake_dir, "citrec_contexts", tables.context_schema(), contexts, "generated", tables.DIMENSION)
     lake.write_partition(
         lake_dir,
         "citrec_candidates",
-        tables.CANDIDATE_SCHEMA,
+        tables.candidate_schema(),
         [{"dataset": "generated", "work": "w1"}],
         "generated",
         tables.DIMENSION,

@@ -7,7 +7,7 @@ from citeworth_assets.defs.sciqfs.checks import (
     labels_follow_their_sources,
     splits_disjoint_by_citing_paper,
 )
-from citeworth_assets.lib.sciqfs.release import RELEASE_SCHEMA
+from citeworth_assets.lib.sciqfs.release import release_schema
 from citeworth_assets.resources import PlatformResource
 
 
@@ -34,7 +34,7 @@ def run_checks(tmp_path, rows):
     folder.mkdir(parents=True)
     for split in {row["split"] for row in rows}:
         chosen = [row for row in rows if row["split"] == split]
-        pq.write_table(pa.Table.from_pylist(chosen, schema=RELEASE_SCHEMA), folder / f"{split}.parquet")
+        pq.write_table(pa.Table.from_pylist(chosen, schema=release_schema()), folder / f"{split}.parquet")
     return labels_follow_their_sources(citeworth=resource), splits_disjoint_by_citing_paper(citeworth=resource)
 
 

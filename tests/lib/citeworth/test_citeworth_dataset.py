@@ -10,7 +10,7 @@ from citeworth_assets.lib.citeworth.dataset import (
     read_dataset,
     write_statistics,
 )
-from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA
+from citeworth_assets.lib.citeworth.partition import paragraph_schema
 from citeworth_assets.lib.fields import field_key
 from citeworth_assets.lib.sentences import splitter
 
@@ -58,7 +58,7 @@ def make_fields(root, sizes):
     for field, (papers, per_paper) in sizes.items():
         rows = [paragraph(f"{field_key(field)}-{p}", i, field) for p in range(papers) for i in range(per_paper)]
         lake.write_partition(
-            root, "citeworth_field_paragraphs", PARAGRAPH_SCHEMA, rows, f"{RULES}.{field_key(field)}", "field"
+            root, "citeworth_field_paragraphs", paragraph_schema(), rows, f"{RULES}.{field_key(field)}", "field"
         )
 
 

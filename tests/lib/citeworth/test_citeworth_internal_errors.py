@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from citeworth_assets.cli import main
 from citeworth_assets.lib.citeworth.cleaning import clean_papers
 from citeworth_assets.lib.citeworth.paper_files import read_paper_files
-from citeworth_assets.lib.citeworth.partition import REJECTION_SCHEMA, rejection_rows
+from citeworth_assets.lib.citeworth.partition import rejection_rows, rejection_schema
 from citeworth_assets.lib.citeworth.reasons import REASONS
 from citeworth_assets.lib.citeworth.rules import CITEWORTH_2021, CITEWORTH_IMPROVED
 from citeworth_assets.lib.sentences import splitter
@@ -60,7 +60,7 @@ def test_the_paper_that_raises_is_dropped_as_internal_error_and_the_others_are_c
     assert [a.verdict.samples for a in alone[0].accepted] == [a.verdict.samples for a in good.accepted]
     (row,) = rejection_rows(rules, bad)
     assert (row["reason"], row["source_file"], row["line"]) == ("internal_error", "b.json", 1)
-    assert set(row) <= set(REJECTION_SCHEMA.names) and "IndexError" in row["detail"]
+    assert set(row) <= set(rejection_schema().names) and "IndexError" in row["detail"]
     assert REASONS["internal_error"].level == "paper"
 
 
@@ -98,10 +98,10 @@ def test_clean_paper_reports_the_error_and_prints_the_other_papers(papers):
 
 
 def test_the_rule_comparison_counts_internal_errors(papers):
-    from citeworth_assets.lib.citeworth.quality import COMPARISON_SCHEMA, compare_rule_sets
+    from citeworth_assets.lib.citeworth.quality import compare_rule_sets, comparison_schema
 
     rows = compare_rule_sets(list(read_paper_files([papers], [])), [CITEWORTH_2021], splitter())
     assert [(row["candidate_papers"], row["internal_errors"], row["papers_per_1000"]) for row in rows] == [
         (3, 1, 666.7)
     ]
-    assert set(rows[0]) == set(COMPARISON_SCHEMA.names)
+    assert set(rows[0]) == set(comparison_schema().names)

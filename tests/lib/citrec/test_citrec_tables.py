@@ -6,15 +6,15 @@ import pytest
 from citeworth_assets.lib.citrec.contexts import read_catalogue
 from citeworth_assets.lib.citrec.dataset import CitrecDatasetSettings, dataset_from_csv
 from citeworth_assets.lib.citrec.tables import (
-    CANDIDATE_SCHEMA,
-    CONTEXT_SCHEMA,
-    STATISTICS_SCHEMA,
     candidate_rows,
+    candidate_schema,
     check_dataset_name,
     context_rows,
+    context_schema,
     dataset_from_tables,
     settings_from_statistics,
     statistics_row,
+    statistics_schema,
 )
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.citrec import CitrecSampleSettings, write_citrec_sample
@@ -27,9 +27,9 @@ def test_dataset_round_trips_through_its_lake_rows(tmp_path):
     settings = CitrecDatasetSettings("generated", 4, 2, 2015, ("Physics",))
     built = dataset_from_csv([sample.contexts_path], CitrecDatasetSettings("generated", 4, 2, 2015), catalogue, issues)
     built.settings = settings  # the settings travel in the statistics row, citing_fields included
-    contexts = pa.Table.from_pylist(list(context_rows(built)), schema=CONTEXT_SCHEMA)
-    candidates = pa.Table.from_pylist(candidate_rows(built, catalogue), schema=CANDIDATE_SCHEMA)
-    statistics = pa.Table.from_pylist([statistics_row(built, issues, ["Physics"])], schema=STATISTICS_SCHEMA)
+    contexts = pa.Table.from_pylist(list(context_rows(built)), schema=context_schema())
+    candidates = pa.Table.from_pylist(candidate_rows(built, catalogue), schema=candidate_schema())
+    statistics = pa.Table.from_pylist([statistics_row(built, issues, ["Physics"])], schema=statistics_schema())
     row = statistics.to_pylist()[0]
     assert row["read_issues"] == 2 and row["candidates"] == len(built.candidates) > 5
     back = dataset_from_tables(settings_from_statistics(row), candidates, contexts)

@@ -13,7 +13,7 @@ from citeworth_assets.lib.arxiv.unarxive2020 import RefsDb, iter_references
 from citeworth_assets.lib.duckdb_limits import DuckDbLimits
 from citeworth_assets.lib.mag.catalogue import mag_works, openalex_works
 from citeworth_assets.lib.mag.lake_catalogue import build_works, build_works_apart
-from citeworth_assets.lib.mag.tables import ARXIV_TITLE_SCHEMA
+from citeworth_assets.lib.mag.tables import arxiv_title_schema
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.samples.arxiv import write_unarxive_2020
 from citeworth_assets.samples.mag import openalex_record, sample_works, write_mag_dump, write_openalex_snapshot
@@ -96,7 +96,7 @@ def test_one_join_per_partition_decides_as_the_whole_catalogue_through_arxiv_tit
     titles = [("1001.00001", "Never catalogued"), *((w.arxiv_id, w.title) for w in cited)]
     titles += [(cited[0].arxiv_id, "A title arXiv corrected later")]
     lake.write_partition(
-        tmp_path / "lake", "arxiv_titles", ARXIV_TITLE_SCHEMA, [dict(zip(("arxiv_id", "title"), t)) for t in titles]
+        tmp_path / "lake", "arxiv_titles", arxiv_title_schema(), [dict(zip(("arxiv_id", "title"), t)) for t in titles]
     )
     folder, _ = write_unarxive_2020(tmp_path / "papers", works, papers=15, seed=3)
     refs = RefsDb(folder / "refs.db")

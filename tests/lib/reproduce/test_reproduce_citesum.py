@@ -10,43 +10,17 @@ import pytest
 
 from citeworth_assets.lib import warehouse
 from citeworth_assets.lib.citesum import tables as citesum_tables
+from citeworth_assets.lib.citesum.abstractive import scores_schema
 from citeworth_assets.lib.reproduce import citesum
 from citeworth_assets.lib.reproduce.published import as_number, published
 from citeworth_assets.lib.sql_models import load_models
-
-try:  # the view's schema, where the abstractive models are part of the platform
-    from citeworth_assets.lib.citesum.abstractive import SCORES_SCHEMA
-except ImportError:  # the agreed columns of citesum.abstractive_scores
-    SCORES_SCHEMA = pa.schema(
-        [
-            ("model", pa.string()),
-            ("checkpoint", pa.string()),
-            ("meaningful", pa.bool_()),
-            ("task", pa.string()),
-            ("source", pa.string()),
-            ("targets", pa.string()),
-            ("eval_set", pa.string()),
-            ("setting", pa.string()),
-            ("variant", pa.string()),
-            ("train_examples", pa.int64()),
-            ("seeds", pa.int32()),
-            ("rouge1", pa.float64()),
-            ("rouge2", pa.float64()),
-            ("rougeL", pa.float64()),
-            ("macro_f1", pa.float64()),
-            ("weighted_f1", pa.float64()),
-            ("examples", pa.int64()),
-            ("mlflow_run_id", pa.string()),
-            ("reason", pa.string()),
-        ]
-    )
 
 SEED = Path(__file__).resolve().parents[3].parent / "shared" / "seeds" / "002_037bf73b4b352916.txt"
 TABLES = {table.table: table for table in citesum.TABLES}
 
 
 def score(**values) -> dict:
-    row = dict.fromkeys(SCORES_SCHEMA.names)
+    row = dict.fromkeys(scores_schema().names)
     row |= {"checkpoint": "facebook-bart-large", "meaningful": True, "variant": "", "seeds": 1, "examples": 75}
     row |= {"task": "tldr", "targets": "tldr", "source": "abstract", "eval_set": "citesum", "setting": "fine-tuned"}
     return row | values
@@ -128,11 +102,11 @@ def build_warehouse(path: Path, scores: bool = True) -> Path:
         {"method": "EXT-HEURISTIC", "rouge1": 28.0, "rouge2": 12.0, "rougeL": 23.5, "examples": 5},
     ]
     lake = {
-        "citesum_statistics": pa.Table.from_pylist(statistics, schema=citesum_tables.STATISTICS_SCHEMA),
-        "citesum_baselines": pa.Table.from_pylist(baselines, schema=citesum_tables.BASELINE_SCHEMA),
+        "citesum_statistics": pa.Table.from_pylist(statistics, schema=citesum_tables.statistics_schema()),
+        "citesum_baselines": pa.Table.from_pylist(baselines, schema=citesum_tables.baseline_schema()),
     }
     if scores:
-        lake["citesum_abstractive_scores"] = pa.Table.from_pylist(SCORES, schema=SCORES_SCHEMA)
+        lake["citesum_abstractive_scores"] = pa.Table.from_pylist(SCORES, schema=scores_schema())
     models = {model.relation: model for model in load_models(Path(str(files("dbt_like_sql"))))}
     with duckdb.connect(str(path)) as connection:
         for name, table in lake.items():
@@ -289,7 +263,7 @@ def test_tables_say_what_they_need_and_how_they_differ():
 def test_a_scores_view_without_a_column_says_so(tmp_path):
     path = tmp_path / "warehouse.duckdb"
     with duckdb.connect(str(path)) as connection:
-        old = pa.Table.from_pylist(SCORES, schema=SCORES_SCHEMA).drop_columns(["variant", "seeds"])
+        old = pa.Table.from_pylist(SCORES, schema=scores_schema()).drop_columns(["variant", "seeds"])
         warehouse.replace_table(connection, citesum.ABSTRACTIVE, old)
     with duckdb.connect(str(path), read_only=True) as connection:
         found = TABLES["6"].compute(connection)

@@ -13,8 +13,8 @@ from citeworth_assets.lib import domains, filters, warehouse
 from citeworth_assets.lib.reproduce import sciqfs
 from citeworth_assets.lib.reproduce.published import as_number, published
 from citeworth_assets.lib.sciqfs import lake_tables
-from citeworth_assets.lib.sciqfs.statistics import STATISTICS_SCHEMA
-from citeworth_assets.lib.sciqfs.tables import PAPERS_SCHEMA
+from citeworth_assets.lib.sciqfs.statistics import statistics_schema
+from citeworth_assets.lib.sciqfs.tables import papers_schema
 from citeworth_assets.lib.sql_models import load_models
 
 SEED = Path(__file__).resolve().parents[3].parent / "shared" / "seeds" / "003_7a41889693775fac.txt"
@@ -23,12 +23,12 @@ VIEWS = ("sciqfs.statistics", "sciqfs.papers", "sciqfs.baselines", "platform.dro
 
 
 def statistics_row(split: str, examples: int) -> dict:
-    return dict.fromkeys(STATISTICS_SCHEMA.names) | {"split": split, "examples": examples}
+    return dict.fromkeys(statistics_schema().names) | {"split": split, "examples": examples}
 
 
 def baseline(classifier: str, embeddings: str, status: str = "ok", **metrics) -> dict:
     return (
-        dict.fromkeys(lake_tables.BASELINE_SCHEMA.names)
+        dict.fromkeys(lake_tables.baseline_schema().names)
         | {
             "classifier": classifier,
             "embeddings": embeddings,
@@ -92,17 +92,17 @@ def build_warehouse(path: Path) -> Path:
         {"paper_id": "p2", "title": None, "abstract": "x", "text": ""},
         {"paper_id": "p3", "title": "T", "abstract": "y", "text": "Three."},
     ]
-    schema = lake_tables.BASELINE_SCHEMA.append(pa.field(lake_tables.BASELINES_DIMENSION, pa.string()))
+    schema = lake_tables.baseline_schema().append(pa.field(lake_tables.BASELINES_DIMENSION, pa.string()))
     rows = [row | {lake_tables.BASELINES_DIMENSION: key} for key, found in BASELINES.items() for row in found]
     models = {model.relation: model for model in load_models(Path(str(files("dbt_like_sql"))))}
     with duckdb.connect(str(path)) as connection:
         lake = {
             "lake.drop_reason_registry": registry,
-            "lake.filter_tallies": pa.Table.from_pylist(tallies, schema=filters.TALLY_SCHEMA),
-            "lake.sciqfs_papers": pa.Table.from_pylist(papers, schema=PAPERS_SCHEMA),
+            "lake.filter_tallies": pa.Table.from_pylist(tallies, schema=filters.tally_schema()),
+            "lake.sciqfs_papers": pa.Table.from_pylist(papers, schema=papers_schema()),
             "lake.sciqfs_statistics": pa.Table.from_pylist(
                 [statistics_row("train", 30), statistics_row("test", 4), statistics_row("all", 34)],
-                schema=STATISTICS_SCHEMA,
+                schema=statistics_schema(),
             ),
             "lake.sciqfs_baselines": pa.Table.from_pylist(rows, schema=schema),
         }

@@ -13,7 +13,7 @@ from citeworth_assets.lib.s2ag.join import write_papers
 from citeworth_assets.lib.s2ag.metadata import fields_of_study, split_name
 from citeworth_assets.lib.s2ag.sources import find_source, full_text_sources, metadata_staged
 from citeworth_assets.lib.s2orc.candidate_filter import split_candidates
-from citeworth_assets.lib.s2orc.schema import PAPER_SCHEMA, ShardSource
+from citeworth_assets.lib.s2orc.schema import ShardSource, paper_schema
 
 
 def test_fields_count_external_mag_categories_only_by_default():
@@ -80,7 +80,7 @@ def test_staged_tables_are_sorted_by_corpus_id_with_one_row_each(staged):
 def test_each_paper_of_the_file_gets_its_metadata_by_corpus_id(staged):
     records, lake_root, file, _, joined, _ = staged
     papers = lake.read_partition(lake_root, "s2orc_papers", file.key)
-    assert papers.schema == PAPER_SCHEMA
+    assert papers.schema == paper_schema()
     rows = {row["paper_id"]: row for row in papers.to_pylist()}
     assert list(rows) == [str(r["corpusid"]) for r in records]  # every full text, in file order
     assert (joined.papers, joined.with_papers_row) == (5, 4)

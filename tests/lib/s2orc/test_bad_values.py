@@ -9,9 +9,9 @@ from builders import S2ORC_METADATA as METADATA
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
-    PAPER_SCHEMA,
-    PARAGRAPH_SCHEMA,
     ShardSource,
+    paper_schema,
+    paragraph_schema,
     read_metadata,
     read_paragraphs,
 )
@@ -45,7 +45,7 @@ def test_a_bad_metadata_value_is_nulled_and_reported_and_the_shard_is_written(tm
     records[2].update(change)
     path = write_lines(tmp_path / "metadata_0.jsonl", [json.dumps(r).encode() for r in records])
     log = IssueLog()
-    rows = lake.write_partition(tmp_path / "lake", "papers", PAPER_SCHEMA, read_metadata(source(path), log), "s")
+    rows = lake.write_partition(tmp_path / "lake", "papers", paper_schema(), read_metadata(source(path), log), "s")
     assert rows == 5
     table = lake.read_partition(tmp_path / "lake", "papers", "s").to_pylist()
     assert table[2][column] == expected and table[1][column] == METADATA[column]
@@ -63,7 +63,7 @@ def test_invalid_utf8_in_a_paper_id_loses_only_that_line(tmp_path):
     )
     log = IssueLog()
     rows = read_paragraphs(source(path), log, paper_ids={"0", "1", "2"})
-    assert lake.write_partition(tmp_path / "lake", "paragraphs", PARAGRAPH_SCHEMA, rows, "s") == 3
+    assert lake.write_partition(tmp_path / "lake", "paragraphs", paragraph_schema(), rows, "s") == 3
     assert [(i.kind, i.line) for i in log.issues] == [("invalid_utf8", 2)]
 
 

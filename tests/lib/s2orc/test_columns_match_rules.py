@@ -12,12 +12,12 @@ from builders import cite_spans
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.candidate_filter import first_failed_criterion, split_candidates
 from citeworth_assets.lib.s2orc.records import (
-    PAPER_SCHEMA,
-    PARAGRAPH_SCHEMA,
     RecordReporter,
     ShardSource,
     metadata_row,
+    paper_schema,
     paragraph_rows,
+    paragraph_schema,
     read_metadata,
     read_paragraphs,
 )
@@ -149,7 +149,7 @@ def test_paper_columns_give_what_the_rules_give(tmp_path):
     log = IssueLog()
     rows = list(read_metadata(ShardSource("r", "r_0", path), log))
     expected, issues = _by_rules(path, lambda record, report: [metadata_row(record, report)])
-    assert rows == pa.Table.from_pylist(expected, schema=PAPER_SCHEMA).to_pylist()
+    assert rows == pa.Table.from_pylist(expected, schema=paper_schema()).to_pylist()
     assert log.issues == issues and len(issues) >= 15
 
 
@@ -159,7 +159,7 @@ def test_paragraph_columns_give_what_the_rules_give(tmp_path):
     log = IssueLog()
     rows = list(read_paragraphs(ShardSource("r", "r_0", path), log, max_paragraph_chars=40))
     expected, issues = _by_rules(path, lambda record, report: paragraph_rows(record, report, 40))
-    assert rows == pa.Table.from_pylist(expected, schema=PARAGRAPH_SCHEMA).to_pylist()
+    assert rows == pa.Table.from_pylist(expected, schema=paragraph_schema()).to_pylist()
     assert log.issues == issues and len(issues) >= 10
     assert {span["linked_paper_id"] for row in rows for span in row["cite_spans"]} == {"77", "12", None}
 
@@ -167,7 +167,7 @@ def test_paragraph_columns_give_what_the_rules_give(tmp_path):
 def test_the_candidate_filter_over_columns_agrees_with_the_rule(tmp_path):
     records = _records(METADATA, BAD_METADATA, seed=3)
     rows = list(read_metadata(ShardSource("r", "r_0", _write(tmp_path / "m.jsonl", records)), IssueLog()))
-    candidates, rejections = split_candidates(pa.Table.from_pylist(rows, schema=PAPER_SCHEMA))
+    candidates, rejections = split_candidates(pa.Table.from_pylist(rows, schema=paper_schema()))
     expected = {row["paper_id"]: first_failed_criterion(row) for row in rows}
     assert set(candidates.column("paper_id").to_pylist()) == {i for i, reason in expected.items() if reason is None}
     got = dict(zip(rejections.column("paper_id").to_pylist(), rejections.column("failed_criterion").to_pylist()))

@@ -7,8 +7,8 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2orc.records import (
-    PAPER_SCHEMA,
     ShardSource,
+    paper_schema,
     read_metadata,
     read_paragraphs,
 )
@@ -49,7 +49,7 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
     for shard, ids in (("r_1", ["3", "1"]), ("r_0", ["1", "2"]), ("r_2", ["1", "2"])):
         path = write(tmp_path / f"metadata_{shard}.jsonl", [{"paper_id": i} for i in ids])
         rows = read_metadata(ShardSource("r", shard, path), IssueLog())
-        lake.write_partition(tmp_path / "lake", "s2orc_papers", PAPER_SCHEMA, rows, shard)
+        lake.write_partition(tmp_path / "lake", "s2orc_papers", paper_schema(), rows, shard)
     assert write_duplicate_papers(tmp_path / "lake", DUPLICATES) == 5
     table = lake.read_partition(tmp_path / "lake", "s2orc_duplicate_papers").to_pylist()
     assert [(r["paper_id"], r["shard"], r["line"], r["kept"]) for r in table] == [
@@ -63,7 +63,7 @@ def test_papers_in_several_shards_are_listed_with_the_first_kept(tmp_path):
 
 def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
     from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
-    from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
+    from citeworth_assets.lib.citeworth.partition import paragraph_schema, rules_key
 
     root = tmp_path / "lake"
 
@@ -80,7 +80,7 @@ def test_a_paper_in_two_shards_reaches_the_dataset_once(tmp_path):
 
     for shard in ("r_0", "r_1"):
         rows = [paragraph("twice", shard), paragraph(f"only_{shard}", shard)]
-        lake.write_partition(root, "citeworth_paragraphs", PARAGRAPH_SCHEMA, rows, rules_key("citeworth_2021", shard))
+        lake.write_partition(root, "citeworth_paragraphs", paragraph_schema(), rows, rules_key("citeworth_2021", shard))
     duplicates = [
         {"paper_id": "twice", "release": "r", "shard": "r_0", "source_file": "m_0", "line": 1, "kept": True},
         {"paper_id": "twice", "release": "r", "shard": "r_1", "source_file": "m_1", "line": 1, "kept": False},
@@ -101,7 +101,7 @@ def test_an_arxiv_paper_in_two_dump_files_reaches_the_dataset_once(tmp_path):
     """unarXive files overlap (the same paper in two downloaded parts): CiteWorth over arXiv cleans it in each, and
     the dataset takes the paragraphs of the first file (by partition key) that holds it; S2ORC rows are untouched."""
     from citeworth_assets.lib.citeworth.dataset import write_field_paragraphs
-    from citeworth_assets.lib.citeworth.partition import PARAGRAPH_SCHEMA, rules_key
+    from citeworth_assets.lib.citeworth.partition import paragraph_schema, rules_key
 
     root = tmp_path / "lake"
 
@@ -120,16 +120,16 @@ def test_an_arxiv_paper_in_two_dump_files_reaches_the_dataset_once(tmp_path):
     for key, source in (("unarxive_2022_b", "/d/b.jsonl"), ("unarxive_2022_a", "/d/z.jsonl")):
         rows = [paragraph("2212.00001", source, 0), paragraph("2212.00001", source, 1), paragraph(key, source)]
         lake.write_partition(
-            root, "citeworth_arxiv_paragraphs", PARAGRAPH_SCHEMA, rows, rules_key("citeworth_2021", key), "file"
+            root, "citeworth_arxiv_paragraphs", paragraph_schema(), rows, rules_key("citeworth_2021", key), "file"
         )
     lake.write_partition(
-        root, "citeworth_paragraphs", PARAGRAPH_SCHEMA, [paragraph("9", "m_0", shard="r_0")], "citeworth_2021.r_0"
+        root, "citeworth_paragraphs", paragraph_schema(), [paragraph("9", "m_0", shard="r_0")], "citeworth_2021.r_0"
     )
     assert write_field_paragraphs(root, "citeworth_2021", "Physics", "physics") == 5
     table = lake.read_partition(
         root, "citeworth_field_paragraphs", rules_key("citeworth_2021", "physics"), dimension="field"
     )
-    assert table.schema.names == PARAGRAPH_SCHEMA.names
+    assert table.schema.names == paragraph_schema().names
     rows = sorted(zip(table.column("paper_id").to_pylist(), table.column("source_file").to_pylist()))
     assert rows == [
         ("2212.00001", "/d/z.jsonl"),  # both paragraphs from unarxive_2022_a, the first key

@@ -10,17 +10,17 @@ from citeworth_assets.lib import lake
 from citeworth_assets.lib.arxiv import unarxive2022
 from citeworth_assets.lib.arxiv.dump_files import discover_dump_files
 from citeworth_assets.lib.arxiv.resolution import (
-    RESOLUTION_SCHEMA,
     Catalogue,
+    resolution_schema,
     resolve_all,
 )
 from citeworth_assets.lib.arxiv.schemas import (
-    PAPER_SCHEMA,
-    PARAGRAPH_SCHEMA,
-    REFERENCE_SCHEMA,
+    paper_schema,
+    paragraph_schema,
+    reference_schema,
 )
 from citeworth_assets.lib.mag.catalogue import openalex_works
-from citeworth_assets.lib.mag.schemas import WORK_SCHEMA
+from citeworth_assets.lib.mag.schemas import work_schema
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs.arxiv_source import (
     DIMENSION,
@@ -192,13 +192,13 @@ def test_the_lake_tables_give_the_same_papers_as_the_dump_file(tmp_path):
     papers = list(unarxive2022.iter_papers(jsonl, IssueLog()))
     references = [r for p in papers for r in p.references]
     for table, schema, rows in [
-        ("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
-        ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
-        ("arxiv_references", REFERENCE_SCHEMA, references),
-        ("arxiv_resolutions", RESOLUTION_SCHEMA, list(resolve_all(references, catalogue))),
+        ("arxiv_papers", paper_schema(), [p.row for p in papers]),
+        ("arxiv_paragraphs", paragraph_schema(), [r for p in papers for r in p.paragraphs]),
+        ("arxiv_references", reference_schema(), references),
+        ("arxiv_resolutions", resolution_schema(), list(resolve_all(references, catalogue))),
     ]:
         lake.write_partition(root, table, schema, rows, key, DIMENSION)
-    lake.write_partition(root, "works", WORK_SCHEMA, catalogue_rows)
+    lake.write_partition(root, "works", work_schema(), catalogue_rows)
     log = IssueLog()
     before = cited_works_for(root, dumps, key, IssueLog())
     from_file_cited = CitedWorks(before.works, dump_papers(jsonl), before.metadata)  # the file's own abstracts
@@ -254,9 +254,9 @@ def test_a_lake_paper_cited_by_another_gives_its_abstract_from_the_lake(tmp_path
     ]
     assert [p.row["abstract"] for p in papers] == ["The citing paper's abstract.", "Sentence ranking with queries."]
     for table, schema, rows in [
-        ("arxiv_papers", PAPER_SCHEMA, [p.row for p in papers]),
-        ("arxiv_paragraphs", PARAGRAPH_SCHEMA, [r for p in papers for r in p.paragraphs]),
-        ("arxiv_references", REFERENCE_SCHEMA, [r for p in papers for r in p.references]),
+        ("arxiv_papers", paper_schema(), [p.row for p in papers]),
+        ("arxiv_paragraphs", paragraph_schema(), [r for p in papers for r in p.paragraphs]),
+        ("arxiv_references", reference_schema(), [r for p in papers for r in p.references]),
     ]:
         lake.write_partition(root, table, schema, rows, "unarxive-2022__x", DIMENSION)
     works = cited_works_for(root, tmp_path / "no-dumps", "unarxive-2022__x", log)
@@ -284,9 +284,9 @@ def test_a_paper_of_two_dump_files_is_given_by_the_first(tmp_path):
     for key in ("u2022_a", "u2022_b"):
         paper = unarxive2022.paper_from_record(record, tmp_path / f"{key}.jsonl", 1, 0, log)
         for table, schema, rows in [
-            ("arxiv_papers", PAPER_SCHEMA, [paper.row]),
-            ("arxiv_paragraphs", PARAGRAPH_SCHEMA, paper.paragraphs),
-            ("arxiv_references", REFERENCE_SCHEMA, paper.references),
+            ("arxiv_papers", paper_schema(), [paper.row]),
+            ("arxiv_paragraphs", paragraph_schema(), paper.paragraphs),
+            ("arxiv_references", reference_schema(), paper.references),
         ]:
             lake.write_partition(root, table, schema, rows, key, DIMENSION)
     first = list(dump_file_papers(root, "u2022_a", default_splitter(), CitedWorks(), log))

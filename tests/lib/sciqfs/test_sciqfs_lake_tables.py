@@ -2,10 +2,10 @@
 the catalogue, and only what the shard needs is read."""
 
 from citeworth_assets.lib import lake
-from citeworth_assets.lib.citesum.tables import CITED_ABSTRACT_SCHEMA, CITED_ABSTRACTS
+from citeworth_assets.lib.citesum.tables import CITED_ABSTRACTS, cited_abstract_schema
 from citeworth_assets.lib.duplicates import write_duplicate_papers
 from citeworth_assets.lib.read_issues import IssueLog
-from citeworth_assets.lib.s2orc.records import PAPER_SCHEMA, PARAGRAPH_SCHEMA
+from citeworth_assets.lib.s2orc.records import paper_schema, paragraph_schema
 from citeworth_assets.lib.s2orc.schema import DUPLICATES
 from citeworth_assets.lib.sciqfs.examples import ExampleCounts, build_examples, default_splitter
 from citeworth_assets.lib.sciqfs.s2orc_lake import shard_papers
@@ -43,20 +43,24 @@ def metadata(paper_id, shard, line, title):
 def test_papers_of_a_shard(tmp_path):
     root = tmp_path / "lake"
     spans = [span(TEXT, "[1]", "BIBREF0", "c1"), span(TEXT, "(Lee, 2020)", "BIBREF1", None)]
-    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [paragraph("p1", "r_0", 1, TEXT, spans)], "r_0")
+    lake.write_partition(root, "s2orc_paragraphs", paragraph_schema(), [paragraph("p1", "r_0", 1, TEXT, spans)], "r_0")
     # the same paper again in a later shard, with other text: the first parse is kept, the repeat counted there
     later = [paragraph("p1", "r_1", 1, "Other text [1].", []), paragraph("p2", "r_1", 2, "Own text.", [])]
-    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, later, "r_1")
-    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_0", 1, "Citing")], "r_0")
+    lake.write_partition(root, "s2orc_paragraphs", paragraph_schema(), later, "r_1")
+    lake.write_partition(root, "s2orc_papers", paper_schema(), [metadata("p1", "r_0", 1, "Citing")], "r_0")
     lake.write_partition(
-        root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_1", 1, "Later"), metadata("p2", "r_1", 2, "Two")], "r_1"
+        root,
+        "s2orc_papers",
+        paper_schema(),
+        [metadata("p1", "r_1", 1, "Later"), metadata("p2", "r_1", 2, "Two")],
+        "r_1",
     )
     write_duplicate_papers(root, DUPLICATES)
     catalogue = [
         {"paper_id": "c1", "title": "Message Passing", "abstract": "Graph networks pass messages between nodes."},
         {"paper_id": "c9", "title": "Not cited here", "abstract": "Elsewhere."},
     ]
-    lake.write_partition(root, CITED_ABSTRACTS, CITED_ABSTRACT_SCHEMA, catalogue)
+    lake.write_partition(root, CITED_ABSTRACTS, cited_abstract_schema(), catalogue)
     split, log = default_splitter(), IssueLog()
     (first,) = shard_papers(root, "r_0", split, log)
     assert (first.paper_id, first.title, first.abstract) == ("p1", "Citing", "A.")
@@ -79,10 +83,10 @@ def test_papers_of_a_shard(tmp_path):
 def test_a_first_occurrence_without_paragraphs_leaves_the_later_parse_with_the_first_metadata(tmp_path):
     """p1's first metadata row is in shard r_0, where it has no parse: r_1's parse is kept, titled from r_0."""
     root = tmp_path / "lake"
-    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [], "r_0")
-    lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, [paragraph("p1", "r_1", 4, TEXT, [])], "r_1")
-    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_0", 1, "First row")], "r_0")
-    lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, [metadata("p1", "r_1", 4, "Second row")], "r_1")
+    lake.write_partition(root, "s2orc_paragraphs", paragraph_schema(), [], "r_0")
+    lake.write_partition(root, "s2orc_paragraphs", paragraph_schema(), [paragraph("p1", "r_1", 4, TEXT, [])], "r_1")
+    lake.write_partition(root, "s2orc_papers", paper_schema(), [metadata("p1", "r_0", 1, "First row")], "r_0")
+    lake.write_partition(root, "s2orc_papers", paper_schema(), [metadata("p1", "r_1", 4, "Second row")], "r_1")
     write_duplicate_papers(root, DUPLICATES)
     log = IssueLog()
     (paper,) = shard_papers(root, "r_1", default_splitter(), log)
@@ -94,7 +98,7 @@ def test_the_folder_of_an_unpartitioned_build_is_dropped_and_the_partitions_kept
 
     root = tmp_path / "lake"
     for key in (None, "r_0"):
-        lake.write_partition(root, "sciqfs_papers", lake_tables.PAPERS_SCHEMA, [{"paper_id": f"p{key}"}], key)
+        lake.write_partition(root, "sciqfs_papers", lake_tables.papers_schema(), [{"paper_id": f"p{key}"}], key)
     assert lake_tables.drop_unpartitioned(root, ["sciqfs_papers", "sciqfs_examples"]) == ["sciqfs_papers"]
     assert lake_tables.citing_paper_ids(root) == ["pr_0"]
 
@@ -111,11 +115,11 @@ def ingest_generated_dump(tmp_path, shards: int):
     root, keys = tmp_path / "lake", []
     for shard in discover_shards(tmp_path / "dumps"):
         rows = read_metadata(ShardSource(shard.release, shard.key, shard.metadata), IssueLog())
-        lake.write_partition(root, "s2orc_papers", PAPER_SCHEMA, rows, shard.key)
+        lake.write_partition(root, "s2orc_papers", paper_schema(), rows, shard.key)
         candidates = split_candidates(lake.read_partition(root, "s2orc_papers", shard.key))[0]
         source = ShardSource(shard.release, shard.key, shard.pdf_parses)
         paragraphs = read_paragraphs(source, IssueLog(), set(candidates.column("paper_id").to_pylist()))
-        lake.write_partition(root, "s2orc_paragraphs", PARAGRAPH_SCHEMA, paragraphs, shard.key)
+        lake.write_partition(root, "s2orc_paragraphs", paragraph_schema(), paragraphs, shard.key)
         keys.append(shard.key)
     write_cited_abstract_catalogue(root)
     write_duplicate_papers(root, DUPLICATES)

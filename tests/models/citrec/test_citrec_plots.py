@@ -3,7 +3,7 @@
 import pyarrow as pa
 import pytest
 
-from citeworth_models.citrec.evaluate import RESULT_SCHEMA
+from citeworth_models.citrec.evaluate import result_schema
 from citeworth_models.citrec.plots import plot_metrics
 
 
@@ -15,7 +15,7 @@ def results(datasets=("toy",)):
         for metric in ("recall", "mrr", "map", "ndcg")
         for k in range(1, 11)
     ]
-    return pa.Table.from_pylist(rows, schema=RESULT_SCHEMA)
+    return pa.Table.from_pylist(rows, schema=result_schema())
 
 
 def test_png_is_written(tmp_path):
