@@ -8,6 +8,7 @@ and left out here, so that the record-by-record reading reports it exactly as it
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import is_, itemgetter
@@ -43,15 +44,21 @@ class SpanColumns:
         return np.searchsorted(self.record, np.arange(records + 1))
 
 
-def _offsets(spans: list) -> tuple[list, list] | None:
+def _offsets(spans: list) -> tuple[np.ndarray, np.ndarray] | None:
     """The start and end offsets when every span is an object with integer offsets; None otherwise."""
-    try:
-        starts, ends = list(map(START, spans)), list(map(END, spans))
-    except (KeyError, TypeError):
+    try:  # a C array takes ints only (a float or a string is a TypeError, an int beyond int64 an OverflowError) ...
+        starts = np.frombuffer(array("q", map(START, spans)), np.int64)
+        ends = np.frombuffer(array("q", map(END, spans)), np.int64)
+    except (KeyError, TypeError, OverflowError):
         return None
-    if set(map(type, starts)) <= INT and set(map(type, ends)) <= INT:
-        return starts, ends
-    return None
+    low = np.flatnonzero((starts <= 1) | (ends <= 1)).tolist()  # ... and bools too: True and False are 1 and 0
+    if (
+        low
+        and not set(map(type, chain(map(START, map(spans.__getitem__, low)), map(END, map(spans.__getitem__, low)))))
+        <= INT
+    ):
+        return None
+    return starts, ends
 
 
 def _attributes(spans: list) -> list | None:
@@ -115,10 +122,7 @@ def _arrays(lists: list, attributes: bool) -> tuple[np.ndarray, np.ndarray, list
     found = _attributes(flat) if attributes and offsets is not None else None
     if offsets is None or (attributes and found is None):
         return None
-    try:  # an offset beyond int64 is out of range: the careful path says so
-        return np.array(offsets[0], np.int64), np.array(offsets[1], np.int64), found
-    except OverflowError:
-        return None
+    return offsets[0], offsets[1], found
 
 
 def _flat(lists: list, slow: np.ndarray, attributes: bool) -> tuple[np.ndarray, np.ndarray, list | None]:
