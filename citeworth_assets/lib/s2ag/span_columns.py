@@ -76,6 +76,8 @@ def copies(value: str) -> int:
         size, rest = divmod(n - 1 - k, k)  # n = 2 brackets + k copies of ``size`` + (k - 1) commas
         if rest or size <= 0 or value[size + 1] != ",":
             continue
+        if value[1:65] != value[size + 2 : size + 66]:  # most lists fail on their first spans: no copy made
+            continue
         first = value[1 : size + 1]
         if all(value[i * (size + 1)] == "," and value.startswith(first, i * (size + 1) + 1) for i in range(2, k)):
             if value.startswith(first, size + 2):
