@@ -144,6 +144,8 @@ class _Batch:
 
     def place(self, spans: SpanColumns) -> np.ndarray:
         """Each span's unit (its output position), -1 where none holds it whole."""
+        if not len(self.by_start):  # no record of the batch has a paragraph (a batch of one without any, say)
+            return np.full(len(spans.start), -1, np.int64)
         j = _place(self.unit_key, self.unit_record[self.by_start], self.unit_end[self.by_start], spans)
         return np.where(j >= 0, self.by_start[np.maximum(j, 0)], -1)
 
