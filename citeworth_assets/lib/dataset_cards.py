@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
+from pathlib import Path
 
 from citeworth_assets.lib.lazy import lazy_module
 
@@ -135,19 +136,33 @@ def _card_header(spec: CardSpec, counts: Mapping[str, int], sizes: Mapping[str, 
     }
 
 
-def _s2ag_releases(table: pa.Table) -> str:
-    """A sentence naming the S2AG releases the records come from (records of the 2020 release need none)."""
-    if "shard" not in table.column_names or "release" not in table.column_names:
-        return ""
-    pairs = zip(table.column("shard").to_pylist(), table.column("release").to_pylist())
-    releases = sorted({release for shard, release in pairs if shard and shard.startswith("s2ag_") and release})
+def _s2ag_releases(table: pa.Table, named: Sequence[str] = ()) -> str:
+    """A sentence naming the S2AG releases the records come from: those of the table's provenance columns and
+    ``named`` (a release whose records carry no provenance, given by its caller); none for the 2020 release."""
+    releases = set(named)
+    if "shard" in table.column_names and "release" in table.column_names:
+        pairs = zip(table.column("shard").to_pylist(), table.column("release").to_pylist())
+        releases |= {release for shard, release in pairs if shard and shard.startswith("s2ag_") and release}
     if not releases:
         return ""
-    named = ", ".join(f"`{release}`" for release in releases)
+    listed = ", ".join(f"`{release}`" for release in sorted(releases))
     return (
-        f"\nS2ORC papers come from the Semantic Scholar Academic Graph (S2AG) datasets, release {named} "
+        f"\nS2ORC papers come from the Semantic Scholar Academic Graph (S2AG) datasets, release {listed} "
         "(`s2orc` full texts with `papers` and `abstracts`)."
     )
+
+
+def s2ag_releases(lake_root: Path, table: str) -> list[str]:
+    """The S2AG releases of the full-text files a lake table's shard partitions were built from (by the
+    ``release`` column of ``s2orc_papers``), for the cards of releases whose records carry no provenance."""
+    import pyarrow.parquet as pq
+
+    shards = [path.name.split("=", 1)[1] for path in (lake_root / table).glob("shard=s2ag_*") if path.is_dir()]
+    found: set[str] = set()
+    for shard in shards:
+        for path in (lake_root / "s2orc_papers" / f"shard={shard}").glob("*.parquet"):
+            found.update(v for v in pq.read_table(path, columns=["release"]).column(0).unique().to_pylist() if v)
+    return sorted(found)
 
 
 def dataset_card(
@@ -160,8 +175,10 @@ def dataset_card(
     figures: Sequence[str] = (),
     sizes: Mapping[str, int] | None = None,
     schema: pa.Schema | None = None,
+    s2ag: Sequence[str] = (),
 ) -> str:
-    """The README.md of a release folder: ``counts`` per split, ``samples`` of records per split (for the features,
+    """The README.md of a release folder (``s2ag``: the S2AG releases it was built from, where its records do not
+    say): ``counts`` per split, ``samples`` of records per split (for the features,
     unless the records' ``schema`` is given: a writer with a fixed schema knows better than a sample), ``sizes`` the
     bytes of each split's file."""
     sizes = sizes or {}
@@ -177,10 +194,13 @@ def dataset_card(
     )
     pictures = "\n".join(f"![{figure}]({figure}.png)" for figure in figures)
     files = spec.files or "and the whole table with provenance columns as Parquet."
-    provenance = spec.provenance or (
-        f"{name} is built from the dump files named in the Parquet file's provenance columns (`release`, `shard`,\n"
-        "`source_file`, `line`, `byte_offset` where present): every record can be traced to the line it came from."
-    ) + _s2ag_releases(table)
+    provenance = (
+        spec.provenance
+        or (
+            f"{name} is built from the dump files named in the Parquet file's provenance columns (`release`, `shard`,\n"
+            "`source_file`, `line`, `byte_offset` where present): every record can be traced to the line it came from."
+        )
+    ) + _s2ag_releases(table, s2ag)
     return f"""---
 {_yaml(header)}
 ---

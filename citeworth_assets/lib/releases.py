@@ -28,9 +28,11 @@ def write_release(
     record: Callable[[dict], dict],
     parquet_name: str,
     card: CardSpec | None = None,
+    s2ag: Sequence[str] = (),
 ) -> dict[str, int]:
     """``<split>.jsonl`` for each split (``record`` turns a row of ``table`` into a published record, in table
-    order), ``parquet_name``, and, given the domain's ``card``, a ``README.md`` dataset card with its figures;
+    order), ``parquet_name``, and, given the domain's ``card``, a ``README.md`` dataset card with its figures (naming
+    the ``s2ag`` releases it was built from);
     returns the records written per split."""
     from citeworth_assets.lib.dataset_cards import dataset_card
 
@@ -52,7 +54,7 @@ def write_release(
                 (staging / f"{name}.png").write_bytes(png)
             sizes = {split: (staging / f"{split}.jsonl").stat().st_size for split in splits}
             text = dataset_card(
-                card, Path(parquet_name).stem, folder.name, counts, samples, table, list(figures), sizes
+                card, Path(parquet_name).stem, folder.name, counts, samples, table, list(figures), sizes, s2ag=s2ag
             )
             (staging / "README.md").write_text(text, encoding="utf-8")
     return counts

@@ -12,6 +12,7 @@ from citeworth_assets.lib.citesum import construction as citesum
 from citeworth_assets.lib.citesum import tables
 from citeworth_assets.lib.citesum.baselines import score_baselines, tldr_records
 from citeworth_assets.lib.citesum.reasons import REASONS
+from citeworth_assets.lib.dataset_cards import s2ag_releases
 from citeworth_assets.lib.figures import citesum_rouge_figure
 from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2orc.records import papers_from_paragraph_rows
@@ -162,7 +163,8 @@ def citesum_dataset(config: DatasetConfig, citeworth: PlatformResource) -> dg.Ma
 def citesum_release(citeworth: PlatformResource) -> dg.MaterializeResult:
     settings = citeworth.settings
     table = lake.read_partition(settings.lake, "citesum_dataset")
-    folder, counts = tables.export_release(table, settings.export_dir("citesum"))
+    s2ag = s2ag_releases(settings.lake, "citesum_candidates")
+    folder, counts = tables.export_release(table, settings.export_dir("citesum"), s2ag)
     return dg.MaterializeResult(metadata={"folder": str(folder), "examples": dg.MetadataValue.json(counts)})
 
 

@@ -9,6 +9,7 @@ from citeworth_assets.defs.arxiv.partitions import arxiv_dump_files
 from citeworth_assets.defs.automation import follows_shards
 from citeworth_assets.defs.s2orc.partitions import s2orc_shards
 from citeworth_assets.lib import filters, lake
+from citeworth_assets.lib.dataset_cards import s2ag_releases
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.sciqfs import arxiv_source, dataset, lake_tables, s2orc_lake
 from citeworth_assets.lib.sciqfs.augmentation import AugmentationSettings
@@ -176,6 +177,7 @@ def release_asset(examples: list[dg.AssetsDefinition]) -> dg.AssetsDefinition:
                 staging,
                 described,
                 dataset.release_version(described, splits),
+                s2ag_releases(settings.lake, lake_tables.EXAMPLES),
             )
         lake.write_partition(
             settings.lake,

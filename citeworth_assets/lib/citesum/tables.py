@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -203,6 +204,7 @@ def kept_candidates(lake_root: Path) -> list[dict]:
         return connection.sql(query, params=params).to_arrow_table().to_pylist()
 
 
-def export_release(table: pa.Table, folder: Path) -> tuple[Path, dict]:
-    """``train``/``validation``/``test.jsonl`` in the published CiteSum fields and ``citesum.parquet``."""
-    return folder, write_release(folder, table, SPLITS, release_record, "citesum.parquet", CARD)
+def export_release(table: pa.Table, folder: Path, s2ag: Sequence[str] = ()) -> tuple[Path, dict]:
+    """``train``/``validation``/``test.jsonl`` in the published CiteSum fields and ``citesum.parquet``; the card
+    names the ``s2ag`` releases the candidates were read from (the examples carry no provenance columns)."""
+    return folder, write_release(folder, table, SPLITS, release_record, "citesum.parquet", CARD, s2ag)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import repeat
-from operator import getitem
+from operator import getitem, is_
 
 from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
@@ -36,6 +36,7 @@ KINDS = (  # kind, in the bibliography text, attributes read
     ("table_ref", False, True),
 )
 FOOTNOTES = "lines outside annotated blocks holding citations"
+MISSING = object()  # a citation's entry not found
 
 
 @dataclass
@@ -144,6 +145,8 @@ class _Batch:
 
     def place(self, spans: SpanColumns) -> np.ndarray:
         """Each span's unit (its output position), -1 where none holds it whole."""
+        if not len(self.by_start):  # no record of the batch has a paragraph (a batch of one without any, say)
+            return np.full(len(spans.start), -1, np.int64)
         j = _place(self.unit_key, self.unit_record[self.by_start], self.unit_end[self.by_start], spans)
         return np.where(j >= 0, self.by_start[np.maximum(j, 0)], -1)
 
@@ -225,7 +228,7 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
 
 def _links(entries: SpanColumns, records: np.ndarray, ref_ids: list, n: int) -> tuple[list, np.ndarray]:
     """The paper each citation links to (:func:`~.fulltext.entry_links` of its record), and per record the number
-    of citations naming no entry; keyed by (record, entry id) over the whole batch."""
+    of citations naming no entry; a table of entry ids a record (a tuple key over the batch hashed far slower)."""
     attributes = entries.attributes
     ids = list(map(dict.get, attributes, repeat("id")))
     matched = list(map(dict.get, attributes, repeat("matched_paper_id")))
@@ -233,11 +236,19 @@ def _links(entries: SpanColumns, records: np.ndarray, ref_ids: list, n: int) -> 
         ids = [None if i is None or i == "" else str(i) for i in ids]
     if not set(map(type, matched)) <= {str, NONE} or "" in matched:
         matched = [None if m is None or m == "" else str(m) for m in matched]
-    owner = np.where(np.fromiter(map(bool, ids), bool, len(ids)), entries.record, -1).tolist()  # -1: no id
-    links = dict(zip(zip(reversed(owner), reversed(ids)), reversed(matched)))  # of two entries with one id, the first
-    keys = list(zip(records.tolist(), ref_ids))
-    found = np.fromiter(map(links.__contains__, keys), bool, len(keys))
-    return list(map(links.get, keys)), np.bincount(records[~found], minlength=n)
+    entry_bounds = entries.bounds(n).tolist()
+    cite_bounds = np.searchsorted(records, np.arange(n + 1)).tolist()  # the citations come in record order
+    found: list = []
+    for r in np.flatnonzero(np.diff(cite_bounds)).tolist():  # one small table a record: strings hash once
+        first, last = entry_bounds[r], entry_bounds[r + 1]
+        links = dict(zip(reversed(ids[first:last]), reversed(matched[first:last])))  # of one id twice, the first
+        links.pop(None, None)
+        links.pop("", None)  # an entry without an id links nothing
+        found += map(links.get, ref_ids[cite_bounds[r] : cite_bounds[r + 1]], repeat(MISSING))
+    missing = np.fromiter(map(is_, found, repeat(MISSING)), bool, len(found))
+    for k in np.flatnonzero(missing).tolist():
+        found[k] = None
+    return found, np.bincount(records[missing], minlength=n)
 
 
 def _report(batch: _Batch, r: int, tally: RecordTally, outside: tuple, unlinked: int) -> None:

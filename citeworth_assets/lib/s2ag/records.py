@@ -202,28 +202,40 @@ def paragraph_table(source: ShardSource, read: list[tuple[Record, FullText]]) ->
     return pa.Table.from_arrays([columns[name] for name in paragraph_schema().names], schema=paragraph_schema())
 
 
+def _batch_table(source: ShardSource, batch: list[Record], issues: OrderedIssues, max_chars: int) -> pa.Table:
+    """A batch's ``s2orc_paragraphs`` rows: the fast records on columns, the others record by record, in order."""
+    reporters = [RecordReporter(issues, source.path, i.line, i.offset, i.paper_id) for i in batch]
+    fast = batch_paragraphs(source, batch, reporters, max_chars)
+    read = []
+    for r in fast.slow:  # the records with more to say, read one by one
+        tally = RecordTally(reporters[r])
+        read.append((batch[r], read_full_text(batch[r].record, batch[r].paper_id, tally, max_chars)))
+        tally.flush()
+    for item in batch:
+        item.record = None  # let go of the parsed JSON once read
+    if not read:
+        return fast.table
+    slow = paragraph_table(source, read)
+    slow_records = [r for r, (_, paper) in zip(fast.slow, read) for _ in range(len(paper.paragraphs or ()))]
+    order = np.argsort(np.concatenate((fast.row_records, np.array(slow_records, np.int64))), kind="stable")
+    return pa.concat_tables([fast.table, slow]).take(order)
+
+
 def paragraph_batches(
     source: ShardSource, log: IssueLog, paper_ids: set[str] | None = None, max_chars: int = MAX_PARAGRAPH_CHARS
 ) -> Iterator[pa.Table]:
-    """``s2orc_paragraphs`` rows with provenance of a full-text file (for ``paper_ids`` if given), batch by batch."""
-    for batch, issues in record_batches(source, log, paper_ids):
+    """``s2orc_paragraphs`` rows with provenance of a full-text file (for ``paper_ids`` if given), batch by batch.
+
+    The collector is paused while a batch's lines are parsed as well as while they are read: the batch is held
+    whole, so each pass of the collector would walk all of it (parsed JSON holds no cycle to find)."""
+    batches = record_batches(source, log, paper_ids)
+    while True:
         with paused_gc():
-            reporters = [RecordReporter(issues, source.path, i.line, i.offset, i.paper_id) for i in batch]
-            fast = batch_paragraphs(source, batch, reporters, max_chars)
-            read = []
-            for r in fast.slow:  # the records with more to say, read one by one
-                tally = RecordTally(reporters[r])
-                read.append((batch[r], read_full_text(batch[r].record, batch[r].paper_id, tally, max_chars)))
-                tally.flush()
-            for item in batch:
-                item.record = None  # let go of the parsed JSON once read
-        if not read:
-            yield fast.table
-            continue
-        slow = paragraph_table(source, read)
-        slow_records = [r for r, (_, paper) in zip(fast.slow, read) for _ in range(len(paper.paragraphs or ()))]
-        order = np.argsort(np.concatenate((fast.row_records, np.array(slow_records, np.int64))), kind="stable")
-        yield pa.concat_tables([fast.table, slow]).take(order)
+            found = next(batches, None)
+            if found is None:
+                return
+            table = _batch_table(source, *found, max_chars)
+        yield table
 
 
 def write_paragraphs(

@@ -8,6 +8,7 @@ and left out here, so that the record-by-record reading reports it exactly as it
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import is_, itemgetter
@@ -46,67 +47,92 @@ class SpanColumns:
         return np.searchsorted(self.record, np.arange(records + 1))
 
 
-def _offsets(spans: list) -> tuple[list, list] | None:
-    """The start and end offsets when every span is an object with integer offsets; None otherwise."""
+def copies(value: str) -> int:
+    """``k`` when ``value`` is one JSON list written out ``k`` times over (``[X,X]``, ``[X,X,X]``: how the real files
+    repeat a kind's spans), else 1. Comparing the copies is far cheaper than parsing them and typing their spans."""
+    n = len(value)
+    if not n or value[0] != "[" or value[-1] != "]":
+        return 1
+    for k in (2, 3):
+        size, rest = divmod(n - 1 - k, k)  # n = 2 brackets + k copies of ``size`` + (k - 1) commas
+        if rest or size <= 0 or value[size + 1] != ",":
+            continue
+        if value[1:65] != value[size + 2 : size + 66]:  # most lists fail on their first spans: no copy made
+            continue
+        first = value[1 : size + 1]
+        if all(value[i * (size + 1)] == "," and value.startswith(first, i * (size + 1) + 1) for i in range(2, k)):
+            if value.startswith(first, size + 2):
+                return k
+    return 1
+
+
+def _parsed(value):
+    """The span list of a raw annotation value, the number of times it is written out (a repeated list parsed
+    once), or None where it is not JSON."""
+    if type(value) is not str:
+        return value, 1
+    k = copies(value)
+    if k > 1:  # "[X]", a list not empty, is JSON exactly when "[X,X]" is, which is then it twice over
+        try:
+            once = orjson.loads(value[: (len(value) - 1 - k) // k + 1] + "]")
+        except orjson.JSONDecodeError:
+            once = None
+        if once:
+            return once, k
     try:
-        starts, ends = list(map(START, spans)), list(map(END, spans))
-    except (KeyError, TypeError):
-        return None
-    if set(map(type, starts)) <= INT and set(map(type, ends)) <= INT:
-        return starts, ends
-    return None
+        return orjson.loads(value), 1
+    except orjson.JSONDecodeError:
+        return None, 1
 
 
-def _attributes(spans: list) -> list | None:
-    found = list(map(dict.get, spans, repeat("attributes")))
-    return found if set(map(type, found)) <= ATTRIBUTE_TYPES else None
+@dataclass
+class _Read:
+    """A kind's raw spans over the batch, in reading order (those of a record at fault too: it is marked slow)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    attributes: list
+    counts: np.ndarray  # per record: spans read
+    null: np.ndarray  # per record: the value was null
+    times: np.ndarray  # per record: how many times its list was written out
 
 
-def _lists(values: list, slow: np.ndarray) -> tuple[list, np.ndarray]:
-    """Each record's span list (empty where null or slow) and whether the value was null."""
-    lists: list = [()] * len(values)
-    null = np.zeros(len(values), bool)
+def _read(values: list, slow: np.ndarray, attributes: bool) -> _Read:
+    """Each record's spans parsed and taken apart at once, while the parsed objects are fresh in the cache (holding
+    a batch's parsed lists cost more than parsing them); only the offsets (and attributes) are kept. A record whose
+    value is not a JSON list of objects with integer offsets is marked ``slow``."""
+    n = len(values)
+    starts, ends, found = array("q"), array("q"), []  # a C array takes ints only: a float, a string, an int beyond
+    counts, null, times = np.zeros(n, np.int64), np.zeros(n, bool), np.ones(n, np.int64)  # int64 are errors
     for r, value in enumerate(values):
         if value is None:
             null[r] = True
             continue
-        if type(value) is str:
-            try:
-                value = orjson.loads(value)
-            except orjson.JSONDecodeError:
-                slow[r] = True
-                continue
-        if type(value) is not list:
+        spans, times[r] = _parsed(value)
+        if type(spans) is not list:
             slow[r] = True
-        else:
-            lists[r] = value
-    return lists, null
-
-
-def _arrays(lists: list, attributes: bool) -> tuple[np.ndarray, np.ndarray, list | None] | None:
-    """Starts, ends (and attributes) of the spans of ``lists``, when all are well-typed; None otherwise."""
-    flat = list(chain.from_iterable(lists))
-    offsets = _offsets(flat)
-    found = _attributes(flat) if attributes and offsets is not None else None
-    if offsets is None or (attributes and found is None):
-        return None
-    try:  # an offset beyond int64 is out of range: the careful path says so
-        return np.array(offsets[0], np.int64), np.array(offsets[1], np.int64), found
-    except OverflowError:
-        return None
-
-
-def _flat(lists: list, slow: np.ndarray, attributes: bool) -> tuple[np.ndarray, np.ndarray, list | None]:
-    """The batch's starts, ends (and attributes); a record whose spans are not all well-typed is marked slow and
-    its spans left out."""
-    arrays = _arrays(lists, attributes)
-    if arrays is not None:
-        return arrays
-    for r, spans in enumerate(lists):  # find the records at fault (rare)
-        if spans and _arrays([spans], attributes) is None:
+            continue
+        size = len(starts)
+        try:
+            starts.extend(map(START, spans))
+            ends.extend(map(END, spans))
+        except (KeyError, TypeError, OverflowError):  # not an object, no offset, or one not an int64
+            del starts[size:], ends[size:]
             slow[r] = True
-            lists[r] = ()
-    return _arrays(lists, attributes)
+            continue
+        if attributes:
+            found.extend(map(dict.get, spans, repeat("attributes")))
+        counts[r] = len(spans)
+    start, end = np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64)
+    record = np.repeat(np.arange(n), counts)
+    for r in np.unique(record[(start <= 1) | (end <= 1)]).tolist():  # bools pass as 0 and 1: looked for there
+        spans = _parsed(values[r])[0]
+        if not set(map(type, chain(map(START, spans), map(END, spans)))) <= INT:
+            slow[r] = True
+    if attributes and not set(map(type, found)) <= ATTRIBUTE_TYPES:
+        bad = np.fromiter((type(a) not in ATTRIBUTE_TYPES for a in found), bool, len(found))
+        slow[record[bad]] = True
+    return _Read(start, end, found, counts, null, times)
 
 
 def _order(record: np.ndarray, start: np.ndarray, end: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -126,10 +152,9 @@ def _order(record: np.ndarray, start: np.ndarray, end: np.ndarray, keep: np.ndar
 def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes: bool) -> SpanColumns:
     """The spans of one kind of each record (``values``: its raw annotation values); records at fault are marked in
     ``slow``. A record's spans must lie within ``lengths[record]``."""
-    lists, null = _lists(values, slow)
-    start, end, found = _flat(lists, slow, attributes)
-    counts = np.fromiter(map(len, lists), np.int64, len(lists))
-    record = np.repeat(np.arange(len(lists), dtype=np.int64), counts)
+    read = _read(values, slow, attributes)
+    start, end, found, counts = read.start, read.end, read.attributes, read.counts
+    record = np.repeat(np.arange(len(values), dtype=np.int64), counts)
     bad = (start < 0) | (start >= end) | (end > lengths[record])
     if bad.any():
         slow[np.unique(record[bad])] = True
@@ -137,7 +162,7 @@ def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes
     record, start, end = record[order], start[order], end[order]
     new = np.ones(len(order), bool)
     new[1:] = (record[1:] != record[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])
-    repeats = np.bincount(record[~new], minlength=len(lists))
+    repeats = np.bincount(record[~new], minlength=len(values)) + (read.times - 1) * counts  # the copies are all repeats
     firsts = np.flatnonzero(new)
     kept = None
     if attributes:
@@ -148,4 +173,4 @@ def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes
         kept = list(map(found.__getitem__, chosen.tolist()))
         for k in np.flatnonzero(absent[chosen]).tolist():
             kept[k] = NO_ATTRIBUTES  # read as attributes without a value: lists of dicts go through C-level maps
-    return SpanColumns(record[firsts], start[firsts], end[firsts], kept, null, repeats)
+    return SpanColumns(record[firsts], start[firsts], end[firsts], kept, read.null, repeats)

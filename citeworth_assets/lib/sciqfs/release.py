@@ -11,7 +11,7 @@ as they stream; only a small summary per example is kept, for the statistics.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import islice
 from pathlib import Path
@@ -113,14 +113,19 @@ def write_split_files(
 
 
 def write_release(
-    rows: Iterable[dict], split_of: Mapping[str, str], out: Path, settings: Mapping[str, object], version: str
+    rows: Iterable[dict],
+    split_of: Mapping[str, str],
+    out: Path,
+    settings: Mapping[str, object],
+    version: str,
+    s2ag: Sequence[str] = (),
 ) -> tuple[dict[str, int], pa.Table]:
     """The whole release under ``out`` (a staging folder the caller publishes): split files, ``statistics.parquet``
-    and the card; returns rows per split and Table 1."""
+    and the card (naming the ``s2ag`` releases it was built from); returns rows per split and Table 1."""
     counts, summaries = write_split_files(rows, split_of, out)
     statistics = statistics_table(summaries, split_of)
     pq.write_table(statistics, out / "statistics.parquet")
-    write_card(out, counts, statistics, settings, version)
+    write_card(out, counts, statistics, settings, version, s2ag)
     return counts, statistics
 
 
@@ -135,7 +140,12 @@ def release_documents(folder: Path, split: str) -> list:
 
 
 def write_card(
-    out: Path, counts: Mapping[str, int], statistics: pa.Table, settings: Mapping[str, object], version: str
+    out: Path,
+    counts: Mapping[str, int],
+    statistics: pa.Table,
+    settings: Mapping[str, object],
+    version: str,
+    s2ag: Sequence[str] = (),
 ) -> Path:
     """``README.md`` under ``out`` for the release ``write_release`` wrote there: splits and features from its files
     and schema, Table 1 from ``statistics``, and ``settings`` (name -> value) listed under how it was made."""
@@ -159,7 +169,9 @@ def write_card(
     sizes = {split: (out / f"{split}.jsonl").stat().st_size for split in counts}
     card = out / "README.md"
     card.write_text(
-        dataset_card(spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=release_schema()),
+        dataset_card(
+            spec, "ROUGE-SciQFS", version, counts, samples, statistics, sizes=sizes, schema=release_schema(), s2ag=s2ag
+        ),
         encoding="utf-8",
     )
     return card

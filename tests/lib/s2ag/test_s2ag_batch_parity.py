@@ -17,11 +17,12 @@ KINDS = ("bibentry", "paragraph", "sectionheader", "bibref", "figureref", "table
 
 
 def _damaged(record: dict, rng: random.Random) -> dict:
-    """A copy with one fault: a kind null, empty, not JSON, a bad or overlapping span, no text, offsets as text..."""
+    """A copy with one fault: a kind null, empty, not JSON, a bad or overlapping span, no text, offsets as text,
+    offsets as bools or floats, a list written out two or three times over (as the real files repeat spans)..."""
     record = orjson.loads(orjson.dumps(record))
     annotations = record["content"]["annotations"]
-    fault = rng.randrange(11)
-    kind = rng.choice(("paragraph", "bibref") if fault in (4, 5) else KINDS)  # where overlaps and types matter
+    fault = rng.randrange(16)
+    kind = rng.choice(("paragraph", "bibref") if fault in (4, 5, 11, 13) else KINDS)  # where overlaps and types matter
     value = annotations.get(kind)
     spans = orjson.loads(value) if value else []
     if fault == 0:
@@ -50,8 +51,22 @@ def _damaged(record: dict, rng: random.Random) -> dict:
         annotations[kind] = orjson.dumps(spans).decode() if spans else None  # unchanged, as a string
     elif fault == 10:
         record["corpusid"] = str(record["corpusid"])
-    if 3 <= fault <= 8 and fault != 7:
+    elif fault == 11 and spans:
+        span = rng.choice(spans)
+        span["start"] = span["start"] > 0  # True (1) or False (0): not an offset
+    elif fault == 12 and spans:
+        bare = {key: value for key, value in rng.choice(spans).items() if key != "attributes"}
+        spans = [bare, *spans]  # a repeat whose first has no attributes, in every copy
+    elif fault == 13 and spans:
+        rng.choice(spans)["end"] += 0.0
+    elif fault == 14 and spans:
+        rng.choice(spans)["end"] = len(record["content"]["text"]) + 5  # out of range, in every copy
+    elif fault == 15 and spans:
+        rng.choice(spans)["start"] = 2**63 + 1  # beyond int64
+    if 3 <= fault <= 15 and fault not in (7, 9, 10):
         annotations[kind] = orjson.dumps(spans).decode()
+    if fault in (12, 14) and spans:  # the list written out again whole, twice or three times
+        annotations[kind] = "[" + ",".join([annotations[kind][1:-1]] * rng.choice((2, 3))) + "]"
     return record
 
 
