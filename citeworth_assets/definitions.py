@@ -8,35 +8,19 @@ sensor). That is the layout ``dg`` autoloads (the project is ``[tool.dg]`` in py
 definitions (tests/defs/test_definitions.py compares them) but also scans every installed package's entry points and
 renders their component schemas, about 0.3 s that each process loading the code location would pay."""
 
-import gc
 import importlib
 import pkgutil
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from types import ModuleType
 
 import dagster as dg
 
 from citeworth_assets import defs as defs_folder
+from citeworth_assets.lib import collector
 from citeworth_assets.resources import PlatformResource, TrainingDevice
 
 DOMAIN_MODULE = "definitions"  # defs/<domain>/definitions.py, where dg's autoloading stops for that folder
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cycle collector paused while the domains load: what they allocate (about 160 assets, their ops and
-    specs) lives as long as the process, so the full collections that allocating it triggers find nothing to free and
-    cost about a fifth of loading the definitions. The collector is restored, whatever its state was, afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @cache
@@ -45,7 +29,7 @@ def defs_modules() -> tuple[ModuleType, ...]:
     module with a ``defs``, in name order."""
     found = []
     # the package's warning filter, whatever filters the caller set since it was imported
-    with warnings.catch_warnings(), collection_paused():
+    with warnings.catch_warnings(), collector.paused():
         defs_folder.silence_known_warnings()
         for info in sorted(pkgutil.iter_modules(defs_folder.__path__), key=lambda info: info.name):
             name = f"{defs_folder.__name__}.{info.name}"

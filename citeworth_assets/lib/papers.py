@@ -9,6 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from citeworth_assets.lib.lazy import lazy_module
+
+pa = lazy_module("pyarrow")
+
+
+def paragraph_text_fields() -> list[tuple[str, pa.DataType]]:
+    """The columns every source's paragraph table starts with: which paper, where in it, under which section, what
+    text (S2ORC's and the arXiv sources' paragraph tables add their own citation columns after them)."""
+    return [
+        ("paper_id", pa.string()),
+        ("paragraph_index", pa.int32()),
+        ("section", pa.string()),
+        ("text", pa.string()),
+    ]
+
 
 @dataclass
 class PaperInput:

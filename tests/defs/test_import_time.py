@@ -59,13 +59,13 @@ def test_the_citation_context_modules_load_nltk_only_when_a_tokenizer_is_built()
 
 
 def test_loading_pauses_the_cycle_collector_and_leaves_it_as_it_was():
-    from citeworth_assets.definitions import collection_paused
+    from citeworth_assets.lib import collector
 
     enabled = gc.isenabled()
     try:
         for before in (True, False):
             (gc.enable if before else gc.disable)()
-            with collection_paused():
+            with collector.paused():
                 assert not gc.isenabled()
             assert gc.isenabled() == before
     finally:

@@ -12,6 +12,7 @@ from functools import cache
 from citeworth_assets.lib.arxiv.dump_files import UNARXIVE_2020
 from citeworth_assets.lib.duplicates import DuplicateTable
 from citeworth_assets.lib.lazy import lazy_module
+from citeworth_assets.lib.papers import paragraph_text_fields
 
 pa = lazy_module("pyarrow")
 
@@ -65,10 +66,7 @@ def paper_schema() -> pa.Schema:
 def paragraph_schema() -> pa.Schema:
     return pa.schema(
         [
-            ("paper_id", pa.string()),
-            ("paragraph_index", pa.int32()),
-            ("section", pa.string()),
-            ("text", pa.string()),
+            *paragraph_text_fields(),
             ("markers", pa.list_(marker_type())),  # {{cite:...}} positions in ``text``
             *provenance_fields(),
         ]

@@ -8,19 +8,12 @@ a cell scored by the tiny randomly initialised model keeps its number and says t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
-
-if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
-    import duckdb
+from citeworth_assets.lib.reproduce.tables import BUILD, BUILD_MODELS, Cell, Connection, PaperTable, missing
 
 PAPER = "citesum"
 STATISTICS = "citesum.statistics"
 BASELINES = "citesum.baselines"
 ABSTRACTIVE = "citesum.abstractive_scores"
-BUILD = "citeworth build --dumps DUMPS --data DATA"
-BUILD_MODELS = "citeworth build --dumps DUMPS --data DATA --models"
 ROUGE = {"R-1": "rouge1", "R-2": "rouge2", "R-L": "rougeL"}
 # The columns of citesum.abstractive_scores the tables read (the view has more).
 ABSTRACTIVE_COLUMNS = (
@@ -55,7 +48,7 @@ SCITLDR_STATISTICS = (
 )
 
 
-def relation_exists(connection: duckdb.DuckDBPyConnection, relation: str) -> bool:
+def relation_exists(connection: Connection, relation: str) -> bool:
     """Whether the warehouse holds ``schema.name`` (a view or a table)."""
     schema, name = relation.split(".")
     found = connection.execute(
@@ -75,7 +68,7 @@ OTHER_DATASETS = ("Gigaword", "XSum", "arXiv", "SciSummNet", "TalkSumm", "SciTLD
 SPLIT_COLUMNS = {"Train": "train", "Val": "validation", "Test": "test"}
 
 
-def table3(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def table3(connection: Connection) -> list[Cell]:
     cells = [
         missing(dataset, column, SCITLDR_STATISTICS if dataset == "SciTLDR" else OTHER_DATASET)
         for dataset in OTHER_DATASETS
@@ -109,7 +102,7 @@ def table3(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
 # -- the abstractive scores ---------------------------------------------------------------------
 
 
-def scored_rows(connection: duckdb.DuckDBPyConnection, setting: dict) -> list[dict]:
+def scored_rows(connection: Connection, setting: dict) -> list[dict]:
     """The rows of citesum.abstractive_scores for one setting (a column -> value, a tuple for any of several values,
     None for SQL NULL); the meaningful ones and then the first model named first."""
     clauses, params = [], []
@@ -141,7 +134,7 @@ def describe(setting: dict) -> str:
     )
 
 
-def abstractive_problem(connection: duckdb.DuckDBPyConnection) -> str | None:
+def abstractive_problem(connection: Connection) -> str | None:
     """Why citesum.abstractive_scores cannot be read (absent, or without a column the tables read); None if it can."""
     if not relation_exists(connection, ABSTRACTIVE):
         return absent(ABSTRACTIVE, BUILD_MODELS)
@@ -156,7 +149,7 @@ def abstractive_problem(connection: duckdb.DuckDBPyConnection) -> str | None:
 
 
 def setting_cells(
-    connection: duckdb.DuckDBPyConnection,
+    connection: Connection,
     row: str,
     setting: dict,
     columns: dict[str, str],
@@ -209,7 +202,7 @@ PEGASUS = (
 )
 
 
-def table5(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def table5(connection: Connection) -> list[Cell]:
     problem = abstractive_problem(connection)
     cells = []
     for row, (source, targets) in TABLE5_ABSTRACTIVE.items():
@@ -258,7 +251,7 @@ SCITLDR_ORACLE = (
 )
 
 
-def table6(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def table6(connection: Connection) -> list[Cell]:
     problem = abstractive_problem(connection)
     cells = [missing("EXT-ORACLE", column, SCITLDR_ORACLE) for column in ROUGE]
     cells += [missing(system, column, OTHER_SYSTEM) for system in TABLE6_OTHERS for column in ROUGE]
@@ -276,7 +269,7 @@ TITLE_COLUMNS = {"Title R-1": "rouge1", "Title R-2": "rouge2", "Title R-L": "rou
 DISCIPLINE_COLUMNS = {"Macro-F1": "macro_f1", "Weighted-F1": "weighted_f1"}
 
 
-def table7(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def table7(connection: Connection) -> list[Cell]:
     problem = abstractive_problem(connection)
     cells = []
     for model in ("BART", "CITES"):

@@ -6,19 +6,12 @@ Figures are on the paper's scale: counts as counts, shares and scores in percent
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from citeworth_assets.lib.model_report import degenerate_reason
-from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
-
-if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
-    import duckdb
+from citeworth_assets.lib.reproduce.tables import BUILD, BUILD_MODELS, Cell, Connection, PaperTable, missing
 
 PAPER = "citeworth"
 FAITHFUL_RULES = "citeworth_2021"  # the paper's rule set; another one's figures are not the paper's table
-BUILD = "citeworth build --dumps DUMPS --data DATA"
 MODELS_BUILD = f"{BUILD} --models --model-set all"  # every model of Table 4; the fast set trains two of them
-DOMAIN_BUILD = f"{BUILD} --models"  # the domain matrix's default model is logistic regression
 
 TABLE_2_ROWS = {  # the paper's row -> citeworth.statistics column
     "Total sentences": "sentences",
@@ -53,7 +46,7 @@ ONE_SEED = "not computed: one training run per model (the paper averages 5 seeds
 TABLE_5_FIELDS = {"Ch": "Chemistry", "E": "Engineering", "CS": "Computer Science", "P": "Psychology", "B": "Biology"}
 
 
-def _rule_set(connection: duckdb.DuckDBPyConnection, relation: str) -> str | None:
+def _rule_set(connection: Connection, relation: str) -> str | None:
     """The paper's rule set where the relation has it, else the one it has (first by name)."""
     rule_sets = [
         row[0] for row in connection.execute(f"SELECT DISTINCT rule_set FROM {relation} ORDER BY 1").fetchall()
@@ -61,7 +54,7 @@ def _rule_set(connection: duckdb.DuckDBPyConnection, relation: str) -> str | Non
     return FAITHFUL_RULES if FAITHFUL_RULES in rule_sets else (rule_sets[0] if rule_sets else None)
 
 
-def statistics(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def statistics(connection: Connection) -> list[Cell]:
     """Table 2: the whole dataset's statistics (field ``all``) of the faithful rule set."""
     rules = _rule_set(connection, "citeworth.statistics")
     found = connection.execute(
@@ -79,7 +72,7 @@ def statistics(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
     return cells
 
 
-def manual_evaluation(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def manual_evaluation(connection: Connection) -> list[Cell]:
     """Table 3: the share of judged sentences extracted correctly and with markers removed, per method."""
     rules = _rule_set(connection, "citeworth.manual_eval_results")
     found = {
@@ -99,7 +92,7 @@ def manual_evaluation(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
     return cells
 
 
-def models(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def models(connection: Connection) -> list[Cell]:
     """Table 4: test precision, recall and F1 (percent) of the latest run of each model."""
     runs = {
         model: {"precision": precision, "recall": recall, "f1": f1}
@@ -123,7 +116,7 @@ def models(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
     return cells
 
 
-def domains(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def domains(connection: Connection) -> list[Cell]:
     """Table 5: F1 (percent) training on one field (row) and testing on another (column), and each column's
     population standard deviation over the training fields."""
     scores = {
@@ -187,7 +180,7 @@ TABLES = (
         "5",
         "F1 training on one field (rows) and testing on another (columns)",
         ("citeworth.domain_matrix",),
-        DOMAIN_BUILD,
+        BUILD_MODELS,
         "The model is the citeworth_domain_matrix asset's setting (logistic regression by default), not "
         f"Longformer-Ctx; each field's data is this build's ({SAMPLE}), split as the release splits it.",
         domains,

@@ -7,15 +7,9 @@ chapter 4); the MAG, RefSeer and ACL-ARC data sets of Table 6 are not among its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
-
-if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
-    import duckdb
+from citeworth_assets.lib.reproduce.tables import BUILD_MODELS, Cell, Connection, PaperTable, missing
 
 PAPER = "saier2019"
-BUILD = "citeworth build --dumps DUMPS --data DATA --models"
 DATASETS = {"arXiv": "arxiv", "MAG": "mag", "RefSeer": "refseer", "ACL-ARC": "acl_arc"}  # row -> citrec data set
 TABLE_6_COLUMNS = {  # column -> citrec.dataset_statistics column
     "#Cand.": "candidates",
@@ -52,7 +46,7 @@ def _no_dataset(row: str) -> str:
     )
 
 
-def datasets(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def datasets(connection: Connection) -> list[Cell]:
     """Table 6: per data set, candidates, tested candidates, test items and training contexts per candidate."""
     result = connection.execute(
         f"SELECT dataset, split, {', '.join(TABLE_6_COLUMNS.values())} FROM citrec.dataset_statistics"
@@ -70,7 +64,7 @@ def datasets(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
     return cells
 
 
-def scores(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def scores(connection: Connection) -> list[Cell]:
     """Table 7: Recall, MRR, MAP and NDCG at cut-off 5 of each recommender on the arXiv data."""
     found = {
         (model, metric): value
@@ -90,7 +84,7 @@ def scores(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
             elif model in PARSER_MODELS and model not in evaluated:
                 cells.append(missing(row, column, PARSER_REASON))
             else:
-                cells.append(missing(row, column, f"not evaluated in this build: run `{BUILD}`"))
+                cells.append(missing(row, column, f"not evaluated in this build: run `{BUILD_MODELS}`"))
     return cells
 
 
@@ -100,7 +94,7 @@ TABLES = (
         "6",
         "Key properties of the data sets used for evaluation",
         ("citrec.dataset_statistics",),
-        BUILD,
+        BUILD_MODELS,
         "arXiv only: this build's citation contexts (a sample of arXiv sources or unarXive, linked to its works "
         "catalogue) with Appendix C's candidate rule, not the 2019 arXiv/MAG snapshot; MAG, RefSeer and ACL-ARC are "
         "not built.",
@@ -111,7 +105,7 @@ TABLES = (
         "7",
         "Evaluation scores at cut-off 5 for all models using the arXiv data",
         ("citrec.results",),
-        BUILD,
+        BUILD_MODELS,
         "Scored on this build's arXiv test items (a sample, far fewer candidates than the thesis's 63,239); one run; "
         "the parser models need a spaCy pipeline; BM25 is shown beside the thesis's models.",
         scores,

@@ -7,25 +7,19 @@ classifiers of ``sciqfs_baselines_job``), a row that was not run keeping its ``s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from citeworth_assets.lib.reproduce.citesum import absent, relation_exists
-from citeworth_assets.lib.reproduce.tables import Cell, PaperTable, missing
-
-if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
-    import duckdb
+from citeworth_assets.lib.reproduce.tables import BUILD, Cell, Connection, PaperTable, missing
 
 PAPER = "sciqfs"
 STATISTICS = "sciqfs.statistics"
 PAPERS = "sciqfs.papers"
 DROPS = "platform.drop_reasons"
 BASELINES = "sciqfs.baselines"
-BUILD = "citeworth build --dumps DUMPS --data DATA"
 
 # -- Table 1 ------------------------------------------------------------------------------------
 
 
-def table1(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def table1(connection: Connection) -> list[Cell]:
     """The three figures the paper prints for its dataset (the caption and §4.1, §6): the collection's PDF files,
     its examples before the documents too long to augment were dropped, and the final dataset's examples."""
     cells = []
@@ -91,7 +85,7 @@ def row_label(classifier: str, embeddings: str) -> str:
     return f"{classifier} / {embeddings}"
 
 
-def table3(connection: duckdb.DuckDBPyConnection) -> list[Cell]:
+def table3(connection: Connection) -> list[Cell]:
     if not relation_exists(connection, BASELINES):
         reason = absent(BASELINES, BUILD)
         return [missing(row_label(*row), column, reason) for row in TABLE3_ROWS for column in TABLE3_COLUMNS]

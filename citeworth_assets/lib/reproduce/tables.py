@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
-if TYPE_CHECKING:  # only named in annotations; the caller opens the connection
+if TYPE_CHECKING:
     import duckdb
+
+Connection: TypeAlias = "duckdb.DuckDBPyConnection"  # the warehouse, read-only; the caller opens it
+BUILD = "citeworth build --dumps DUMPS --data DATA"  # what builds a table's views (the user's folders in capitals)
+BUILD_MODELS = f"{BUILD} --models"
 
 
 PAPERS = ("citeworth", "citesum", "sciqfs", "saier2019")
@@ -40,7 +44,7 @@ class PaperTable:
     needs: tuple[str, ...]
     build_command: str
     differences: str
-    compute: Callable[[duckdb.DuckDBPyConnection], list[Cell]]
+    compute: Callable[[Connection], list[Cell]]
 
     @property
     def key(self) -> str:

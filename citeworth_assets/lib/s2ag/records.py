@@ -15,17 +15,17 @@ from functools import cache
 from itertools import chain, repeat
 from pathlib import Path
 
-from citeworth_assets.lib import lake
+from citeworth_assets.lib import collector
 from citeworth_assets.lib.jsonl import iter_json_records
 from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.batch_paragraphs import batch_paragraphs, list_column
 from citeworth_assets.lib.s2ag.fulltext import FullText, read_full_text
-from citeworth_assets.lib.s2orc.batch import OrderedIssues, paused_gc
+from citeworth_assets.lib.s2orc.batch import OrderedIssues
 from citeworth_assets.lib.s2orc.schema import ShardSource, citation_span_type, paragraph_schema, reference_span_type
-from citeworth_assets.lib.s2orc.shard_tables import ParagraphsWritten
-from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter
+from citeworth_assets.lib.s2orc.shard_tables import ParagraphsWritten, write_paragraph_tables
+from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, FirstOccurrences, RecordReporter
 
 np = lazy_module("numpy")
 pa = lazy_module("pyarrow")
@@ -81,7 +81,7 @@ def record_batches(
 ) -> Iterator[tuple[list[Record], OrderedIssues]]:
     """Batches of records with a usable corpus id (of ``paper_ids`` if given), first occurrence in the file only."""
     issues = OrderedIssues()
-    first_line: dict[str, int] = {}
+    kept = FirstOccurrences("corpusid", paper_ids)
 
     def wanted(line: bytes) -> bool:
         match = LEADING_CORPUS_ID.match(line)
@@ -95,13 +95,8 @@ def record_batches(
             what = "no corpusid" if record.get("corpusid") is None else f"corpusid {str(record['corpusid'])[:40]!r}"
             RecordReporter(issues, source.path, number, offset, None)("missing_field", f"record has {what}; skipped")
             continue
-        if paper_ids is not None and paper_id not in paper_ids:
+        if not kept.keep(issues, source.path, number, offset, paper_id):
             continue
-        if paper_id in first_line:
-            report = RecordReporter(issues, source.path, number, offset, paper_id)
-            report("duplicate_paper_id", f"corpusid seen before at line {first_line[paper_id]}; skipped")
-            continue
-        first_line[paper_id] = number
         batch.append(Record(number, offset, paper_id, record))
         held += size
         if len(batch) >= BATCH_RECORDS or held >= BATCH_BYTES:
@@ -122,7 +117,7 @@ def full_texts(
 ) -> Iterator[list[tuple[Record, FullText]]]:
     """The paper model of every record, batch by batch; each record's faults reported under its line."""
     for batch, issues in record_batches(source, log, paper_ids):
-        with paused_gc():
+        with collector.paused():
             read = []
             for item in batch:
                 tally = RecordTally(RecordReporter(issues, source.path, item.line, item.offset, item.paper_id))
@@ -230,7 +225,7 @@ def paragraph_batches(
     whole, so each pass of the collector would walk all of it (parsed JSON holds no cycle to find)."""
     batches = record_batches(source, log, paper_ids)
     while True:
-        with paused_gc():
+        with collector.paused():
             found = next(batches, None)
             if found is None:
                 return
@@ -246,9 +241,4 @@ def write_paragraphs(
     max_chars: int = MAX_PARAGRAPH_CHARS,
 ) -> ParagraphsWritten:
     """Write ``s2orc_paragraphs`` for an S2AG full-text file (for ``paper_ids`` if given), as the 2020 shards do."""
-    papers: set[str] = set()
-    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", paragraph_schema(), source.shard) as out:
-        for table in paragraph_batches(source, log, paper_ids, max_chars):
-            papers.update(pc.unique(table.column("paper_id")).to_pylist())
-            out.write_table(table)
-    return ParagraphsWritten(out.rows_written, papers)
+    return write_paragraph_tables(lake_root, source.shard, paragraph_batches(source, log, paper_ids, max_chars))

@@ -7,9 +7,6 @@ order (by line, then by field), so that batching changes nothing in what is repo
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from citeworth_assets.lib.lazy import lazy_module
@@ -28,23 +25,6 @@ def odd_positions(values: list, accepted: set[type]) -> list[int]:
     if set(map(type, values)) <= accepted:
         return []
     return [i for i, value in enumerate(values) if type(value) not in accepted]
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Keep the cyclic garbage collector out of parsing and typing a batch.
-
-    Parsed JSON holds no reference cycles, but every few hundred allocations the collector walks all the young
-    objects, that is the whole batch being parsed: it cost more CPU than the parsing. Reference counting still
-    frees everything; only the collector waits until the batch is typed and released.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class OrderedIssues:

@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import TypeVar
 
+from citeworth_assets.lib import collector
 from citeworth_assets.lib.jsonl import iter_json_records
 from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.papers import PaperInput
 from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
-from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords, paused_gc
+from citeworth_assets.lib.s2orc.batch import OrderedIssues, SourceRecords
 from citeworth_assets.lib.s2orc.paper_columns import paper_batch
 from citeworth_assets.lib.s2orc.paragraph_columns import paragraph_table
 from citeworth_assets.lib.s2orc.schema import (
@@ -32,7 +33,13 @@ from citeworth_assets.lib.s2orc.schema import (
     provenance_fields,
     reference_span_type,
 )
-from citeworth_assets.lib.s2orc.values import MAX_PARAGRAPH_CHARS, RecordReporter, metadata_row, paragraph_rows
+from citeworth_assets.lib.s2orc.values import (
+    MAX_PARAGRAPH_CHARS,
+    FirstOccurrences,
+    RecordReporter,
+    metadata_row,
+    paragraph_rows,
+)
 
 pa = lazy_module("pyarrow")
 
@@ -72,7 +79,7 @@ def record_batches(
     """Batches of the records with a usable paper_id (of ``paper_ids`` if given). A paper_id seen before in the
     file is reported and skipped, so that the first occurrence wins (across shards, ``s2orc_duplicate_papers``
     reports them). A batch's issues reach ``log`` in reading order once the consumer asks for the next one."""
-    first_line: dict[str, int] = {}
+    kept = FirstOccurrences("paper_id", paper_ids)
     issues = OrderedIssues()
     max_bytes = max_bytes or BATCH_BYTES
 
@@ -104,13 +111,8 @@ def record_batches(
             problem = "paper_id is not valid UTF-8 (or holds a lone surrogate): record skipped"
             issues.replace_or_add(ReadIssue(str(source.path), number, offset, "invalid_utf8", problem))
             continue
-        if paper_ids is not None and paper_id not in paper_ids:
+        if not kept.keep(issues, source.path, number, offset, paper_id):
             continue
-        if paper_id in first_line:
-            report = RecordReporter(issues, source.path, number, offset, paper_id)
-            report("duplicate_paper_id", f"paper_id seen before at line {first_line[paper_id]}; skipped")
-            continue
-        first_line[paper_id] = number
         batch.lines.append(number)
         batch.offsets.append(offset)
         batch.paper_ids.append(paper_id)
@@ -127,9 +129,9 @@ def record_batches(
 
 def _typed(batches: Iterator[SourceRecords], build: Callable[[SourceRecords], T]) -> Iterator[T]:
     """``build`` of each batch, reading and typing with the collector paused and the parsed records let go before
-    the result is handed on (see :func:`~.batch.paused_gc`)."""
+    the result is handed on (see :mod:`~citeworth_assets.lib.collector`)."""
     while True:
-        with paused_gc():
+        with collector.paused():
             batch = next(batches, None)
             if batch is None:
                 return

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citeworth_assets.lib.duplicates import DuplicateTable
 from citeworth_assets.lib.lazy import lazy_module
+from citeworth_assets.lib.papers import paragraph_text_fields
 
 pa = lazy_module("pyarrow")
 
@@ -99,10 +100,7 @@ def paper_schema() -> pa.Schema:
 def paragraph_schema() -> pa.Schema:
     return pa.schema(
         [
-            ("paper_id", pa.string()),
-            ("paragraph_index", pa.int32()),
-            ("section", pa.string()),
-            ("text", pa.string()),
+            *paragraph_text_fields(),
             ("cite_spans", pa.list_(citation_span_type())),
             ("ref_spans", pa.list_(reference_span_type())),
             ("invalid_span_count", pa.int32()),

@@ -88,9 +88,15 @@ def write_paragraphs(
     max_paragraph_chars: int = MAX_PARAGRAPH_CHARS,
 ) -> ParagraphsWritten:
     """Write ``s2orc_paragraphs`` for the shard of a pdf_parses file, for ``paper_ids`` if given."""
+    tables = _row_groups(paragraph_batches(source, log, paper_ids, max_paragraph_chars))
+    return write_paragraph_tables(lake_root, source.shard, tables)
+
+
+def write_paragraph_tables(lake_root: Path, shard: str, tables: Iterable[pa.Table]) -> ParagraphsWritten:
+    """Write a shard's ``s2orc_paragraphs`` from its paragraph tables (either release layout), noting its papers."""
     papers: set[str] = set()
-    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", paragraph_schema(), source.shard) as out:
-        for table in _row_groups(paragraph_batches(source, log, paper_ids, max_paragraph_chars)):
+    with lake.PartitionWriter(lake_root, "s2orc_paragraphs", paragraph_schema(), shard) as out:
+        for table in tables:
             papers.update(pc.unique(table.column("paper_id")).to_pylist())
             out.write_table(table)
     return ParagraphsWritten(out.rows_written, papers)

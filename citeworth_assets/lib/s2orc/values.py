@@ -25,6 +25,25 @@ class RecordReporter:
         self.log.add(ReadIssue(self.path, self.line, self.offset, kind, message, self.paper_id))
 
 
+class FirstOccurrences:
+    """The records a reader keeps: those of ``paper_ids`` (all when None), each paper's first in the file only; a
+    later record of the same paper is reported, naming the first one's line, and skipped."""
+
+    def __init__(self, id_field: str, paper_ids: set[str] | None = None):
+        self.id_field, self.paper_ids = id_field, paper_ids
+        self.first_line: dict[str, int] = {}
+
+    def keep(self, log: IssueLog, path: Path, line: int, offset: int, paper_id: str) -> bool:
+        if self.paper_ids is not None and paper_id not in self.paper_ids:
+            return False
+        first = self.first_line.setdefault(paper_id, line)
+        if first != line:
+            report = RecordReporter(log, path, line, offset, paper_id)
+            report("duplicate_paper_id", f"{self.id_field} seen before at line {first}; skipped")
+            return False
+        return True
+
+
 MISSING = object()
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 

@@ -26,67 +26,28 @@ def score(**values) -> dict:
     return row | values
 
 
+TINY = {"checkpoint": "tiny-random-bart", "meaningful": False}
+SCITLDR = {"eval_set": "scitldr-a"}
+
+
+def rouge(r1: float, r2: float | None, rl: float) -> dict:
+    return {"rouge1": r1, "rouge2": r2, "rougeL": rl}
+
+
 SCORES = [
     # Table 5: the tiny random model's row and a real one for the same setting; the real one is taken
-    score(model="BART", checkpoint="tiny-random-bart", meaningful=False, rouge1=1.5, rouge2=0.0, rougeL=1.4),
-    score(model="BART", rouge1=40.12, rouge2=18.5, rougeL=32.25, mlflow_run_id="run-a"),
-    score(
-        model="BART",
-        checkpoint="tiny-random-bart",
-        meaningful=False,
-        source="abstract+title",
-        rouge1=2.25,
-        rouge2=0.5,
-        rougeL=2.0,
-    ),
+    score(model="BART", **TINY, **rouge(1.5, 0.0, 1.4)),
+    score(model="BART", **rouge(40.12, 18.5, 32.25), mlflow_run_id="run-a"),
+    score(model="BART", **TINY, source="abstract+title", **rouge(2.25, 0.5, 2.0)),
     score(model="BART", source="aic", reason="no introduction or conclusion in the release for any test paper"),
-    score(model="BART", targets="tldr/title", rouge1=39.0, rouge2=None, rougeL=31.0),
+    score(model="BART", targets="tldr/title", **rouge(39.0, None, 31.0)),
     # Table 6
-    score(
-        model="CITES",
-        eval_set="scitldr-a",
-        setting="zero-shot",
-        variant="prompting",
-        rouge1=43.0,
-        rouge2=20.5,
-        rougeL=35.5,
-        examples=618,
-    ),
-    score(
-        model="CITES",
-        eval_set="scitldr-a",
-        setting="few-shot",
-        train_examples=32,
-        seeds=3,
-        rouge1=44.0,
-        rouge2=21.0,
-        rougeL=36.0,
-    ),
-    score(
-        model="BART",
-        eval_set="scitldr-a",
-        setting="few-shot",
-        train_examples=128,
-        seeds=1,
-        checkpoint="tiny-random-bart",
-        meaningful=False,
-        rouge1=3.0,
-        rouge2=0.1,
-        rougeL=2.9,
-    ),
+    score(model="CITES", **SCITLDR, setting="zero-shot", variant="prompting", **rouge(43.0, 20.5, 35.5), examples=618),
+    score(model="CITES", **SCITLDR, setting="few-shot", train_examples=32, seeds=3, **rouge(44.0, 21.0, 36.0)),
+    score(model="BART", **SCITLDR, **TINY, setting="few-shot", train_examples=128, seeds=1, **rouge(3.0, 0.1, 2.9)),
     # Table 7
-    score(model="CITES", task="title", targets="title", rouge1=52.0, rouge2=30.0, rougeL=46.0),
-    score(
-        model="BART",
-        task="title",
-        targets="title",
-        train_examples=64,
-        checkpoint="tiny-random-bart",
-        meaningful=False,
-        rouge1=5.0,
-        rouge2=1.0,
-        rougeL=4.0,
-    ),
+    score(model="CITES", task="title", targets="title", **rouge(52.0, 30.0, 46.0)),
+    score(model="BART", **TINY, task="title", targets="title", train_examples=64, **rouge(5.0, 1.0, 4.0)),
     score(model="CITES", task="discipline", targets="discipline", macro_f1=0.31, weighted_f1=0.79),
 ]
 
