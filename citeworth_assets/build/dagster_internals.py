@@ -11,6 +11,8 @@ a name or a parameter used here has changed. Elsewhere the build uses ``dagster`
   ``DagsterInstance.from_config`` takes no overrides.
 - A run of a range of partitions (``BackfillPolicy.single_run``) is asked for with the range tags the backfill
   daemon sets; their names are not exported.
+- The deployment's instance YAML (deploy/dagster.yaml) is checked without a cluster against Dagster's schema and each
+  configured class's own (tests/deploy/test_k8s_config.py): Dagster has no public call that validates either.
 - The plan's automation evaluation reads the instance's dynamic partition keys thousands of times; they do not change
   while it runs, so :func:`dynamic_partitions_read_once` reads them once (no public setting does).
 """
@@ -30,7 +32,9 @@ CHECKED_AGAINST = "1.13"  # the Dagster minor version these internals were read 
 def internals() -> dict:
     """Every internal name used here, imported (each where it is used, too: the daemon's and the workspace's modules
     take about half a second to import, which a process that never queues a run should not pay)."""
+    from dagster._config import validate_config
     from dagster._core.definitions.selector import JobSubsetSelector
+    from dagster._core.instance.config import dagster_instance_config
     from dagster._core.instance.ref import InstanceRef
     from dagster._core.storage import tags
     from dagster._core.workspace.context import WorkspaceProcessContext
@@ -46,7 +50,30 @@ def internals() -> dict:
         "WorkspaceFileTarget": WorkspaceFileTarget,
         "get_daemon_statuses": get_daemon_statuses,
         "QueuedRunCoordinatorDaemon": QueuedRunCoordinatorDaemon,
+        "validate_config": validate_config,
+        "dagster_instance_config": dagster_instance_config,
     }
+
+
+def config_errors(config_type, value) -> list[str]:
+    """What is wrong with ``value`` for a Dagster config type, as the instance checks a configured class's config."""
+    from dagster._config import validate_config
+
+    return [error.message for error in validate_config(config_type, value).errors or []]
+
+
+def configured_class(module: str, name: str) -> type:
+    """The class an instance YAML entry names; its ``dagster.core`` module alias lives under ``dagster._core``."""
+    import importlib
+
+    return getattr(importlib.import_module(module.replace("dagster.core.", "dagster._core.")), name)
+
+
+def instance_config(home: Path) -> tuple[dict, type | None]:
+    """The instance YAML under ``home`` as Dagster reads and validates it, and its custom instance class if any."""
+    from dagster._core.instance.config import dagster_instance_config
+
+    return dagster_instance_config(str(home))
 
 
 def partition_range_tags(first: str, last: str) -> dict[str, str]:

@@ -37,9 +37,11 @@ from citeworth_assets.lib.settings import PlatformSettings
 )
 def generate_sample(out: str, papers: int, shards: int, seed: int, layout: str, verbose: bool) -> None:
     """Write a synthetic dump in the S2ORC 20200705v1 layout and/or as an S2AG release of the same papers
-    (deterministic for a seed), and its full summary as sample_summary.json in the output folder."""
+    (deterministic for a seed), a synthetic SciTLDR-A folder for the CiteSum transfer, and the full summary as
+    sample_summary.json in the output folder."""
     from citeworth_assets.cli.sample_summary import summary_lines, write_summary
     from citeworth_assets.samples.s2ag import generate_sample as generate
+    from citeworth_assets.samples.scitldr import write_scitldr_sample
 
     started = time.perf_counter()
     summary = generate(Path(out), papers=papers, shards=shards, seed=seed, layout=layout)
@@ -47,6 +49,8 @@ def generate_sample(out: str, papers: int, shards: int, seed: int, layout: str, 
         f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)"
     )
     click.echo("\n".join(summary_lines(summary)))
+    scitldr = write_scitldr_sample(Path(out), seed)
+    click.echo(f"  scitldr/SciTLDR-A: {scitldr} synthetic records (for CITES's zero- and few-shot transfer)")
     path = write_summary(Path(out), summary)
     click.echo(json.dumps(summary, indent=2) if verbose else f"  full summary: {path.resolve()} (or --verbose)")
 

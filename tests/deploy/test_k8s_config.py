@@ -5,7 +5,6 @@ Needs the optional extra ``k8s`` (dagster-k8s, dagster-postgres)."""
 
 import shutil
 import tomllib
-from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,9 @@ dagster_k8s = pytest.importorskip(
 )
 pytest.importorskip("dagster_postgres", reason="the optional extra 'k8s' (pip install -e '.[k8s]') is not installed")
 
-from dagster._config import validate_config  # noqa: E402
-from dagster._core.instance.config import dagster_instance_config  # noqa: E402
 from dagster_postgres import DagsterPostgresStorage  # noqa: E402
+
+from citeworth_assets.build.dagster_internals import config_errors, configured_class, instance_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -35,15 +34,13 @@ def _values() -> dict:
 def _class_config_errors(entry: dict) -> list[str]:
     """Validate a ``{module, class, config}`` entry against the class's own ``config_type()``, as the instance
     does when it builds the class, but without building it (no cluster, no database)."""
-    module = entry["module"].replace("dagster.core.", "dagster._core.")  # the public alias of the instance YAML
-    configured = getattr(import_module(module), entry["class"])
-    result = validate_config(configured.config_type(), entry.get("config") or {})
-    return [error.message for error in result.errors or []]
+    configured = configured_class(entry["module"], entry["class"])
+    return config_errors(configured.config_type(), entry.get("config") or {})
 
 
 def test_the_instance_yaml_validates_against_dagsters_schema(tmp_path):
     shutil.copy(DEPLOY / "dagster.yaml", tmp_path / "dagster.yaml")
-    config, custom_class = dagster_instance_config(str(tmp_path))
+    config, custom_class = instance_config(tmp_path)
     assert custom_class is None
     assert config["run_launcher"]["class"] == "K8sRunLauncher" and config["run_launcher"]["module"] == "dagster_k8s"
     assert config["run_coordinator"]["class"] == "QueuedRunCoordinator"
@@ -54,8 +51,7 @@ def test_each_configured_class_accepts_its_config():
     instance = _instance()
     assert _class_config_errors(instance["run_launcher"]) == []
     assert _class_config_errors(instance["run_coordinator"]) == []
-    postgres = validate_config(DagsterPostgresStorage.config_type(), instance["storage"]["postgres"])
-    assert postgres.success, [error.message for error in postgres.errors]
+    assert config_errors(DagsterPostgresStorage.config_type(), instance["storage"]["postgres"]) == []
 
 
 def test_a_wrong_launcher_field_is_caught():

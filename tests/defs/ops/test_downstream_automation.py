@@ -7,9 +7,8 @@ from collections import defaultdict
 
 import dagster as dg
 import pytest
-from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG as RANGE_END
-from dagster._core.storage.tags import ASSET_PARTITION_RANGE_START_TAG as RANGE_START
 
+from citeworth_assets.build.dagster_internals import partition_range_tags
 from citeworth_assets.cli.app import QUIET_RUN
 from citeworth_assets.definitions import build_definitions
 from citeworth_assets.defs.automation import automation_sensor
@@ -40,7 +39,7 @@ def run_requested(defs, instance, wanted: dict[dg.AssetKey, set]) -> None:
             keys = sorted({key for group in ranged.values() for key in group})
             order = graph.get(keys[0]).partitions_def.get_partition_keys()
             first, last = min(ranged, key=order.index), max(ranged, key=order.index)
-            runs.append((keys, None, {RANGE_START: first, RANGE_END: last}))
+            runs.append((keys, None, partition_range_tags(first, last)))
         for keys, partition, tags in runs:
             job = defs.resolve_implicit_job_def_def_for_assets(keys)
             result = job.execute_in_process(
