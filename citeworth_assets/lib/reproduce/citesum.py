@@ -319,7 +319,8 @@ TABLES: tuple[PaperTable, ...] = (
         BUILD_MODELS,
         SAMPLE
         + MODELS
-        + " SciTLDR: the user's download of SciTLDR-A (DUMPS/scitldr/SciTLDR-A/{train,dev,test}.jsonl); the paper "
+        + " SciTLDR: the user's download of SciTLDR-A (DUMPS/scitldr/SciTLDR-A/{train,dev,test}.jsonl; in the demo "
+        "the synthetic records `citeworth generate-sample` writes there, which say nothing about SciTLDR); the paper "
         "uses SciTLDR's official evaluation script, the build the rouge-score F1 with stemming, best over each "
         "paper's reference TLDRs. Few-shot rows are means over the seeds the build ran (the view's seeds column), as "
         "the paper averages over its seeds. The fully-supervised rows are results CiteSum quotes; of them only BART "
