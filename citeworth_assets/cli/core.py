@@ -45,12 +45,12 @@ def generate_sample(out: str, papers: int, shards: int, seed: int, layout: str, 
 
     started = time.perf_counter()
     summary = generate(Path(out), papers=papers, shards=shards, seed=seed, layout=layout)
+    summary["scitldr_records"] = write_scitldr_sample(Path(out), seed)  # synthetic, for CiteSum's transfer rows
     click.echo(
-        f"wrote {papers} papers in {shards} shards to {Path(out).resolve()} ({time.perf_counter() - started:.1f} s)"
+        f"wrote {papers} papers in {shards} shards and a synthetic scitldr/SciTLDR-A to {Path(out).resolve()} "
+        f"({time.perf_counter() - started:.1f} s)"
     )
     click.echo("\n".join(summary_lines(summary)))
-    scitldr = write_scitldr_sample(Path(out), seed)
-    click.echo(f"  scitldr/SciTLDR-A: {scitldr} synthetic records (for CITES's zero- and few-shot transfer)")
     path = write_summary(Path(out), summary)
     click.echo(json.dumps(summary, indent=2) if verbose else f"  full summary: {path.resolve()} (or --verbose)")
 

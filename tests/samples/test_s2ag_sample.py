@@ -114,13 +114,14 @@ def test_s2ag_alone_writes_the_same_bytes_and_no_2020_files(release: Release, tm
 
 def test_cli_layouts(tmp_path: Path) -> None:
     runner = CliRunner()
-    for layout, expected in (("2020", ["20200705v1"]), ("s2ag", ["s2ag"]), ("both", ["20200705v1", "s2ag"])):
+    layouts = (("2020", ["20200705v1"]), ("s2ag", ["s2ag"]), ("both", ["20200705v1", "s2ag"]))
+    for layout, expected in layouts:  # and the SciTLDR-A sample for CiteSum's transfer, whatever the layout
         out = tmp_path / layout
         result = runner.invoke(main, ["generate-sample", "--out", str(out), "--papers", "12", "--layout", layout])
         assert result.exit_code == 0, result.output
-        assert sorted(p.name for p in out.iterdir() if p.is_dir()) == expected
+        assert sorted(p.name for p in out.iterdir() if p.is_dir()) == sorted([*expected, "scitldr"])
         assert ("S2AG release in s2ag/" in result.output) == (layout != "2020")
-        assert len(result.output.splitlines()) <= 6
+        assert "scitldr/SciTLDR-A" in result.output and len(result.output.splitlines()) <= 6
     for name in ("metadata", "pdf_parses"):  # the 2020 files do not change when the S2AG release is written beside
         for path in (tmp_path / "2020" / "20200705v1" / "full" / name).iterdir():
             assert path.read_bytes() == (tmp_path / "both" / path.relative_to(tmp_path / "2020")).read_bytes()
