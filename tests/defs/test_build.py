@@ -203,6 +203,7 @@ def test_the_shards_ran_as_queued_runs_of_the_data_roots_instance(built):
     assert sensor_requests(dumps, data, rules="citeworth_improved") == ["20200705v1_0", "20200705v1_1"]
 
 
+@pytest.mark.ops  # two more whole builds (about 40 s): with the operational tests, so make test keeps its 5 minutes
 def test_a_rebuild_replaces_and_never_duplicates_and_one_worker_builds_what_two_did(built):
     """CiteSum does not depend on build history; one run at a time in the build's process (`--in-process`) gives
     the lake of two queued runs at a time (`--workers 2`)."""

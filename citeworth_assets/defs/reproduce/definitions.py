@@ -30,7 +30,7 @@ def needed_views() -> list[dg.AssetKey]:
 @dg.asset(
     name=PAPER_TABLES,
     deps=needed_views(),
-    group_name="warehouse",
+    group_name="reproduce",  # not a warehouse relation itself: the view platform.paper_tables reads its lake table
     kinds={"duckdb", "parquet"},
     automation_condition=refreshed_view(),
     description="Every published table of the papers beside this build's figures: one row per cell with the printed "

@@ -15,7 +15,8 @@ warehouse_job = dg.define_asset_job(
         "citeworth_dataset", "citeworth_statistics", "citeworth_release", "citeworth_rule_comparison"
     )
     | dg.AssetSelection.assets("citeworth_manual_eval_sample", "citeworth_manual_eval_results")
-    | dg.AssetSelection.assets("citesum_dataset", "citesum_release", "citesum_baselines"),
+    | dg.AssetSelection.assets("citesum_dataset", "citesum_release", "citesum_baselines")
+    | dg.AssetSelection.assets("paper_tables"),  # what platform.paper_tables reads
     description="Build the datasets, their statistics and releases, the rule comparison and baselines, and every "
     "warehouse view.",
 )
