@@ -61,8 +61,9 @@ def test_new_shards_bring_everything_but_the_models_up_to_date(tmp_path):
     target = automation_sensor.asset_selection
     with dg.instance_for_test() as instance:
         idle = dg.evaluate_automation_conditions(defs=defs, instance=instance, asset_selection=target)
-        # The daemon ticks before any shard exists: only the missing warehouse views are requested (created empty).
-        views = dg.AssetSelection.groups("warehouse").resolve(defs.resolve_asset_graph())
+        # The daemon ticks before any shard exists: only the missing warehouse views are requested (created empty),
+        # and the papers' tables over them (each cell then says what to build).
+        views = dg.AssetSelection.groups("warehouse", "reproduce").resolve(defs.resolve_asset_graph())
         assert idle.total_requested > 0 and set(requested(defs, idle)) <= views
         keys = ["20200705v1_0", "20200705v1_1"]
         instance.add_dynamic_partitions("s2orc_shards", keys)
