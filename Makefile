@@ -70,7 +70,7 @@ test: install browser lint
 	$(PY) -m pytest -q -m "not ops" -n $(TEST_WORKERS) --dist loadfile
 
 # The operational end-to-end tests (a build killed with kill -9 and the next one, a rebuild and a forced rebuild
-# against the first build, the daemon's ticks over a whole graph, an arXiv-only CLI build with models, builds killed
+# against the first build, a build of a damaged shard, the daemon's ticks over a whole graph, an arXiv-only CLI build with models, builds killed
 # at several points, a killed build on PostgreSQL, the S2AG graph on real records): whole builds in their own
 # processes. CI runs them after make test.
 test-ops: install postgres

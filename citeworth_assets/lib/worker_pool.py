@@ -21,7 +21,7 @@ import collections
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
@@ -51,7 +51,12 @@ class _Workers:
                 initializer=_start_worker,
                 max_tasks_per_child=self.tasks_per_worker,
             )
-        return self.executor.submit(work, item)
+        try:
+            return self.executor.submit(work, item)
+        except BrokenProcessPool as error:  # a worker died before its item's answer was read: this one waits too
+            broken: Future = Future()
+            broken.set_exception(error)
+            return broken
 
     def close(self, kill: bool = False) -> None:
         """Stop the pool: idle workers exit on their own (at most ``CLOSE_SECONDS``); the rest, or all with

@@ -242,6 +242,7 @@ def test_a_rebuild_replaces_and_never_duplicates_and_one_worker_builds_what_two_
     assert len({row[0] for row in catalogue}) == len(catalogue) > 0
 
 
+@pytest.mark.ops  # another whole build of a damaged copy (about 40 s): with the operational tests, as above
 def test_a_damaged_shard_is_reported_and_loses_nothing_else(built, tmp_path):
     dumps, data, _, _, _ = built
     full = dumps / "20200705v1" / "full"
