@@ -34,6 +34,7 @@ HEAVY = (
     "duckdb",
     "isal",
     "polars",
+    "msgspec",
 )
 ROOT = Path(__file__).resolve().parents[2]
 

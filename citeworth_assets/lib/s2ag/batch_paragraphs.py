@@ -12,31 +12,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import repeat
-from operator import getitem, is_
+from operator import attrgetter, getitem
 
 from citeworth_assets.lib.lazy import lazy_module
-from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally
+from citeworth_assets.lib.s2ag.annotations import RecordTally
 from citeworth_assets.lib.s2ag.footnote_columns import footnote_columns
-from citeworth_assets.lib.s2ag.paragraphs import ref_ids_of
-from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, span_columns
+from citeworth_assets.lib.s2ag.span_columns import LOW, SHIFT, SpanColumns, ref_ids, span_columns
 from citeworth_assets.lib.s2ag.texts import EXPECTED, record_texts
 from citeworth_assets.lib.s2orc.schema import ShardSource, citation_span_type, paragraph_schema, reference_span_type
 from citeworth_assets.lib.s2orc.values import RecordReporter
 
 np = lazy_module("numpy")
 pa = lazy_module("pyarrow")
+pc = lazy_module("pyarrow.compute")
 
 # the kinds a paragraph row reads, in the order the record-by-record reading parses (and reports) them
-KINDS = (  # kind, in the bibliography text, attributes read
-    ("entry", True, True),
-    ("paragraph", False, False),
-    ("section", False, False),
-    ("cite", False, True),
-    ("figure_ref", False, True),
-    ("table_ref", False, True),
+KINDS = (  # kind, in the bibliography text, what a span is read as (:mod:`.span_shapes`)
+    ("entry", True, "entry"),
+    ("paragraph", False, "offsets"),
+    ("section", False, "offsets"),
+    ("cite", False, "reference"),
+    ("figure_ref", False, "reference"),
+    ("table_ref", False, "reference"),
 )
+ENTRY_ID, MATCHED = attrgetter("id"), attrgetter("matched_paper_id")
 FOOTNOTES = "lines outside annotated blocks holding citations"
-MISSING = object()  # a citation's entry not found
 
 
 @dataclass
@@ -92,14 +92,14 @@ class _Batch:
         body_length = np.fromiter(map(len, self.bodies), np.int64, n)
         bib_length = np.fromiter((len(t.bibliography) if t else 0 for t in self.texts), np.int64, n)
         self.spans: dict[str, SpanColumns] = {}
-        for kind, in_bibliography, attributes in KINDS:
+        for kind, in_bibliography, shape in KINDS:
             values = [
                 None
                 if t is None
                 else (t.bibliography_annotations if in_bibliography else t.body_annotations).get(t.keys[kind])
                 for t in self.texts
             ]
-            self.spans[kind] = span_columns(values, bib_length if in_bibliography else body_length, slow, attributes)
+            self.spans[kind] = span_columns(values, bib_length if in_bibliography else body_length, slow, shape)
         paragraphs = self.spans["paragraph"]
         follows = paragraphs.record[1:] == paragraphs.record[:-1]
         slow[paragraphs.record[1:][follows & (paragraphs.start[1:] < paragraphs.end[:-1])]] = True
@@ -177,10 +177,10 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
     units = int(keep_unit.sum())
     cite_out = _span_children(batch, cites, cite_rows, (cite_rows >= 0) & ~slow[cites.record], new_row)
     ref_out = _span_children(batch, refs, ref_rows, (ref_rows >= 0) & ~slow[refs.record], new_row)
-    cite_refs = ref_ids_of(list(map(cites.attributes.__getitem__, cite_out[1].tolist())))
+    cite_refs = ref_ids(list(map(cites.attributes.__getitem__, cite_out[1].tolist())))
     if "" in cite_refs:
         cite_refs = [None if r == "" else r for r in cite_refs]
-    ref_refs = ref_ids_of(list(map(refs.attributes.__getitem__, ref_out[1].tolist())))
+    ref_refs = ref_ids(list(map(refs.attributes.__getitem__, ref_out[1].tolist())))
     n = batch.n
     linked, unlinked = _links(batch.spans["entry"], cites.record[cite_out[1]], cite_refs, n)
     outside = (
@@ -203,7 +203,7 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
         pa.array(cite_out[3], int32),
         pa.array(cite_out[4], string),
         pa.array(cite_refs, string),
-        pa.array(linked, string),
+        linked,
     ]
     ref_children = [pa.array(ref_out[2], int32), pa.array(ref_out[3], int32), pa.array(ref_out[4], string)]
     ref_children.append(pa.array(ref_refs, string))
@@ -226,29 +226,38 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
     return BatchRows(table, unit_record, np.flatnonzero(slow).tolist())
 
 
-def _links(entries: SpanColumns, records: np.ndarray, ref_ids: list, n: int) -> tuple[list, np.ndarray]:
-    """The paper each citation links to (:func:`~.fulltext.entry_links` of its record), and per record the number
-    of citations naming no entry; a table of entry ids a record (a tuple key over the batch hashed far slower)."""
+def _links(entries: SpanColumns, records: np.ndarray, ref_ids: list, n: int) -> tuple[pa.Array, np.ndarray]:
+    """The paper each citation links to (:func:`~.fulltext.entry_links` of its record) as a string column, and per
+    record the number of citations naming no entry; a table of entry ids a record (a tuple key over the batch hashed
+    far slower), the matched ids made text in Arrow (they are numbers in the release)."""
     attributes = entries.attributes
-    ids = list(map(dict.get, attributes, repeat("id")))
-    matched = list(map(dict.get, attributes, repeat("matched_paper_id")))
+    ids = list(map(ENTRY_ID, attributes))
     if not set(map(type, ids)) <= {str}:
         ids = [None if i is None or i == "" else str(i) for i in ids]
-    if not set(map(type, matched)) <= {str, NONE} or "" in matched:
-        matched = [None if m is None or m == "" else str(m) for m in matched]
     entry_bounds = entries.bounds(n).tolist()
     cite_bounds = np.searchsorted(records, np.arange(n + 1)).tolist()  # the citations come in record order
     found: list = []
     for r in np.flatnonzero(np.diff(cite_bounds)).tolist():  # one small table a record: strings hash once
         first, last = entry_bounds[r], entry_bounds[r + 1]
-        links = dict(zip(reversed(ids[first:last]), reversed(matched[first:last])))  # of one id twice, the first
+        links = dict(zip(reversed(ids[first:last]), range(last - 1, first - 1, -1)))  # of one id twice, the first
         links.pop(None, None)
         links.pop("", None)  # an entry without an id links nothing
-        found += map(links.get, ref_ids[cite_bounds[r] : cite_bounds[r + 1]], repeat(MISSING))
-    missing = np.fromiter(map(is_, found, repeat(MISSING)), bool, len(found))
-    for k in np.flatnonzero(missing).tolist():
-        found[k] = None
-    return found, np.bincount(records[missing], minlength=n)
+        found += map(links.get, ref_ids[cite_bounds[r] : cite_bounds[r + 1]], repeat(-1))
+    entry = np.array(found, np.int64)
+    missing = entry < 0
+    linked = _matched_ids(list(map(MATCHED, attributes))).take(pa.array(entry, mask=missing))
+    return linked, np.bincount(records[missing], minlength=n)
+
+
+def _matched_ids(matched: list) -> pa.Array:
+    """Each entry's matched corpus id as text, null where there is none (or it is empty)."""
+    try:
+        column = pa.array(matched)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):  # numbers and text mixed, or beyond int64
+        return pa.array([None if m is None or m == "" else str(m) for m in matched], pa.string())
+    if pa.types.is_string(column.type):
+        return pc.if_else(pc.equal(column, ""), pa.scalar(None, pa.string()), column)
+    return column.cast(pa.string())
 
 
 def _report(batch: _Batch, r: int, tally: RecordTally, outside: tuple, unlinked: int) -> None:

@@ -35,7 +35,7 @@ def footnote_columns(
     parts = [(b.record, b.start, b.end) for b in blocks]
     for kind in COVERING:
         values = [texts[r].body_annotations.get(texts[r].keys[kind]) for r in records]
-        found = span_columns(values, lengths, local_slow, False)
+        found = span_columns(values, lengths, local_slow)
         parts.append((picked[found.record], found.start, found.end))
     slow[picked[local_slow]] = True
     record, start, end = (np.concatenate([p[k] for p in parts]) for k in range(3))

@@ -4,27 +4,29 @@ The vectorised twin of :func:`~.annotations.parse_spans` for the records it can 
 ``annotation_null`` and ``repeated_spans`` (what every real record has): a record whose value of the kind is not
 JSON, not a list, or holds a span that is not an object with integer offsets inside its text is marked ``slow``
 and left out here, so that the record-by-record reading reports it exactly as it always has.
+
+Span lists are decoded into typed structs (:mod:`.span_shapes`): the parse, the type checks (a bool or a float is no
+offset, attributes are an object) and leaving out the attributes nobody reads are one C pass, where a parse into
+dicts had to be checked again in Python.
 """
 
 from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from itertools import chain, repeat
-from operator import is_, itemgetter
-
-import orjson
+from itertools import repeat
+from operator import attrgetter, is_
 
 from citeworth_assets.lib.lazy import lazy_module
 
+msgspec = lazy_module("msgspec")
 np = lazy_module("numpy")
+shapes = lazy_module("citeworth_assets.lib.s2ag.span_shapes")
 
 SHIFT = 32  # a span's batch key: record << SHIFT | start (texts are far shorter than 4G characters)
 LOW = (1 << SHIFT) - 1
-START, END = itemgetter("start"), itemgetter("end")
-INT = {int}
-ATTRIBUTE_TYPES = {dict, type(None)}
-NO_ATTRIBUTES: dict = {}  # never written to
+START, END, ATTRIBUTES = attrgetter("start"), attrgetter("end"), attrgetter("attributes")
+NONE = type(None)
 
 
 @dataclass
@@ -34,7 +36,7 @@ class SpanColumns:
     record: np.ndarray
     start: np.ndarray
     end: np.ndarray
-    attributes: list | None = None  # each kept span's attributes (the first repeat's, else the last's; none: {})
+    attributes: list | None = None  # each kept span's attributes (the first repeat's, else the last's; none: empty)
     null: np.ndarray | None = None  # per record: the value was null
     repeats: np.ndarray | None = None  # per record: repeats dropped
 
@@ -66,22 +68,26 @@ def copies(value: str) -> int:
     return 1
 
 
-def _parsed(value):
-    """The span list of a raw annotation value, the number of times it is written out (a repeated list parsed
-    once), or None where it is not JSON."""
-    if type(value) is not str:
-        return value, 1
-    k = copies(value)
-    if k > 1:  # "[X]", a list not empty, is JSON exactly when "[X,X]" is, which is then it twice over
+def _parsed(value, shape: str):
+    """The spans of a raw annotation value as ``shape`` (:data:`.span_shapes.SHAPES`), and the number of times the
+    list is written out (a repeated list decoded once); None where it is not a JSON list of such spans."""
+    if type(value) is not str:  # a list already (``s2orc_v2`` may give one)
         try:
-            once = orjson.loads(value[: (len(value) - 1 - k) // k + 1] + "]")
-        except orjson.JSONDecodeError:
+            return msgspec.convert(value, list[shapes.SHAPES[shape]]), 1
+        except msgspec.MsgspecError:
+            return None, 1
+    decode, not_spans = shapes.decoder(shape), shapes.NOT_SPANS
+    k = copies(value)
+    if k > 1:  # "[X]", a list not empty, is valid exactly when "[X,X]" is, which is then it twice over
+        try:
+            once = decode(value[: (len(value) - 1 - k) // k + 1] + "]")
+        except not_spans:
             once = None
         if once:
             return once, k
     try:
-        return orjson.loads(value), 1
-    except orjson.JSONDecodeError:
+        return decode(value), 1
+    except not_spans:
         return None, 1
 
 
@@ -97,42 +103,34 @@ class _Read:
     times: np.ndarray  # per record: how many times its list was written out
 
 
-def _read(values: list, slow: np.ndarray, attributes: bool) -> _Read:
-    """Each record's spans parsed and taken apart at once, while the parsed objects are fresh in the cache (holding
-    a batch's parsed lists cost more than parsing them); only the offsets (and attributes) are kept. A record whose
-    value is not a JSON list of objects with integer offsets is marked ``slow``."""
+def _read(values: list, slow: np.ndarray, shape: str) -> _Read:
+    """Each record's spans decoded and taken apart at once, while the decoded objects are fresh in the cache (holding
+    a batch's decoded lists cost more than decoding them); only the offsets (and attributes) are kept. A record whose
+    value is not a JSON list of ``shape`` with int64 offsets is marked ``slow``."""
     n = len(values)
-    starts, ends, found = array("q"), array("q"), []  # a C array takes ints only: a float, a string, an int beyond
-    counts, null, times = np.zeros(n, np.int64), np.zeros(n, bool), np.ones(n, np.int64)  # int64 are errors
+    starts, ends, found = array("q"), array("q"), []  # a C array takes int64 only: an offset beyond is an error
+    counts, null, times = np.zeros(n, np.int64), np.zeros(n, bool), np.ones(n, np.int64)
+    attributes = shape != "offsets"
     for r, value in enumerate(values):
         if value is None:
             null[r] = True
             continue
-        spans, times[r] = _parsed(value)
-        if type(spans) is not list:
+        spans, times[r] = _parsed(value, shape)
+        if spans is None:
             slow[r] = True
             continue
         size = len(starts)
         try:
             starts.extend(map(START, spans))
             ends.extend(map(END, spans))
-        except (KeyError, TypeError, OverflowError):  # not an object, no offset, or one not an int64
+        except OverflowError:
             del starts[size:], ends[size:]
             slow[r] = True
             continue
         if attributes:
-            found.extend(map(dict.get, spans, repeat("attributes")))
+            found.extend(map(ATTRIBUTES, spans))
         counts[r] = len(spans)
-    start, end = np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64)
-    record = np.repeat(np.arange(n), counts)
-    for r in np.unique(record[(start <= 1) | (end <= 1)]).tolist():  # bools pass as 0 and 1: looked for there
-        spans = _parsed(values[r])[0]
-        if not set(map(type, chain(map(START, spans), map(END, spans)))) <= INT:
-            slow[r] = True
-    if attributes and not set(map(type, found)) <= ATTRIBUTE_TYPES:
-        bad = np.fromiter((type(a) not in ATTRIBUTE_TYPES for a in found), bool, len(found))
-        slow[record[bad]] = True
-    return _Read(start, end, found, counts, null, times)
+    return _Read(np.frombuffer(starts, np.int64), np.frombuffer(ends, np.int64), found, counts, null, times)
 
 
 def _order(record: np.ndarray, start: np.ndarray, end: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -149,10 +147,10 @@ def _order(record: np.ndarray, start: np.ndarray, end: np.ndarray, keep: np.ndar
     return kept[np.lexsort((end, (record << SHIFT) | start))]
 
 
-def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes: bool) -> SpanColumns:
-    """The spans of one kind of each record (``values``: its raw annotation values); records at fault are marked in
-    ``slow``. A record's spans must lie within ``lengths[record]``."""
-    read = _read(values, slow, attributes)
+def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, shape: str = "offsets") -> SpanColumns:
+    """The spans of one kind of each record (``values``: its raw annotation values, read as ``shape``); records at
+    fault are marked in ``slow``. A record's spans must lie within ``lengths[record]``."""
+    read = _read(values, slow, shape)
     start, end, found, counts = read.start, read.end, read.attributes, read.counts
     record = np.repeat(np.arange(len(values), dtype=np.int64), counts)
     bad = (start < 0) | (start >= end) | (end > lengths[record])
@@ -165,12 +163,23 @@ def span_columns(values: list, lengths: np.ndarray, slow: np.ndarray, attributes
     repeats = np.bincount(record[~new], minlength=len(values)) + (read.times - 1) * counts  # the copies are all repeats
     firsts = np.flatnonzero(new)
     kept = None
-    if attributes:
+    if shape != "offsets":
         lasts = np.append(firsts, len(order))[1:] - 1
         first, last = order[firsts], order[lasts]
         absent = np.fromiter(map(is_, found, repeat(None)), bool, len(found))
         chosen = np.where(absent[first], last, first) if len(found) else first
         kept = list(map(found.__getitem__, chosen.tolist()))
         for k in np.flatnonzero(absent[chosen]).tolist():
-            kept[k] = NO_ATTRIBUTES  # read as attributes without a value: lists of dicts go through C-level maps
+            kept[k] = shapes.NO_ATTRIBUTES[shape]  # attributes without a value: one type, read with C-level maps
     return SpanColumns(record[firsts], start[firsts], end[firsts], kept, read.null, repeats)
+
+
+REF_ID = attrgetter("ref_id")
+
+
+def ref_ids(attributes: list) -> list[str | None]:
+    """The ``ref_id`` of each :class:`ReferenceAttributes`, as text (None where there is none)."""
+    found = list(map(REF_ID, attributes))
+    if not set(map(type, found)) <= {str, NONE}:
+        found = [None if r is None else str(r) for r in found]
+    return found

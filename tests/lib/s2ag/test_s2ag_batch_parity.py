@@ -10,6 +10,7 @@ import pytest
 
 from citeworth_assets.lib.read_issues import IssueLog
 from citeworth_assets.lib.s2ag import records
+from citeworth_assets.lib.s2ag.batch_paragraphs import _matched_ids
 from citeworth_assets.lib.s2ag.records import full_texts, paragraph_batches, paragraph_table
 from citeworth_assets.lib.s2orc.schema import ShardSource
 
@@ -18,11 +19,14 @@ KINDS = ("bibentry", "paragraph", "sectionheader", "bibref", "figureref", "table
 
 def _damaged(record: dict, rng: random.Random) -> dict:
     """A copy with one fault: a kind null, empty, not JSON, a bad or overlapping span, no text, offsets as text,
-    offsets as bools or floats, a list written out two or three times over (as the real files repeat spans)..."""
+    offsets as bools or floats, a list written out two or three times over (as the real files repeat spans),
+    attributes that are not an object, ids as numbers, a lone surrogate escaped in the inner JSON..."""
     record = orjson.loads(orjson.dumps(record))
     annotations = record["content"]["annotations"]
-    fault = rng.randrange(16)
-    kind = rng.choice(("paragraph", "bibref") if fault in (4, 5, 11, 13) else KINDS)  # where overlaps and types matter
+    fault = rng.randrange(20)
+    where = {4: "paragraph bibref", 5: "paragraph bibref", 11: "paragraph bibref", 13: "paragraph bibref"}
+    where |= {16: "bibref bibentry", 17: "bibref bibentry", 19: "bibentry"}  # where overlaps and types matter
+    kind = rng.choice(where[fault].split() if fault in where else KINDS)
     value = annotations.get(kind)
     spans = orjson.loads(value) if value else []
     if fault == 0:
@@ -63,7 +67,19 @@ def _damaged(record: dict, rng: random.Random) -> dict:
         rng.choice(spans)["end"] = len(record["content"]["text"]) + 5  # out of range, in every copy
     elif fault == 15 and spans:
         rng.choice(spans)["start"] = 2**63 + 1  # beyond int64
-    if 3 <= fault <= 15 and fault not in (7, 9, 10):
+    elif fault == 16 and spans:
+        rng.choice(spans)["attributes"] = "b1"  # attributes that are not an object
+    elif fault == 17 and spans:
+        for span in spans[::2]:  # ids written as numbers
+            span["attributes"] = {**(span.get("attributes") or {}), "ref_id": 7, "id": 7, "matched_paper_id": "12"}
+    elif fault == 18 and value:
+        annotations[kind] = value.replace('"', '"\\ud800', 1)  # a lone surrogate escaped in the span list
+    elif fault == 19 and spans:
+        for k, span in enumerate(spans):  # matched ids written as text, some of them empty
+            matched = (span.get("attributes") or {}).get("matched_paper_id")
+            if matched is not None:
+                span["attributes"]["matched_paper_id"] = "" if k % 2 else str(matched)
+    if 3 <= fault <= 19 and fault not in (7, 9, 10, 18):
         annotations[kind] = orjson.dumps(spans).decode()
     if fault in (12, 14) and spans:  # the list written out again whole, twice or three times
         annotations[kind] = "[" + ",".join([annotations[kind][1:-1]] * rng.choice((2, 3))) + "]"
@@ -98,3 +114,11 @@ def test_the_batch_reader_matches_reading_record_by_record(shared_data, tmp_path
         assert batched.equals(careful)
         assert [repr(issue) for issue in batch_log.issues] == [repr(issue) for issue in careful_log.issues]
         assert batch_log.counts == careful_log.counts
+
+
+def test_matched_ids_become_text_as_the_record_by_record_reading_makes_them():
+    """Numbers (as in the release), text, empty text, both mixed, and a number beyond int64."""
+    cases = ([5, None, 12], ["", "5", None], [5, "6", "", None], [2**64, 3], [None, None])
+    for matched in cases:
+        expected = [None if m is None or m == "" else str(m) for m in matched]
+        assert _matched_ids(matched).to_pylist() == expected
