@@ -30,6 +30,7 @@ from citeworth_assets.lib.read_issues import IssueLog, ReadIssue
 zlib = lazy_module("isal.isal_zlib")  # ISA-L inflate: zlib's interface, about 2.5x faster
 
 GZIP_MAGIC = b"\x1f\x8b\x08"
+OPEN_BRACE = ord("{")
 CHUNK_BYTES = 1 << 18
 
 
@@ -196,6 +197,18 @@ def _salvage(f, member_start: int, failed_at: int, failed_bytes: int, given_out:
     return b"".join(kept)
 
 
+def _decompressed(path: Path, log: IssueLog, json_lines: bool, nul_ok: bool) -> Iterator[bytes | _Damage] | None:
+    """The decompressed chunks of a gzipped or plain file; None (reported) for a plain file that cannot hold lines."""
+    if _is_gzip(path):
+        return _gzip_chunks(path)
+    problem = _not_text(path, json_lines, nul_ok)  # plain lines under a .gz name are read as they are
+    if problem is not None:
+        kind = "not_gzip" if path.suffix == ".gz" else "not_json_lines" if json_lines else "not_text"
+        log.add(ReadIssue(str(path), None, None, kind, problem))
+        return None
+    return _plain_chunks(path)
+
+
 def iter_raw_lines(
     path: str | Path, log: IssueLog, json_lines: bool = False, nul_ok: bool = False
 ) -> Iterator[tuple[int, int, bytes, bool]]:
@@ -205,15 +218,9 @@ def iter_raw_lines(
     ``nul_ok``: a NUL in a text file is left to the caller, line by line.
     """
     path = Path(path)
-    if _is_gzip(path):
-        chunks = _gzip_chunks(path)
-    else:
-        problem = _not_text(path, json_lines, nul_ok)  # plain lines under a .gz name are read as they are
-        if problem is not None:
-            kind = "not_gzip" if path.suffix == ".gz" else "not_json_lines" if json_lines else "not_text"
-            log.add(ReadIssue(str(path), None, None, kind, problem))
-            return
-        chunks = _plain_chunks(path)
+    chunks = _decompressed(path, log, json_lines, nul_ok)
+    if chunks is None:
+        return
     number, offset, partial = 0, 0, b""
     for chunk in chunks:
         if isinstance(chunk, _Damage):
@@ -230,6 +237,48 @@ def iter_raw_lines(
             number += 1
             yield number, offset, line, True
             offset += len(line) + 1
+    if partial.strip():
+        number += 1
+        yield number, offset, partial, False
+
+
+def _long_lines(path: Path, log: IssueLog) -> Iterator[tuple[int, int, memoryview | bytes, bool]]:
+    """:func:`iter_raw_lines` of JSON lines for lines of tens of kilobytes (full texts): a line that lies whole in
+    one decompressed chunk is a view of the chunk, not a copy (splitting copies every byte once more; short lines
+    split faster than they are found one by one)."""
+    chunks = _decompressed(path, log, True, False)
+    if chunks is None:
+        return
+    number, offset, pieces = 0, 0, []  # pieces: the start of a line that runs on into the next chunk
+    for chunk in chunks:
+        if isinstance(chunk, _Damage):
+            number += 1
+            log.add(ReadIssue(str(path), number, offset, chunk.kind, chunk.message))
+            offset += sum(map(len, pieces))
+            pieces = []
+            continue
+        end = chunk.find(b"\n")
+        if end < 0:
+            pieces.append(chunk)
+            continue
+        view, start = memoryview(chunk), 0
+        if pieces:
+            line = b"".join(pieces) + chunk[:end]
+            pieces = []
+            number += 1
+            yield number, offset, line, True
+            offset += len(line) + 1
+            start = end + 1
+            end = chunk.find(b"\n", start)
+        while end >= 0:
+            number += 1
+            yield number, offset, view[start:end], True
+            offset += end - start + 1
+            start = end + 1
+            end = chunk.find(b"\n", start)
+        if start < len(chunk):
+            pieces.append(chunk[start:])
+    partial = b"".join(pieces)
     if partial.strip():
         number += 1
         yield number, offset, partial, False
@@ -263,18 +312,26 @@ def _repaired(line: bytes) -> tuple[object, str] | None:
 
 
 def iter_json_records(
-    path: str | Path, log: IssueLog, wanted: Callable[[bytes], bool] | None = None, repair: bool = False
+    path: str | Path,
+    log: IssueLog,
+    wanted: Callable[[bytes], bool] | None = None,
+    repair: bool = False,
+    long_lines: bool = False,
 ) -> Iterator[tuple[int, int, int, dict]]:
     """(line number, byte offset, line length in bytes, object) of each JSON object of a JSON-lines file.
 
-    Bad lines are logged and skipped, blank lines ignored. ``wanted``, if given, sees each raw line first;
-    lines it rejects are not parsed at all; ``repair`` as in :func:`iter_json_lines`. Plain tuples, no object
-    per line: the batch readers of large dumps call this once per record.
+    Bad lines are logged and skipped, blank lines ignored. ``wanted``, if given, sees each raw line first (bytes, or
+    with ``long_lines`` a memoryview); lines it rejects are not parsed at all; ``repair`` as in
+    :func:`iter_json_lines`; ``long_lines``: lines are parsed where they lie in the decompressed stream
+    (:func:`_long_lines`). Plain tuples, no object per line: the batch readers of large dumps call this once per record.
     """
     path = Path(path)
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    for number, offset, line, complete in iter_raw_lines(path, log, json_lines=True):
-        if not line.strip() or (wanted is not None and not wanted(line)):
+    lines = _long_lines(path, log) if long_lines else iter_raw_lines(path, log, json_lines=True)
+    for number, offset, line, complete in lines:
+        if not line or (line[0] != OPEN_BRACE and not bytes(line).strip()):
+            continue
+        if wanted is not None and not wanted(line):
             continue
         try:
             record = loads(line)
@@ -282,7 +339,7 @@ def iter_json_records(
             kind = "invalid_json" if complete else "truncated_line"
             if complete and ("UTF-8" in str(error) or (repair and "surrogate" in str(error))):
                 kind = "invalid_utf8"
-            repaired = _repaired(line) if repair and kind == "invalid_utf8" else None
+            repaired = _repaired(bytes(line)) if repair and kind == "invalid_utf8" else None
             if repaired is None:
                 log.add(ReadIssue(str(path), number, offset, kind, f"{error} ({len(line)} bytes)"))
                 continue

@@ -1,9 +1,11 @@
 import gzip
 import json
+import random
+import re
 import tracemalloc
 import zlib
 
-from citeworth_assets.lib.jsonl import iter_json_lines
+from citeworth_assets.lib.jsonl import iter_json_lines, iter_json_records
 from citeworth_assets.lib.read_issues import IssueLog
 
 
@@ -116,3 +118,52 @@ def test_reading_is_streaming(tmp_path):
     assert count == 150_000
     assert size > 15e6
     assert peak < size / 4
+
+
+def _all_records(path, long_lines, wanted=None):
+    log = IssueLog()
+    found = list(iter_json_records(path, log, wanted, repair=True, long_lines=long_lines))
+    return found, [repr(issue) for issue in log.issues]
+
+
+def test_long_lines_are_read_in_place_with_the_same_records_offsets_and_issues(tmp_path):
+    """Reading lines as views of the decompressed chunks (full texts) gives what splitting them off gives, on lines
+    longer than a chunk, blank and indented lines, bad JSON, invalid UTF-8, a last line without its newline and a
+    corrupt, truncated or trailed gzip stream."""
+    rng = random.Random(3)
+    rows = [{"paper_id": str(i), "text": "y" * rng.choice((10, 5_000, 70_000, 600_000))} for i in range(60)]
+    lines = [json.dumps(row).encode() for row in rows]
+    lines[4] = b""
+    lines[9] = b"   " + lines[9]
+    lines[13] = b'{"paper_id": "13", "text": "caf\xe9"}'
+    lines[17] = b'{"paper_id": '
+    lines[21] = b"[1, 2]"
+    lines[25] = b"  \t "
+    data = b"\n".join(lines)  # the last line has no newline
+    whole = gzip.compress(data)
+    damaged = bytearray(whole)
+    damaged[len(damaged) // 2 : len(damaged) // 2 + 64] = b"\xff" * 64
+    files = {
+        "plain.jsonl": data,
+        "whole.jsonl.gz": whole,
+        "members.jsonl.gz": gzip.compress(data[:300_000]) + gzip.compress(data[300_000:]),
+        "corrupt.jsonl.gz": gzip.compress(data[:700_000]) + bytes(damaged),
+        "cut.jsonl.gz": whole[: len(whole) * 2 // 3],
+        "trailed.jsonl.gz": whole + b"not gzip at all",
+    }
+    for name, content in files.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        split, split_issues = _all_records(path, long_lines=False)
+        in_place, in_place_issues = _all_records(path, long_lines=True)
+        assert len(split) > 20, name
+        assert in_place == split, name
+        assert in_place_issues == split_issues, name
+
+    def even(line) -> bool:  # a line filter sees the raw line
+        found = re.search(rb'"paper_id": "(\d+)"', line)
+        return found is None or int(found.group(1)) % 2 == 0
+
+    whole = tmp_path / "whole.jsonl.gz"
+    assert _all_records(whole, True, even) == _all_records(whole, False, even)
+    assert len(_all_records(whole, True, even)[0]) < len(_all_records(whole, True)[0])

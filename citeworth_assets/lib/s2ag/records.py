@@ -88,7 +88,9 @@ def record_batches(
         return match is None or str(int(match.group(1))) in paper_ids
 
     batch, held = [], 0
-    records = iter_json_records(source.path, issues, None if paper_ids is None else wanted, repair=True)
+    records = iter_json_records(
+        source.path, issues, None if paper_ids is None else wanted, repair=True, long_lines=True
+    )
     for number, offset, size, record in records:
         paper_id = _corpus_id(record)
         if paper_id is None:
