@@ -187,8 +187,9 @@ def batch_paragraphs(source: ShardSource, records: list, reporters: list[RecordR
         np.bincount(cites.record[cite_rows < 0], minlength=n),
         np.bincount(refs.record[ref_rows < 0], minlength=n),
     )
+    facts = _Facts(batch, outside, unlinked)
     for r in np.flatnonzero(~slow).tolist():
-        _report(batch, r, RecordTally(reporters[r]), outside, int(unlinked[r]))
+        _report(facts, batch.texts[r].keys, r, RecordTally(reporters[r]))
     kept = keep_unit.nonzero()[0]
     unit_record = batch.unit_record[kept]
     headers = batch.spans["section"]
@@ -260,24 +261,36 @@ def _matched_ids(matched: list) -> pa.Array:
     return column.cast(pa.string())
 
 
-def _report(batch: _Batch, r: int, tally: RecordTally, outside: tuple, unlinked: int) -> None:
+class _Facts:
+    """What a batch's records have to report, as lists (an item of a list is read far faster than one of an array)."""
+
+    def __init__(self, batch: _Batch, outside: tuple, unlinked: np.ndarray):
+        self.kinds = [
+            (kind, batch.spans[kind].null.tolist(), batch.spans[kind].repeats.tolist(), kind in EXPECTED)
+            for kind, _, _ in KINDS
+        ]
+        bounds = batch.paragraph_bounds
+        self.no_paragraph = (bounds[1:] == bounds[:-1]).tolist()
+        self.footnotes, self.unlinked = batch.footnotes.tolist(), unlinked.tolist()
+        self.cites_outside, self.refs_outside = outside[0].tolist(), outside[1].tolist()
+
+
+def _report(facts: _Facts, keys: dict, r: int, tally: RecordTally) -> None:
     """A fast record's issues, added in the order the record-by-record reading adds them."""
-    keys = batch.texts[r].keys
-    for kind, _, _ in KINDS:
-        spans = batch.spans[kind]
-        if spans.null[r] and kind in EXPECTED:
+    for kind, null, repeats, expected in facts.kinds:
+        if null[r] and expected:
             tally.add("annotation_null", keys[kind])
-        if spans.repeats[r]:
-            tally.add("repeated_spans", keys[kind], int(spans.repeats[r]))
-        if kind == "paragraph" and batch.paragraph_bounds[r] == batch.paragraph_bounds[r + 1]:
+        if repeats[r]:
+            tally.add("repeated_spans", keys[kind], repeats[r])
+        if kind == "paragraph" and facts.no_paragraph[r]:
             tally.flush()
             return  # no paragraph: nothing else is read
-    if batch.footnotes[r]:
-        tally.add("footnote_paragraph", FOOTNOTES, int(batch.footnotes[r]))
-    if outside[0][r]:
-        tally.add("citation_outside_paragraph", keys["cite"], int(outside[0][r]))
-    if outside[1][r]:
-        tally.add("reference_outside_paragraph", "figure/table refs", int(outside[1][r]))
-    if unlinked:
-        tally.add("citation_without_entry", keys["cite"], unlinked)
+    if facts.footnotes[r]:
+        tally.add("footnote_paragraph", FOOTNOTES, facts.footnotes[r])
+    if facts.cites_outside[r]:
+        tally.add("citation_outside_paragraph", keys["cite"], facts.cites_outside[r])
+    if facts.refs_outside[r]:
+        tally.add("reference_outside_paragraph", "figure/table refs", facts.refs_outside[r])
+    if facts.unlinked[r]:
+        tally.add("citation_without_entry", keys["cite"], facts.unlinked[r])
     tally.flush()
