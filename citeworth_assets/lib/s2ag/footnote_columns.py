@@ -31,12 +31,13 @@ def footnote_columns(
     text (figures, tables, ...) are read here. A record whose covering kinds are at fault is marked ``slow``."""
     picked = np.array(records, np.int64)
     lengths = np.fromiter((len(texts[r].body) for r in records), np.int64, len(records))
+    local_slow = np.zeros(len(records), bool)
     parts = [(b.record, b.start, b.end) for b in blocks]
-    values = [texts[r].body_annotations.get(texts[r].keys[kind]) for kind in COVERING for r in records]
-    local_slow = np.zeros(len(values), bool)  # the covering kinds read at once: kind k of record i is k * n + i
-    found = span_columns(values, np.tile(lengths, len(COVERING)), local_slow)
-    parts.append((picked[found.record % len(records)], found.start, found.end))
-    slow[picked[local_slow.reshape(len(COVERING), len(records)).any(axis=0)]] = True
+    for kind in COVERING:
+        values = [texts[r].body_annotations.get(texts[r].keys[kind]) for r in records]
+        found = span_columns(values, lengths, local_slow)
+        parts.append((picked[found.record], found.start, found.end))
+    slow[picked[local_slow]] = True
     record, start, end = (np.concatenate([p[k] for p in parts]) for k in range(3))
     wanted = np.zeros(len(slow), bool)
     wanted[picked] = True
