@@ -70,9 +70,9 @@ test: install browser lint
 	$(PY) -m pytest -q -m "not ops" -n $(TEST_WORKERS) --dist loadfile
 
 # The operational end-to-end tests (a build killed with kill -9 and the next one, a rebuild and a forced rebuild
-# against the first build, a build of a damaged shard, the daemon's ticks over a whole graph, an arXiv-only CLI build with models, builds killed
-# at several points, a killed build on PostgreSQL, the S2AG graph on real records): whole builds in their own
-# processes. CI runs them after make test.
+# against the first build, a build of a damaged shard, a build of half shards, the daemon's ticks over a whole graph,
+# an arXiv-only CLI build with models, builds killed at several points, a killed build on PostgreSQL, the S2AG graph
+# on real records, the UI's processes stopped by SIGTERM): whole builds and processes. CI runs them after make test.
 test-ops: install postgres
 	$(PY) -m pytest -q -m ops -n $(TEST_WORKERS) --dist loadfile
 
@@ -84,9 +84,9 @@ lint: install
 format: install
 	$(VENV)/bin/ruff format .
 
-# Everything but the end-to-end tests marked slow (graph builds, the browser): under a minute.
+# Everything but the tests marked slow (graph builds, the browser, tests of a few seconds) and the ops ones: under a minute.
 test-fast: install
-	$(PY) -m pytest -q -m "not slow" -n $(TEST_WORKERS) --dist loadfile
+	$(PY) -m pytest -q -m "not slow and not ops" -n $(TEST_WORKERS) --dist loadfile
 
 # PUBLISHED=path/to/cite-worth/dataset_creation/build_dataset.py adds the side-by-side run of the published code
 # (on generated text, and on the real text of ../shared/data: --real).

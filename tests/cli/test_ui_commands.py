@@ -15,6 +15,7 @@ import pytest
 from citeworth_assets.cli.ui import stop_tree
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_stop_tree_kills_what_ignores_sigterm():
     # a child that ignores SIGTERM, with a grandchild: both must be gone after the grace period
     parent = subprocess.Popen(
@@ -35,7 +36,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.mark.slow
+@pytest.mark.ops  # dagster dev, its webserver, daemon and code server started and stopped (about 17 s)
 def test_sigterm_stops_the_ui_the_daemon_and_the_code_server(tmp_path: Path):
     port = _free_port()
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
@@ -66,6 +67,7 @@ def test_sigterm_stops_the_ui_the_daemon_and_the_code_server(tmp_path: Path):
             stop_tree(ui.pid, grace=1.0)
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_mlflow_prints_each_experiments_runs_page(tmp_path: Path):
     from mlflow.tracking import MlflowClient
 

@@ -96,6 +96,7 @@ def test_a_build_runs_the_dump_sources_in_their_declared_order():
     ]
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_dg_checks_the_project(tmp_path):
     """``[tool.dg]`` makes the repository a dg project: ``dg check defs`` loads the same code location."""
     dg_cli = Path(sys.executable).with_name("dg")

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HEAVY = (
     "spacy",
     "thinc",
@@ -47,6 +49,7 @@ def _heavy_modules_after_import(module: str) -> list[str]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_definitions_load_no_heavy_library():
     assert _heavy_modules_after_import("citeworth_assets.definitions") == []
 

@@ -90,6 +90,7 @@ def test_the_image_of_the_values_is_the_one_the_readme_and_dockerfile_build():
     assert tagged in dockerfile and ".[k8s]" in dockerfile
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_the_training_job_asks_the_cluster_for_a_gpu():
     """In the code location of values.yaml (CITEWORTH_GPU_POD=1, read when the definitions load)."""
     import json

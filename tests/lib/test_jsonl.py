@@ -5,6 +5,8 @@ import re
 import tracemalloc
 import zlib
 
+import pytest
+
 from citeworth_assets.lib.jsonl import iter_json_lines, iter_json_records
 from citeworth_assets.lib.read_issues import IssueLog
 
@@ -98,6 +100,7 @@ def test_garbage_after_the_last_member_is_reported(tmp_path):
     assert log.counts == {"trailing_garbage": 1}
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_reading_is_streaming(tmp_path):
     """Peak memory while reading stays far below the decompressed size of the file."""
     path = tmp_path / "big.jsonl.gz"

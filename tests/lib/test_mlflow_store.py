@@ -2,9 +2,12 @@
 
 import sqlite3
 
+import pytest
+
 from citeworth_assets.lib.models.tracking import tracked_run
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_no_mlruns_in_the_working_directory(tmp_path, monkeypatch):
     workdir = tmp_path / "elsewhere"
     workdir.mkdir()

@@ -53,6 +53,7 @@ def paragraphs_of(paths):
         yield from (p["text"] for p in json.loads(path.read_text())["body_text"])
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_same_sentences_as_scispacy_on_tricky_and_generated_text(reference, tmp_path):
     generate_sample_dump(tmp_path, papers=60, shards=1, seed=4)
     import gzip
@@ -63,6 +64,7 @@ def test_same_sentences_as_scispacy_on_tricky_and_generated_text(reference, tmp_
     assert [fast.split(text) for text in texts] == [reference(text) for text in texts]
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_same_sentences_as_scispacy_on_real_papers(reference, shared_data):
     paths = sorted((shared_data / "cord19" / "pdf_json").glob("*.json")) + sorted(
         (shared_data / "s2orc-20200705" / "pdf_parses").glob("*.json")

@@ -66,6 +66,7 @@ def _outcome(papers, name: str, decide: bool):
     return accepted, dropped
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_deciding_before_splitting_keeps_the_output_on_real_text(real_papers, name):
     fast, slow = _outcome(real_papers, name, True), _outcome(real_papers, name, False)
@@ -183,6 +184,7 @@ def test_tokens_without_lexical_attributes_are_the_same(real_papers):
         assert doc.to_array("LENGTH").tolist() == full.to_array("LENGTH").tolist(), text
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_same_sentences_as_scispacy_on_converted_arxiv_paragraphs(real_papers):
     """pysbd's shortcuts (abbreviation rewrites skipped, list-item expressions) on real arXiv text."""
     from citeworth_assets.lib import sentences

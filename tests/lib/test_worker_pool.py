@@ -58,6 +58,7 @@ def test_an_item_given_to_a_pool_already_broken_waits_for_its_turn():
         pool.close(kill=True)
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 @pytest.mark.timeout(120)
 def test_a_worker_that_never_answers_costs_only_its_item():
     work = partial(square_or_fail, -1, 3)

@@ -117,6 +117,7 @@ def test_bert_trains_on_cuda_with_mixed_precision(tiny_encoder, table, tmp_path)
     assert SentenceClassifier.load(model.save(tmp_path / "gpu")).predict(texts) == predicted
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_bert_and_scratch_transformer_learn_cue_words(tiny_encoder, table):
     train, dev = load_sentences(table, "train"), load_sentences(table, "dev")
     assert max(SentenceClassifier(tiny_encoder, {**TINY, "epochs": 8}).fit(train, dev)) > 0.8

@@ -125,6 +125,7 @@ PUBLISHED_SHA256 = {
 }
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 @pytest.mark.parametrize("config", sorted(PUBLISHED_SHA256))
 def test_real_2020_export_equals_the_published_extraction(shared_data, tmp_path, config):
     unit, before, after, min_contexts, min_docs = config
@@ -138,6 +139,7 @@ def test_real_2020_export_equals_the_published_extraction(shared_data, tmp_path,
     assert set(log.counts) == {"citing_paper_missing"}
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_untrained_preset_differs_from_the_published_extraction_in_18_lines(shared_data, tmp_path):
     folder = shared_data / "unarxive-2020" / "papers"
     exports = {}
@@ -259,6 +261,7 @@ def real_papers_as_stored(shared_data):
     return folder, {p.arxiv_id: (p.paragraphs, p.row) for p in unarxive2020.iter_papers(folder, IssueLog())}
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 @pytest.mark.parametrize("config", sorted(PUBLISHED_SHA256))
 def test_texts_rebuilt_from_stored_paragraphs_give_the_published_extraction(real_papers_as_stored, tmp_path, config):
     unit, before, after, min_contexts, min_docs = config

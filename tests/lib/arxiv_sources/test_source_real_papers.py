@@ -19,6 +19,7 @@ def converted(shared_data):
     return truth, {row["arxiv_id"]: (row, json.loads(record) if record else None) for row, record in results}
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_every_real_paper_converts_and_the_damaged_ones_say_why(converted):
     truth, results = converted
     assert all(results[i][0]["outcome"] == "converted" for i in truth)

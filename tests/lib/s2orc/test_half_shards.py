@@ -6,6 +6,7 @@ import os
 import time
 
 import dagster as dg
+import pytest
 from click.testing import CliRunner
 
 from citeworth_assets.cli import main
@@ -64,6 +65,7 @@ def test_the_sensor_logs_half_shards_once_and_does_not_run_them(tmp_path):
         assert "4 incomplete" in str(skip) and "pdf_parses_2.jsonl.gz is missing" in str(skip)
 
 
+@pytest.mark.ops  # a whole build over an empty lake (about 20 s): with the operational tests
 def test_build_lists_half_shards_and_fails_unless_told_to_skip(tmp_path, monkeypatch):
     half_dump(tmp_path / "dumps")
     os.remove(tmp_path / "dumps" / "20200705v1" / "full" / "metadata" / "metadata_0.jsonl.gz")

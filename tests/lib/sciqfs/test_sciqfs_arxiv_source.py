@@ -84,6 +84,7 @@ def test_real_papers_are_adapted_with_mentions_in_their_citing_sentences(real_pa
     assert not any(r.abstract for p in papers for r in p.references)
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_real_references_get_queries_from_the_metadata_snapshot(real_papers, tmp_path):
     path, papers, _ = real_papers
     cited = sorted(

@@ -1,6 +1,8 @@
 """Citing papers of one shard read back from the lake: the first parse wins across shards, references titled from
 the catalogue, and only what the shard needs is read."""
 
+import pytest
+
 from citeworth_assets.lib import lake
 from citeworth_assets.lib.citesum.tables import CITED_ABSTRACTS, cited_abstract_schema
 from citeworth_assets.lib.duplicates import write_duplicate_papers
@@ -126,6 +128,7 @@ def ingest_generated_dump(tmp_path, shards: int):
     return root, keys
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_partitions_give_the_examples_of_the_whole_collection(tmp_path):
     """ROUGE-SciQFS per shard (the graph) and over every shard at once (one partition, as the command builds) give
     the same examples: a partition reads all its examples need, whatever the other shards hold."""

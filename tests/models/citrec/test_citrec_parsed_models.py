@@ -78,6 +78,7 @@ def test_noun_phrases_are_maximal_and_the_marker_phrase_is_found():
     assert model.extract(queries[1:2]) == [["language model training"]]
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 @needs_parser
 def test_parser_models_beat_random_by_far(tmp_path_factory):
     sample = write_citrec_sample(

@@ -110,6 +110,7 @@ def test_run_files_and_qrels_agree_with_ir_measures_where_the_definitions_coinci
             assert math.isclose(values["ndcg"][k - 1], ndcg.get(trec.query_id(index), 0.0), abs_tol=1e-12)
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_real_unarxive_contexts_without_terms_get_empty_rankings_from_the_default_models(shared_data, tmp_path):
     """The citing-sentence contexts of the real unarXive 2020 sample include 14 with no term left ("See MAINCIT .",
     "CIT , CIT , MAINCIT , CIT ."): bm25 raised IndexError on them and citrec-eval printed nothing."""

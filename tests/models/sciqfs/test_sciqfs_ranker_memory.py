@@ -5,6 +5,8 @@ the largest document, not the number of documents scored, where the dense TF-IDF
 import random
 import tracemalloc
 
+import pytest
+
 from citeworth_models.sciqfs.baselines import BaselineSettings, run_baselines
 from citeworth_models.sciqfs.documents import Document
 from citeworth_models.sciqfs.embeddings import tfidf_chars, tfidf_words
@@ -37,6 +39,7 @@ def peak_bytes(train, test) -> tuple[int, list[dict]]:
         tracemalloc.stop()
 
 
+@pytest.mark.slow  # a few seconds: make test runs it, make test-fast leaves it out
 def test_ranker_memory_does_not_grow_with_the_documents_scored():
     train = generated(20, seed=1)
     few, many = generated(10, seed=2), generated(60, seed=3)
