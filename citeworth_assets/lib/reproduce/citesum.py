@@ -8,7 +8,15 @@ a cell scored by the tiny randomly initialised model keeps its number and says t
 
 from __future__ import annotations
 
-from citeworth_assets.lib.reproduce.tables import BUILD, BUILD_MODELS, Cell, Connection, PaperTable, missing
+from citeworth_assets.lib.reproduce.tables import (
+    BUILD,
+    BUILD_MODELS,
+    Cell,
+    Connection,
+    PaperTable,
+    missing,
+    relation_exists,
+)
 
 PAPER = "citesum"
 STATISTICS = "citesum.statistics"
@@ -46,15 +54,6 @@ SCITLDR_STATISTICS = (
     "SciTLDR's statistics, as the paper quotes them; the build reads SciTLDR-A for CITES's transfer (Table 6) but "
     "keeps no statistics of it"
 )
-
-
-def relation_exists(connection: Connection, relation: str) -> bool:
-    """Whether the warehouse holds ``schema.name`` (a view or a table)."""
-    schema, name = relation.split(".")
-    found = connection.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?", [schema, name]
-    ).fetchall()
-    return found[0][0] > 0
 
 
 def absent(relation: str, command: str) -> str:

@@ -15,7 +15,7 @@ from functools import cache
 from citeworth_assets.lib.lazy import lazy_module
 from citeworth_assets.lib.reproduce.published import as_number, published
 from citeworth_assets.lib.reproduce.registry import paper_tables
-from citeworth_assets.lib.reproduce.tables import PAPERS, Cell, PaperTable
+from citeworth_assets.lib.reproduce.tables import PAPERS, Cell, PaperTable, relation_exists
 
 duckdb = lazy_module("duckdb")
 pa = lazy_module("pyarrow")
@@ -104,12 +104,9 @@ def relation_state(connection: duckdb.DuckDBPyConnection | None, relation: str) 
     """Why a relation cannot be read ("absent", "empty", "no warehouse"), or None when it has rows."""
     if connection is None:
         return "no warehouse"
-    schema, name = relation.split(".")
-    exists = connection.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?", [schema, name]
-    ).fetchall()[0][0]
-    if not exists:
+    if not relation_exists(connection, relation):
         return "absent"
+    schema, name = relation.split(".")
     try:
         rows = connection.execute(f'SELECT count(*) FROM (SELECT 1 FROM "{schema}"."{name}" LIMIT 1)').fetchall()[0][0]
     except duckdb.Error as error:  # a view over lake files that are gone

@@ -7,8 +7,8 @@ classifiers of ``sciqfs_baselines_job``), a row that was not run keeping its ``s
 
 from __future__ import annotations
 
-from citeworth_assets.lib.reproduce.citesum import absent, relation_exists
-from citeworth_assets.lib.reproduce.tables import BUILD, Cell, Connection, PaperTable, missing
+from citeworth_assets.lib.reproduce.citesum import absent
+from citeworth_assets.lib.reproduce.tables import BUILD, Cell, Connection, PaperTable, missing, relation_exists
 
 PAPER = "sciqfs"
 STATISTICS = "sciqfs.statistics"

@@ -55,3 +55,12 @@ class PaperTable:
 def missing(row: str, column: str, reason: str) -> Cell:
     """A cell the build cannot fill, and why."""
     return Cell(row, column, None, reason)
+
+
+def relation_exists(connection: Connection, relation: str) -> bool:
+    """Whether the warehouse holds ``schema.name`` (a view or a table)."""
+    schema, name = relation.split(".")
+    found = connection.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?", [schema, name]
+    ).fetchall()
+    return found[0][0] > 0
