@@ -27,6 +27,13 @@ Span = tuple[int, int, dict | None]  # start, end, attributes
 NONE = type(None)
 
 
+def ids_as_text(ids: list) -> list[str | None]:
+    """Ids as the release should have written them: text, None where there is none (a number becomes its text)."""
+    if set(map(type, ids)) <= {str, NONE}:
+        return ids
+    return [None if i is None else str(i) for i in ids]
+
+
 class RecordTally:
     """The span faults of one record, reported once per kind with their count and where they were met."""
 

@@ -9,7 +9,7 @@ from itertools import islice, repeat
 from operator import itemgetter, le, lt, sub
 
 from citeworth_assets.lib.lazy import lazy_module
-from citeworth_assets.lib.s2ag.annotations import NONE, RecordTally, Span, without_overlaps
+from citeworth_assets.lib.s2ag.annotations import RecordTally, Span, ids_as_text, without_overlaps
 from citeworth_assets.lib.s2ag.texts import Texts, spans_of
 
 np = lazy_module("numpy")
@@ -158,9 +158,7 @@ def ref_ids_of(attributes: list) -> list[str | None]:
         ref_ids = list(map(dict.get, attributes, repeat("ref_id")))
     else:
         ref_ids = [a.get("ref_id") if type(a) is dict else None for a in attributes]
-    if not set(map(type, ref_ids)) <= {str, NONE}:
-        ref_ids = [None if r is None else str(r) for r in ref_ids]
-    return ref_ids
+    return ids_as_text(ref_ids)
 
 
 def _plain_columns(

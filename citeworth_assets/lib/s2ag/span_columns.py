@@ -18,15 +18,14 @@ from itertools import repeat
 from operator import attrgetter, is_
 
 from citeworth_assets.lib.lazy import lazy_module
+from citeworth_assets.lib.s2ag.annotations import ids_as_text
 
-msgspec = lazy_module("msgspec")
 np = lazy_module("numpy")
 shapes = lazy_module("citeworth_assets.lib.s2ag.span_shapes")
 
 SHIFT = 32  # a span's batch key: record << SHIFT | start (texts are far shorter than 4G characters)
 LOW = (1 << SHIFT) - 1
 START, END, ATTRIBUTES = attrgetter("start"), attrgetter("end"), attrgetter("attributes")
-NONE = type(None)
 
 
 @dataclass
@@ -72,10 +71,7 @@ def _parsed(value, shape: str):
     """The spans of a raw annotation value as ``shape`` (:data:`.span_shapes.SHAPES`), and the number of times the
     list is written out (a repeated list decoded once); None where it is not a JSON list of such spans."""
     if type(value) is not str:  # a list already (``s2orc_v2`` may give one)
-        try:
-            return msgspec.convert(value, list[shapes.SHAPES[shape]]), 1
-        except msgspec.MsgspecError:
-            return None, 1
+        return shapes.converted(value, shape), 1
     decode, not_spans = shapes.decoder(shape), shapes.NOT_SPANS
     k = copies(value)
     if k > 1:  # "[X]", a list not empty, is valid exactly when "[X,X]" is, which is then it twice over
@@ -178,8 +174,5 @@ REF_ID = attrgetter("ref_id")
 
 
 def ref_ids(attributes: list) -> list[str | None]:
-    """The ``ref_id`` of each :class:`ReferenceAttributes`, as text (None where there is none)."""
-    found = list(map(REF_ID, attributes))
-    if not set(map(type, found)) <= {str, NONE}:
-        found = [None if r is None else str(r) for r in found]
-    return found
+    """The ``ref_id`` of each :class:`~.span_shapes.ReferenceAttributes`, as text (None where there is none)."""
+    return ids_as_text(list(map(REF_ID, attributes)))

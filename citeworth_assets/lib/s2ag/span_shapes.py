@@ -53,3 +53,11 @@ NO_ATTRIBUTES = {"reference": ReferenceAttributes(), "entry": EntryAttributes()}
 def decoder(shape: str) -> Callable:
     """Decodes a JSON span list into a list of ``shape``."""
     return msgspec.json.Decoder(list[SHAPES[shape]]).decode
+
+
+def converted(value, shape: str) -> list | None:
+    """A span list given as JSON values already (not a string) as a list of ``shape``; None where it is not one."""
+    try:
+        return msgspec.convert(value, list[SHAPES[shape]])
+    except msgspec.MsgspecError:
+        return None
